@@ -1,0 +1,46 @@
+// Clock: the seam for reading the time.
+//
+// Production code asks a Clock for the time instead of calling system_clock::now(),
+// so tests can drive time by hand (ManualClock) and never sleep or read the wall clock.
+// SystemClock is stateless and thread-safe; ManualClock is for single-threaded tests.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace tpslurm {
+
+using TimePoint = std::chrono::system_clock::time_point;
+using Seconds = std::chrono::seconds;
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual TimePoint now() const = 0;
+};
+
+class SystemClock final : public Clock {
+ public:
+  TimePoint now() const override { return std::chrono::system_clock::now(); }
+};
+
+class ManualClock final : public Clock {
+ public:
+  explicit ManualClock(TimePoint start) : m_now(start) {}
+  TimePoint now() const override { return m_now; }
+  void advance(std::chrono::milliseconds by) { m_now += by; }
+  void set(TimePoint to) { m_now = to; }
+
+ private:
+  TimePoint m_now;
+};
+
+// Seconds since the Unix epoch.
+std::int64_t unix_seconds(TimePoint t);
+TimePoint from_unix_seconds(std::int64_t seconds);
+
+// "2026-11-30T12:51:08Z" (UTC, second resolution): the journal's time format.
+std::string format_utc(TimePoint t);
+
+}  // namespace tpslurm

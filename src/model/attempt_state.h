@@ -1,0 +1,78 @@
+// The attempt state machine (ARCHITECTURE.md §4-5) and the cleanup sequence after it.
+//
+// An attempt is one submission of a job to Slurm with its own number, submit token and
+// directory. Its state only moves along the edges of this table; the journal refuses any
+// other move, so a bug cannot, say, resubmit an attempt whose response was lost:
+//
+//   preparing      -> prepared | failed | cancelled
+//   prepared       -> submitting | preparing (manifest no longer verifies) | failed | cancelled
+//   submitting     -> submitted | rejected | prepared (not_sent, rejected_transient)
+//                     | submit_unknown
+//   submit_unknown -> submitted (found by evidence or search, or adopted) | abandoned
+//   submitted      -> pending | running | succeeded | failed | cancelled | lost
+//   pending        -> running | succeeded | failed | cancelled | lost
+//   running        -> succeeded | failed | cancelled | lost
+//   succeeded, failed, cancelled, lost, rejected, abandoned: final
+//
+// `submit_unknown` has no edge back to `prepared`: after a lost response nothing may be sent
+// again until the original allocation is found or an operator resolves it (`abandoned`).
+//
+// Once an attempt is final its cleanup runs, in order, across restarts:
+//
+//   none -> epilog_pending (Slurm still shows COMPLETING or STAGE_OUT) -> staging_pending
+//   none -> staging_pending (nothing held, or never submitted)
+//   staging_pending -> sealing (credentials/ and scratch/ removed) -> closed (logs sealed)
+//
+// Until cleanup is `closed` the platform sees resources_held = true.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace tpslurm::model {
+
+enum class AttemptState {
+  preparing,
+  prepared,
+  submitting,
+  submit_unknown,
+  submitted,
+  pending,
+  running,
+  succeeded,
+  failed,
+  cancelled,
+  lost,
+  rejected,
+  abandoned,
+};
+
+inline constexpr AttemptState kAllAttemptStates[] = {
+    AttemptState::preparing, AttemptState::prepared,  AttemptState::submitting, AttemptState::submit_unknown,
+    AttemptState::submitted, AttemptState::pending,   AttemptState::running,    AttemptState::succeeded,
+    AttemptState::failed,    AttemptState::cancelled, AttemptState::lost,       AttemptState::rejected,
+    AttemptState::abandoned,
+};
+
+std::string_view to_string(AttemptState state);
+std::optional<AttemptState> parse_attempt_state(std::string_view text);
+bool is_final(AttemptState state);
+bool is_legal(AttemptState from, AttemptState to);
+// invalid_argument naming both states when the move is not in the table.
+Status check_transition(AttemptState from, AttemptState to);
+
+enum class CleanupStep { none, epilog_pending, staging_pending, sealing, closed };
+
+inline constexpr CleanupStep kAllCleanupSteps[] = {CleanupStep::none, CleanupStep::epilog_pending,
+                                                   CleanupStep::staging_pending, CleanupStep::sealing,
+                                                   CleanupStep::closed};
+
+std::string_view to_string(CleanupStep step);
+std::optional<CleanupStep> parse_cleanup_step(std::string_view text);
+bool is_legal(CleanupStep from, CleanupStep to);
+Status check_transition(CleanupStep from, CleanupStep to);
+
+}  // namespace tpslurm::model

@@ -1,0 +1,45 @@
+// JobSnapshot: one Slurm job record (one heterogeneous component) as every codec returns it.
+//
+// Dialect-neutral: numbers are plain, `{set,infinite,number}` wrappers and raw wait statuses
+// are decoded by the codec. Optional fields are empty when the server did not report them
+// (a pending job has no start time; v0.0.38 and v0.0.43 have no SLUID).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "model/job_tag.h"
+#include "model/slurm_state.h"
+
+namespace tpslurm::model {
+
+struct JobSnapshot {
+  std::uint32_t job_id = 0;
+  std::string sluid;                             // "s" + 13 Crockford base32; empty if none
+  std::optional<std::uint32_t> het_job_id;       // the leader's id; empty for a plain job
+  std::optional<std::uint32_t> het_job_offset;   // 0..n-1; empty for a plain job
+  std::string name;
+  std::string comment;
+  std::string working_directory;
+  std::string partition;
+  std::string nodes;  // Slurm's node list ("vm,vm-emu"), empty while pending
+  SlurmState state;
+  std::string state_reason;  // "None", "Resources", "NonZeroExitCode", ...
+  std::optional<int> exit_code;    // the program's exit status, when it exited
+  std::optional<int> exit_signal;  // the signal that ended it, when signalled
+  bool requeue = false;
+  int restart_count = 0;
+  std::optional<TimePoint> submit_time;
+  std::optional<TimePoint> start_time;
+  std::optional<TimePoint> end_time;
+  std::string standard_output;  // expanded paths where the server gives them
+  std::string standard_error;
+
+  bool is_het_component() const { return het_job_id.has_value(); }
+  JobTag tag() const { return {name, comment, working_directory}; }
+};
+
+}  // namespace tpslurm::model

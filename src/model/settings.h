@@ -1,0 +1,50 @@
+// Settings: the program's configuration as plain values, after loading and validation.
+//
+// src/config/ builds it from TUNEPLANE_* environment variables and an optional env file;
+// every other layer only reads it. Secrets are not here: only the paths of the files that
+// hold them (the token and the key are read by the Slurm client when needed).
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "model/runtime_registry.h"
+
+namespace tpslurm::model {
+
+enum class LogFormat { text, json };
+
+struct Settings {
+  std::string rest_url = "http://127.0.0.1:6820";
+  std::string rest_api_version = "v0.0.45";  // v0.0.45 | v0.0.44 | v0.0.43 | v0.0.38 | auto
+  std::string rest_user;
+  std::string jwt_file;      // a token file, re-read when it changes ...
+  std::string jwt_key_file;  // ... or the HS256 key to mint tokens for rest_user (opt-in)
+  std::chrono::seconds jwt_lifespan{1800};
+
+  std::string partition;
+  std::string cpu_partition;  // defaults to partition
+  std::string account;
+  std::string qos;
+  std::string reservation;
+  std::string wckey;
+  std::string instance;  // goes into every job name: tp-<instance>-<job>-<attempt>
+
+  RuntimeProfile runtime_profile = RuntimeProfile::enroot_pyxis;
+  std::string storage_root;        // the shared filesystem as this host sees it
+  std::string slurm_storage_root;  // the same storage as the compute nodes see it
+  bool tls_verify = true;
+  std::string ca_file;
+
+  std::string runtime_registry_file;
+  std::string gpu_series_file;
+
+  std::string state_dir;
+  std::string journal_path;  // defaults to <state_dir>/journal.db
+  std::chrono::seconds poll_interval{10};
+
+  std::string log_level = "info";
+  LogFormat log_format = LogFormat::text;
+};
+
+}  // namespace tpslurm::model
