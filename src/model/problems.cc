@@ -5,11 +5,25 @@
 namespace tpslurm::model {
 
 std::string Problem::to_string() const {
-  if (path.empty()) return message;
-  return path + " " + message;
+  std::string out = path;
+  if (!value.empty()) {
+    if (!out.empty()) out += ' ';
+    out += value;
+  }
+  if (!out.empty()) out += ": ";
+  out += message;
+  return out;
 }
 
-void Problems::add(std::string path, std::string message) { m_list.push_back({std::move(path), std::move(message)}); }
+void Problems::add(std::string path, std::string message) {
+  m_list.push_back({std::move(path), {}, std::move(message)});
+}
+
+void Problems::add(std::string path, std::string value, std::string message) {
+  m_list.push_back({std::move(path), std::move(value), std::move(message)});
+}
+
+void Problems::append(const Problems& other) { m_list.insert(m_list.end(), other.m_list.begin(), other.m_list.end()); }
 
 std::string Problems::to_text() const {
   std::string out;

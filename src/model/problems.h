@@ -16,9 +16,10 @@ namespace tpslurm::model {
 
 struct Problem {
   std::string path;     // "spec.pools[1].gpu_series"; empty for the document as a whole
-  std::string message;  // value + what is wrong + the fix
+  std::string value;    // the offending value as shown to users (quoted string, number); may be empty
+  std::string message;  // what is wrong; the fix
 
-  // "spec.pools[1].gpu_series \"h200\": no slurm_constraint ...": what users read.
+  // `spec.pools[1].gpu_series "h200": no slurm_constraint ...`: what users read.
   std::string to_string() const;
   bool operator==(const Problem&) const = default;
 };
@@ -26,6 +27,9 @@ struct Problem {
 class Problems {
  public:
   void add(std::string path, std::string message);
+  void add(std::string path, std::string value, std::string message);
+  // Appends every problem of another list.
+  void append(const Problems& other);
   bool empty() const { return m_list.empty(); }
   std::size_t size() const { return m_list.size(); }
   const std::vector<Problem>& list() const { return m_list; }

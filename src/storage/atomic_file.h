@@ -1,0 +1,34 @@
+// Durable file writes on the shared filesystem and the local disk.
+//
+// write_file_atomically() writes to a temporary file in the same directory, fsyncs it, sets
+// its mode, renames it over the target and fsyncs the directory: after it returns OK the file
+// is complete and durable; after a crash the target is either absent/old or complete, never
+// half-written. make_directories() creates missing directories (and fsyncs each parent it
+// changed). Errors name the path and the system's reason. Thread-safe (no shared state).
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace tpslurm::storage {
+
+enum class Overwrite { yes, no };
+
+// Overwrite::no fails with invalid_argument if the target exists (checked atomically with
+// link(2), so two writers cannot both win).
+Status write_file_atomically(const std::string& path, std::string_view content, mode_t mode,
+                             Overwrite overwrite = Overwrite::yes);
+
+Status make_directories(const std::string& path, mode_t mode);
+
+// Whole file into memory; refuses files larger than `max_bytes`.
+Result<std::string> read_file(const std::string& path, std::size_t max_bytes);
+
+// "open /x/y: Permission denied": errno's text with what was being done.
+Error system_error(std::string_view what, const std::string& path, int error_number);
+
+}  // namespace tpslurm::storage

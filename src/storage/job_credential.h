@@ -1,0 +1,31 @@
+// The job's ingest credential on the shared filesystem.
+//
+// At `submit` the platform's ingest token is written once, mode 0400, to
+// `<root>/slurm/jobs/<job_id>/credentials/ingest_token` (layout.h). The journal keeps only the
+// path and an HMAC-SHA-256 of the token under the daemon's local key (secret_key.h), never the
+// token itself. Writing again with the same token is a no-op (idempotent submit); with a
+// different token it is refused, because attempts of the job may already hold copies.
+// Each attempt later gets its own 0400 copy (render/storage of attempts).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace tpslurm::storage {
+
+struct CredentialRef {
+  std::string path;
+  std::string hmac;  // hex HMAC-SHA-256 of the token under the local key
+
+  bool operator==(const CredentialRef&) const = default;
+};
+
+Result<CredentialRef> write_job_credential(std::string_view storage_root, std::string_view job_id,
+                                           std::string_view token, std::string_view hmac_key);
+
+// The file still holds the token the HMAC was taken over (corrupt if not; not_found if gone).
+Status verify_job_credential(const CredentialRef& ref, std::string_view hmac_key);
+
+}  // namespace tpslurm::storage

@@ -1,0 +1,27 @@
+// Where things live on the shared filesystem, under the storage root:
+//
+//   <root>/slurm/jobs/<job_id>/credentials/ingest_token    the job's credential (0400)
+//   <root>/slurm/jobs/<job_id>/attempts/<n>/                one attempt's directory
+//
+// The daemon and the compute nodes may mount the same storage at different paths
+// (TUNEPLANE_STORAGE_ROOT vs TUNEPLANE_SLURM_STORAGE_ROOT); to_cluster_path() translates a
+// local path into the path the cluster sees. Pure string functions; no I/O.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tpslurm::storage {
+
+std::string job_dir(std::string_view storage_root, std::string_view job_id);
+std::string attempt_dir(std::string_view storage_root, std::string_view job_id, int attempt);
+std::string job_credential_path(std::string_view storage_root, std::string_view job_id);
+
+// `path` must lie under `storage_root`; returns it re-rooted at `cluster_root` (or unchanged
+// when the roots are equal or cluster_root is empty).
+std::string to_cluster_path(std::string_view path, std::string_view storage_root, std::string_view cluster_root);
+
+// root + "/" + relative, without doubling slashes.
+std::string join_path(std::string_view root, std::string_view relative);
+
+}  // namespace tpslurm::storage

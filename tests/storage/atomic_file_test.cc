@@ -1,0 +1,75 @@
+#include "storage/atomic_file.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "support/temp_dir.h"
+
+namespace tpslurm::storage {
+namespace {
+
+using testing::TempDir;
+
+mode_t mode_of(const std::string& path) {
+  struct stat info {};
+  ::stat(path.c_str(), &info);
+  return info.st_mode & 0777;
+}
+
+TEST(AtomicFileTest, WritesContentAndMode) {
+  TempDir dir;
+  const std::string path = dir.file("env");
+  ASSERT_TRUE(write_file_atomically(path, "A='b'\n", 0400).ok());
+  EXPECT_EQ(testing::read_test_file(path), "A='b'\n");
+  EXPECT_EQ(mode_of(path), 0400u);
+}
+
+TEST(AtomicFileTest, LeavesNoTemporaryFiles) {
+  TempDir dir;
+  ASSERT_TRUE(write_file_atomically(dir.file("a"), "x", 0600).ok());
+  ASSERT_TRUE(write_file_atomically(dir.file("a"), "y", 0600).ok());
+  int count = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) ++count;
+  EXPECT_EQ(count, 1);
+  EXPECT_EQ(testing::read_test_file(dir.file("a")), "y");
+}
+
+TEST(AtomicFileTest, NoOverwriteRefusesAnExistingFile) {
+  TempDir dir;
+  ASSERT_TRUE(write_file_atomically(dir.file("a"), "first", 0600, Overwrite::no).ok());
+  const Status second = write_file_atomically(dir.file("a"), "second", 0600, Overwrite::no);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().message(), dir.file("a") + " already exists; it is never overwritten");
+  EXPECT_EQ(testing::read_test_file(dir.file("a")), "first");
+}
+
+TEST(AtomicFileTest, ReportsAMissingDirectoryWithItsPath) {
+  TempDir dir;
+  const Status status = write_file_atomically(dir.file("missing/a"), "x", 0600);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message().find(dir.file("missing/a")), std::string::npos);
+  EXPECT_NE(status.error().message().find("No such file or directory"), std::string::npos);
+}
+
+TEST(AtomicFileTest, MakesNestedDirectories) {
+  TempDir dir;
+  ASSERT_TRUE(make_directories(dir.file("a/b/c"), 0700).ok());
+  EXPECT_TRUE(std::filesystem::is_directory(dir.file("a/b/c")));
+  EXPECT_TRUE(make_directories(dir.file("a/b/c"), 0700).ok());
+  testing::write_test_file(dir.file("f"), "x");
+  EXPECT_FALSE(make_directories(dir.file("f"), 0700).ok());
+}
+
+TEST(AtomicFileTest, ReadRefusesOversizedFiles) {
+  TempDir dir;
+  testing::write_test_file(dir.file("big"), std::string(100, 'x'));
+  EXPECT_EQ(*read_file(dir.file("big"), 100), std::string(100, 'x'));
+  const auto result = read_file(dir.file("big"), 99);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().message(), dir.file("big") + " is larger than 99 bytes");
+}
+
+}  // namespace
+}  // namespace tpslurm::storage
