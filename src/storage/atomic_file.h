@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/read_file.h"
 #include "base/result.h"
 
 namespace tpslurm::storage {
@@ -24,11 +25,5 @@ Status write_file_atomically(const std::string& path, std::string_view content, 
                              Overwrite overwrite = Overwrite::yes);
 
 Status make_directories(const std::string& path, mode_t mode);
-
-// Whole file into memory; refuses files larger than `max_bytes`.
-Result<std::string> read_file(const std::string& path, std::size_t max_bytes);
-
-// "open /x/y: Permission denied": errno's text with what was being done.
-Error system_error(std::string_view what, const std::string& path, int error_number);
 
 }  // namespace tpslurm::storage

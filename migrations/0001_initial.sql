@@ -1,0 +1,108 @@
+-- The journal: the only source of truth about jobs, attempts and what happened to them.
+-- Every state change updates its row and appends an event in one transaction.
+
+CREATE TABLE jobs (
+  job_id          TEXT PRIMARY KEY,
+  request_json    TEXT NOT NULL,     -- canonical LaunchRequest without credentials
+  request_sha256  TEXT NOT NULL,     -- idempotency hash over request_json
+  credential_path TEXT,              -- the 0400 ingest credential on the shared filesystem
+  credential_hmac TEXT,              -- HMAC-SHA-256 of the credential under the local key
+  max_attempts    INTEGER NOT NULL DEFAULT 1 CHECK (max_attempts >= 1),
+  desire          TEXT NOT NULL DEFAULT 'run' CHECK (desire IN ('run', 'cancel')),
+  desire_reason   TEXT,
+  phase           TEXT NOT NULL DEFAULT 'queued' CHECK (phase IN ('queued', 'submitting', 'submit_unconfirmed',
+                    'pending', 'running', 'succeeded', 'failed', 'cancelled', 'lost')),
+  current_attempt INTEGER,           -- number of the newest attempt, NULL before the first
+  version         INTEGER NOT NULL DEFAULT 1,  -- compare-and-set guard for desires
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE attempts (
+  job_id          TEXT NOT NULL REFERENCES jobs (job_id),
+  number          INTEGER NOT NULL CHECK (number >= 1),
+  submit_token    TEXT NOT NULL UNIQUE,
+  state           TEXT NOT NULL CHECK (state IN ('preparing', 'prepared', 'submitting', 'submit_unknown',
+                    'submitted', 'pending', 'running', 'succeeded', 'failed', 'cancelled', 'lost', 'rejected',
+                    'abandoned')),
+  input_sha256    TEXT NOT NULL,     -- hash of everything the attempt is rendered from
+  attempt_dir     TEXT,
+  script_sha256   TEXT,
+  env_sha256      TEXT,
+  manifest_sha256 TEXT,
+  intent_at       TEXT,              -- when `submitting` was committed: the start of any search window
+  slurm_job_id    INTEGER,           -- numeric id from the receipt (the het leader for a hetjob)
+  sluid           TEXT,              -- the leader's SLUID where the server has them
+  het_job_id      INTEGER,
+  components      TEXT,              -- JSON: per component {offset, job_id, sluid, state, stdout, stderr}
+  server_release  TEXT,              -- Slurm release from `meta`, which decides the ids operations use
+  dialect         TEXT,              -- REST version used, e.g. v0.0.45
+  receipt         TEXT,              -- JSON: what the submit answered (job_id, warnings, errors)
+  slurm_state     TEXT,              -- last observed, e.g. COMPLETED+COMPLETING
+  slurm_reason    TEXT,
+  exit_code       INTEGER,
+  exit_signal     INTEGER,
+  failure_phase   TEXT,              -- from exit.json: verify, container or program
+  outcome_reason  TEXT,              -- why the attempt ended as it did, in words
+  found_by        TEXT CHECK (found_by IN ('receipt', 'evidence', 'search', 'operator')),
+  cleanup         TEXT NOT NULL DEFAULT 'none' CHECK (cleanup IN ('none', 'epilog_pending', 'staging_pending',
+                    'sealing', 'closed')),
+  logs_sha256     TEXT,              -- JSON: sealed scheduler logs and their hashes
+  version         INTEGER NOT NULL DEFAULT 1,
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  PRIMARY KEY (job_id, number)
+) STRICT;
+
+CREATE INDEX attempts_by_state ON attempts (state);
+CREATE INDEX attempts_by_cleanup ON attempts (cleanup) WHERE cleanup <> 'closed';
+-- Not unique: job ids restart from 1 when a controller loses its state.
+CREATE INDEX attempts_by_slurm_job_id ON attempts (slurm_job_id) WHERE slurm_job_id IS NOT NULL;
+
+CREATE TABLE events (
+  seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+  at         TEXT NOT NULL,
+  job_id     TEXT NOT NULL REFERENCES jobs (job_id),
+  attempt    INTEGER,
+  kind       TEXT NOT NULL,          -- job.created, attempt.created, attempt.state, receipt, cleanup, desire, ...
+  from_state TEXT,
+  to_state   TEXT,
+  detail     TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(detail))
+) STRICT;
+
+CREATE INDEX events_by_job ON events (job_id, seq);
+
+-- Events are append-only: no UPDATE, no DELETE, and no insert that would replace a row
+-- (INSERT OR REPLACE deletes the old row without firing DELETE triggers unless
+-- recursive_triggers is on, so the insert itself is checked too).
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+  SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed');
+END;
+
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+  SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed');
+END;
+
+CREATE TRIGGER events_no_replace BEFORE INSERT ON events
+WHEN NEW.seq IS NOT NULL AND EXISTS (SELECT 1 FROM events WHERE seq = NEW.seq)
+BEGIN
+  SELECT RAISE(ABORT, 'events are append-only: an existing event cannot be replaced');
+END;
+
+CREATE TABLE artifact_hashes (
+  path       TEXT PRIMARY KEY,
+  size       INTEGER NOT NULL,
+  mtime_ns   INTEGER NOT NULL,
+  ctime_ns   INTEGER NOT NULL,
+  inode      INTEGER NOT NULL,
+  sha256     TEXT NOT NULL,
+  checked_at TEXT NOT NULL
+) STRICT;
+
+-- Facts about the journal itself (e.g. the hash of the audit views it holds).
+CREATE TABLE journal_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;

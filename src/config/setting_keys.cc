@@ -1,0 +1,80 @@
+#include "config/setting_keys.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace tpslurm::config {
+namespace {
+
+constexpr SettingKey kKeys[] = {
+    {"TUNEPLANE_SLURM_REST_URL", "http://127.0.0.1:6820", "slurmrestd's address: http(s)://HOST:PORT or unix:/PATH"},
+    {"TUNEPLANE_SLURM_REST_API_VERSION", "v0.0.45", "REST dialect: v0.0.45, v0.0.44, v0.0.43, v0.0.38 or auto"},
+    {"TUNEPLANE_SLURM_REST_USER", "", "the Slurm user jobs run as (the JWT's `sun`)"},
+    {"TUNEPLANE_SLURM_JWT_FILE", "", "file holding the JWT (`SLURM_JWT=<token>` or the bare token); re-read on change",
+     true},
+    {"TUNEPLANE_SLURM_JWT_KEY_FILE", "",
+     "opt-in instead of a token file: the cluster's HS256 key, to mint tokens for the REST user only", true},
+    {"TUNEPLANE_SLURM_JWT_LIFESPAN", "1800s", "lifespan of minted tokens (refreshed at 80 %)"},
+    {"TUNEPLANE_SLURM_PARTITION", "", "partition for GPU jobs (a request's spec.partition overrides it)"},
+    {"TUNEPLANE_SLURM_CPU_PARTITION", "the partition", "partition for CPU-only jobs"},
+    {"TUNEPLANE_SLURM_ACCOUNT", "", "default Slurm account (spec.slurm.account overrides it)"},
+    {"TUNEPLANE_SLURM_QOS", "", "default QoS"},
+    {"TUNEPLANE_SLURM_RESERVATION", "", "default reservation"},
+    {"TUNEPLANE_SLURM_WCKEY", "", "default wckey"},
+    {"TUNEPLANE_INSTANCE", "derived from the host name",
+     "short id in every job name (tp-<instance>-<job>-<attempt>); keeps two deployments on one cluster apart"},
+    {"TUNEPLANE_SLURM_RUNTIME_PROFILE", "enroot-pyxis", "container runtime on the compute nodes: enroot-pyxis or apptainer"},
+    {"TUNEPLANE_STORAGE_ROOT", "", "the shared filesystem root as this host sees it (attempt directories, artifacts)"},
+    {"TUNEPLANE_SLURM_STORAGE_ROOT", "the storage root", "the same storage as the compute nodes see it, if mounted elsewhere"},
+    {"TUNEPLANE_SLURM_TLS_VERIFY", "1", "verify slurmrestd's TLS certificate (1 or 0)"},
+    {"TUNEPLANE_SLURM_CA_FILE", "", "CA bundle for slurmrestd's certificate"},
+    {"TUNEPLANE_RUNTIME_REGISTRY_FILE", "", "the runtime registry (JSON): SQSH/SIF artifacts with SHA-256"},
+    {"TUNEPLANE_GPU_SERIES_FILE", "", "the GPU series catalog (JSON): slurm_constraint and GRES per series"},
+    {"TUNEPLANE_JOURNAL", "<state dir>/journal.db", "the SQLite journal (must be on a local filesystem)"},
+    {"TUNEPLANE_STATE_DIR", "/var/lib/tuneplane-slurm (root) or ~/.local/state/tuneplane-slurm",
+     "local state: journal, lock, local key"},
+    {"TUNEPLANE_POLL_INTERVAL", "10s", "how often Slurm is polled"},
+    {"TUNEPLANE_LOG_LEVEL", "info", "trace, debug, info, warn, error or off"},
+    {"TUNEPLANE_LOG_FORMAT", "text", "text or json"},
+};
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::span<const SettingKey> setting_keys() { return kKeys; }
+
+const SettingKey* find_setting_key(std::string_view name) {
+  for (const auto& key : kKeys) {
+    if (key.name == name) return &key;
+  }
+  return nullptr;
+}
+
+std::optional<std::string_view> closest_setting_key(std::string_view name) {
+  std::optional<std::string_view> best;
+  std::size_t best_distance = 4;  // more edits than this is not a typo
+  for (const auto& key : kKeys) {
+    const std::size_t distance = edit_distance(name, key.name);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = key.name;
+    }
+  }
+  return best;
+}
+
+}  // namespace tpslurm::config

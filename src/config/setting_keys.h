@@ -1,0 +1,25 @@
+// The table of settings: every TUNEPLANE_ key, its default as documented and what it means.
+// The loader, the unknown-key check, `tuneplane-slurm config` and the README's configuration
+// table all come from this one list.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace tpslurm::config {
+
+struct SettingKey {
+  std::string_view name;           // "TUNEPLANE_SLURM_REST_URL"
+  std::string_view default_value;  // as documented ("" = unset)
+  std::string_view meaning;
+  bool secret_path = false;  // names a secret file (checked for ownership and mode)
+};
+
+std::span<const SettingKey> setting_keys();
+const SettingKey* find_setting_key(std::string_view name);
+
+// The known key nearest to `name` by edit distance, if it is close enough to be a typo.
+std::optional<std::string_view> closest_setting_key(std::string_view name);
+
+}  // namespace tpslurm::config

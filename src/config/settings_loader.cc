@@ -1,0 +1,334 @@
+#include "config/settings_loader.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/url/parse.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+
+#include "base/duration.h"
+#include "base/read_file.h"
+#include "config/env_file.h"
+#include "config/setting_keys.h"
+
+extern char** environ;
+
+namespace tpslurm::config {
+namespace {
+
+using model::Problems;
+using model::quote_value;
+
+constexpr std::string_view kPrefix = "TUNEPLANE_";
+constexpr std::string_view kOldPrefix = "FORGE_";
+constexpr std::size_t kMaxConfigBytes = 1 << 20;
+
+// Variables of the project's own tooling that share the prefix but are not settings.
+constexpr std::string_view kToolingPrefixes[] = {"TUNEPLANE_LOCAL_SLURM_", "TUNEPLANE_TEST_", "TUNEPLANE_CRASH_AT",
+                                                 "TUNEPLANE_INGEST_TOKEN_FILE"};
+
+struct Value {
+  std::string text;
+  std::string source;  // "environment" or "FILE:LINE"
+};
+
+std::string old_name(std::string_view key) { return std::string(kOldPrefix) + std::string(key.substr(kPrefix.size())); }
+
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+// Turns raw values into Settings, collecting problems.
+class Applier {
+ public:
+  Applier(const std::map<std::string, Value>& values, const LoadOptions& options, LoadedSettings& out,
+          Problems& problems)
+      : m_values(values), m_options(options), m_out(out), m_problems(problems) {}
+
+  // Calls `apply(value)` when the key is set; a returned string is "what is expected".
+  void with(std::string_view key, const std::function<std::optional<std::string>(const std::string&)>& apply) {
+    const auto it = m_values.find(std::string(key));
+    if (it == m_values.end()) return;
+    if (auto expected = apply(it->second.text)) bad(key, *expected);
+  }
+
+  void bad(std::string_view key, const std::string& expected) {
+    const Value& value = m_values.at(std::string(key));
+    std::string where = value.source == "environment" ? "" : " (set in " + value.source + ")";
+    m_problems.add(std::string(key), quote_value(value.text), expected + where);
+  }
+
+  bool has(std::string_view key) const { return m_values.count(std::string(key)) != 0; }
+
+  void secret_file(std::string_view key, std::string& target) {
+    with(key, [&](const std::string& path) -> std::optional<std::string> {
+      if (path.empty() || path.front() != '/') return "expected an absolute path to a file";
+      struct stat info {};
+      if (::stat(path.c_str(), &info) != 0) return std::string("cannot be read: ") + std::strerror(errno);
+      if (!S_ISREG(info.st_mode)) return "expected a regular file";
+      char mode[8];
+      std::snprintf(mode, sizeof mode, "%03o", static_cast<unsigned>(info.st_mode & 0777));
+      if (info.st_uid != m_options.effective_uid) {
+        return "is owned by uid " + std::to_string(info.st_uid) + ", not by this process's user (uid " +
+               std::to_string(m_options.effective_uid) + "); a secret must belong to the user that reads it: chown it";
+      }
+      if ((info.st_mode & 022) != 0) {
+        return std::string("is writable by group or others (mode ") + mode + "); run: chmod 600 " + path;
+      }
+      if ((info.st_mode & 044) != 0) {
+        m_out.warnings.push_back(std::string(key) + ": " + path + " is readable by group or others (mode " + mode +
+                                 "); chmod 600 it unless it is a mounted read-only secret");
+      }
+      target = path;
+      return std::nullopt;
+    });
+  }
+
+ private:
+  const std::map<std::string, Value>& m_values;
+  const LoadOptions& m_options;
+  LoadedSettings& m_out;
+  Problems& m_problems;
+};
+
+std::optional<std::string> absolute_path(const std::string& value, std::string& target) {
+  if (value.empty() || value.front() != '/') return "expected an absolute path";
+  target = value;
+  while (target.size() > 1 && target.back() == '/') target.pop_back();
+  return std::nullopt;
+}
+
+// Partition, account, QoS, reservation and wckey names: one word, no separators Slurm splits on.
+std::optional<std::string> slurm_name(const std::string& value, std::string& target) {
+  if (value.empty() || value.find_first_of(" \t\n\r,;:'\"\\`$") != std::string::npos) {
+    return "expected one Slurm name without blanks, commas, colons or quotes";
+  }
+  target = value;
+  return std::nullopt;
+}
+
+std::optional<std::string> duration_between(const std::string& value, std::chrono::seconds& target,
+                                            std::chrono::seconds min, std::chrono::seconds max) {
+  auto parsed = parse_duration(value);
+  if (!parsed.ok()) return parsed.error().message();
+  if (*parsed < min || *parsed > max) {
+    return "expected a duration from " + format_duration(min) + " to " + format_duration(max);
+  }
+  target = *parsed;
+  return std::nullopt;
+}
+
+std::optional<std::string> rest_url(const std::string& value, std::string& target) {
+  static const char* const kExpected = "expected http://HOST:PORT, https://HOST:PORT or unix:/PATH/TO/SOCKET";
+  if (starts_with(value, "unix:")) {
+    if (value.size() < 7 || value[5] != '/') return kExpected;
+    target = value;
+    return std::nullopt;
+  }
+  auto url = boost::urls::parse_absolute_uri(value);
+  if (!url || (url->scheme() != "http" && url->scheme() != "https") || url->host().empty() || url->has_query() ||
+      url->has_userinfo()) {
+    return kExpected;
+  }
+  target = value;
+  while (!target.empty() && target.back() == '/') target.pop_back();
+  return std::nullopt;
+}
+
+}  // namespace
+
+Environment process_environment() {
+  Environment environment;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const auto equals = text.find('=');
+    if (equals == std::string_view::npos) continue;
+    environment.emplace(std::string(text.substr(0, equals)), std::string(text.substr(equals + 1)));
+  }
+  return environment;
+}
+
+LoadOptions current_process_options() {
+  LoadOptions options{::geteuid(), "", ""};
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) options.host_name = host;
+  if (const char* home = std::getenv("HOME")) options.home = home;
+  return options;
+}
+
+std::string instance_from_host(std::string_view host_name) {
+  std::string id;
+  for (const char c : host_name.substr(0, host_name.find('.'))) {
+    if (id.size() == 20) break;
+    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    id += ((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) ? lower : '-';
+  }
+  while (!id.empty() && id.front() == '-') id.erase(id.begin());
+  while (!id.empty() && id.back() == '-') id.pop_back();
+  return id.empty() ? "tp" : id;
+}
+
+Result<LoadedSettings, Problems> load_settings(const Environment& environment,
+                                               const std::optional<std::string>& config_file,
+                                               const LoadOptions& options) {
+  LoadedSettings out;
+  Problems problems;
+
+  std::map<std::string, Value> file_values;
+  if (config_file) {
+    auto text = read_file(*config_file, kMaxConfigBytes);
+    if (!text.ok()) {
+      problems.add("--config", quote_value(*config_file), "cannot be read: " + text.error().message());
+      return problems;
+    }
+    auto entries = parse_env_file(*text, *config_file);
+    if (!entries.ok()) return entries.error();
+    for (auto& entry : *entries) {
+      file_values[entry.key] = {std::move(entry.value), *config_file + ":" + std::to_string(entry.line)};
+    }
+  }
+
+  // Unknown keys and deprecated names, in both sources.
+  const auto look_at = [&](const std::string& key, const std::string& where) {
+    if (starts_with(key, kPrefix)) {
+      if (find_setting_key(key) != nullptr) return;
+      for (const auto tooling : kToolingPrefixes) {
+        if (starts_with(key, tooling)) return;
+      }
+      std::string warning = key + " (" + where + ") is not a tuneplane-slurm setting";
+      if (auto near = closest_setting_key(key)) warning += "; did you mean " + std::string(*near) + "?";
+      out.warnings.push_back(std::move(warning));
+    } else if (starts_with(key, kOldPrefix)) {
+      const std::string new_name = std::string(kPrefix) + key.substr(kOldPrefix.size());
+      if (find_setting_key(new_name) != nullptr) {
+        out.warnings.push_back(key + " (" + where + ") is deprecated; use " + new_name);
+      } else if (starts_with(key, "FORGE_SLURM_")) {
+        out.warnings.push_back(key + " (" + where + ") is not a tuneplane-slurm setting");
+      }
+    } else if (where != "environment") {
+      out.warnings.push_back(key + " (" + where + ") is not a tuneplane-slurm setting");
+    }
+  };
+  for (const auto& [key, value] : environment) look_at(key, "environment");
+  for (const auto& [key, value] : file_values) look_at(key, value.source);
+
+  std::map<std::string, Value> values;
+  for (const auto& key : setting_keys()) {
+    const std::string name(key.name);
+    const std::string old = old_name(key.name);
+    if (auto it = environment.find(name); it != environment.end()) {
+      values[name] = {it->second, "environment"};
+    } else if (auto it_old = environment.find(old); it_old != environment.end()) {
+      values[name] = {it_old->second, "environment"};
+    } else if (auto f = file_values.find(name); f != file_values.end()) {
+      values[name] = f->second;
+    } else if (auto f_old = file_values.find(old); f_old != file_values.end()) {
+      values[name] = f_old->second;
+    }
+    out.sources[name] = values.count(name) ? values[name].source : "default";
+  }
+
+  model::Settings& s = out.settings;
+  Applier apply(values, options, out, problems);
+  apply.with("TUNEPLANE_SLURM_REST_URL", [&](const std::string& v) { return rest_url(v, s.rest_url); });
+  apply.with("TUNEPLANE_SLURM_REST_API_VERSION", [&](const std::string& v) -> std::optional<std::string> {
+    if (v != "v0.0.45" && v != "v0.0.44" && v != "v0.0.43" && v != "v0.0.38" && v != "auto") {
+      return "expected v0.0.45, v0.0.44, v0.0.43, v0.0.38 or auto";
+    }
+    s.rest_api_version = v;
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_SLURM_REST_USER", [&](const std::string& v) { return slurm_name(v, s.rest_user); });
+  apply.secret_file("TUNEPLANE_SLURM_JWT_FILE", s.jwt_file);
+  apply.secret_file("TUNEPLANE_SLURM_JWT_KEY_FILE", s.jwt_key_file);
+  if (apply.has("TUNEPLANE_SLURM_JWT_FILE") && apply.has("TUNEPLANE_SLURM_JWT_KEY_FILE")) {
+    apply.bad("TUNEPLANE_SLURM_JWT_KEY_FILE",
+              "cannot be combined with TUNEPLANE_SLURM_JWT_FILE; set one of them (a token file is the default, "
+              "minting from the key is opt-in)");
+  }
+  apply.with("TUNEPLANE_SLURM_JWT_LIFESPAN", [&](const std::string& v) {
+    return duration_between(v, s.jwt_lifespan, std::chrono::seconds(60), std::chrono::hours(24 * 7));
+  });
+  apply.with("TUNEPLANE_SLURM_PARTITION", [&](const std::string& v) { return slurm_name(v, s.partition); });
+  apply.with("TUNEPLANE_SLURM_CPU_PARTITION", [&](const std::string& v) { return slurm_name(v, s.cpu_partition); });
+  apply.with("TUNEPLANE_SLURM_ACCOUNT", [&](const std::string& v) { return slurm_name(v, s.account); });
+  apply.with("TUNEPLANE_SLURM_QOS", [&](const std::string& v) { return slurm_name(v, s.qos); });
+  apply.with("TUNEPLANE_SLURM_RESERVATION", [&](const std::string& v) { return slurm_name(v, s.reservation); });
+  apply.with("TUNEPLANE_SLURM_WCKEY", [&](const std::string& v) { return slurm_name(v, s.wckey); });
+  if (s.cpu_partition.empty()) s.cpu_partition = s.partition;
+  s.instance = instance_from_host(options.host_name);
+  apply.with("TUNEPLANE_INSTANCE", [&](const std::string& v) -> std::optional<std::string> {
+    if (v.empty() || v.size() > 20 || v.front() == '-' ||
+        v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
+      return "expected 1-20 lower-case letters, digits or '-', not starting with '-'";
+    }
+    s.instance = v;
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_SLURM_RUNTIME_PROFILE", [&](const std::string& v) -> std::optional<std::string> {
+    auto profile = model::parse_runtime_profile(v);
+    if (!profile) return "expected enroot-pyxis or apptainer";
+    s.runtime_profile = *profile;
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_STORAGE_ROOT", [&](const std::string& v) { return absolute_path(v, s.storage_root); });
+  apply.with("TUNEPLANE_SLURM_STORAGE_ROOT",
+             [&](const std::string& v) { return absolute_path(v, s.slurm_storage_root); });
+  if (s.slurm_storage_root.empty()) s.slurm_storage_root = s.storage_root;
+  apply.with("TUNEPLANE_SLURM_TLS_VERIFY", [&](const std::string& v) -> std::optional<std::string> {
+    if (v == "1" || v == "true" || v == "yes") {
+      s.tls_verify = true;
+    } else if (v == "0" || v == "false" || v == "no") {
+      s.tls_verify = false;
+    } else {
+      return "expected 1 or 0";
+    }
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_SLURM_CA_FILE", [&](const std::string& v) -> std::optional<std::string> {
+    if (auto why = absolute_path(v, s.ca_file)) return why;
+    if (::access(v.c_str(), R_OK) != 0) return std::string("cannot be read: ") + std::strerror(errno);
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_RUNTIME_REGISTRY_FILE",
+             [&](const std::string& v) { return absolute_path(v, s.runtime_registry_file); });
+  apply.with("TUNEPLANE_GPU_SERIES_FILE", [&](const std::string& v) { return absolute_path(v, s.gpu_series_file); });
+  if (options.effective_uid == 0) {
+    s.state_dir = "/var/lib/tuneplane-slurm";
+  } else if (auto xdg = environment.find("XDG_STATE_HOME"); xdg != environment.end() && !xdg->second.empty()) {
+    s.state_dir = xdg->second + "/tuneplane-slurm";
+  } else {
+    s.state_dir = options.home + "/.local/state/tuneplane-slurm";
+  }
+  apply.with("TUNEPLANE_STATE_DIR", [&](const std::string& v) { return absolute_path(v, s.state_dir); });
+  s.journal_path = s.state_dir + "/journal.db";
+  apply.with("TUNEPLANE_JOURNAL", [&](const std::string& v) { return absolute_path(v, s.journal_path); });
+  apply.with("TUNEPLANE_POLL_INTERVAL", [&](const std::string& v) {
+    return duration_between(v, s.poll_interval, std::chrono::seconds(1), std::chrono::hours(1));
+  });
+  apply.with("TUNEPLANE_LOG_LEVEL", [&](const std::string& v) -> std::optional<std::string> {
+    for (const char* level : {"trace", "debug", "info", "warn", "error", "off"}) {
+      if (v == level) {
+        s.log_level = v;
+        return std::nullopt;
+      }
+    }
+    return "expected trace, debug, info, warn, error or off";
+  });
+  apply.with("TUNEPLANE_LOG_FORMAT", [&](const std::string& v) -> std::optional<std::string> {
+    if (v == "text") {
+      s.log_format = model::LogFormat::text;
+    } else if (v == "json") {
+      s.log_format = model::LogFormat::json;
+    } else {
+      return "expected text or json";
+    }
+    return std::nullopt;
+  });
+
+  if (!problems.empty()) return problems;
+  return out;
+}
+
+}  // namespace tpslurm::config

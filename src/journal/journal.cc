@@ -1,0 +1,516 @@
+#include "journal/journal.h"
+
+#include <SQLiteCpp/Backup.h>
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+#include <cerrno>
+#include <mutex>
+
+#include "base/digest.h"
+#include "base/read_file.h"
+#include "journal/embedded_sql.h"
+#include "journal/journal_hash_cache.h"
+#include "journal/migrator.h"
+#include "journal/row_readers.h"
+#include "journal/sqlite_error.h"
+
+namespace tpslurm::journal {
+namespace {
+
+using model::AttemptState;
+using model::CleanupStep;
+using model::JobPhase;
+
+constexpr int kBusyTimeoutMs = 5000;
+
+std::string parent_directory(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+Status make_private_directory(const std::string& dir) {
+  struct stat info {};
+  if (::stat(dir.c_str(), &info) == 0) return ok_status();
+  if (Status parent = make_private_directory(parent_directory(dir)); !parent.ok()) return parent;
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return system_error("mkdir", dir, errno);
+  return ok_status();
+}
+
+std::string detail_json(const EventDetail& detail) {
+  boost::json::object object;
+  for (const auto& [key, value] : detail) object[key] = value;
+  return boost::json::serialize(object);
+}
+
+// Applies the audit views when the embedded text differs from what the journal holds.
+void refresh_audit_views(SQLite::Database& db) {
+  const std::string_view sql = embedded_audit_sql();
+  const std::string hash = sha256_hex(sql);
+  SQLite::Statement current(db, "SELECT value FROM journal_meta WHERE key = 'audit_sql_sha256'");
+  if (current.executeStep() && current.getColumn(0).getString() == hash) return;
+  SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+  std::vector<std::string> views;
+  SQLite::Statement list(db, "SELECT name FROM sqlite_master WHERE type = 'view'");
+  while (list.executeStep()) views.push_back(list.getColumn(0).getString());
+  for (const auto& view : views) db.exec("DROP VIEW \"" + view + "\"");
+  db.exec(std::string(sql));
+  SQLite::Statement record(db,
+                           "INSERT INTO journal_meta (key, value) VALUES ('audit_sql_sha256', ?) "
+                           "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  record.bind(1, hash);
+  record.exec();
+  transaction.commit();
+}
+
+}  // namespace
+
+struct Journal::Impl {
+  Impl(std::string path_in, SQLite::Database db_in, const Clock& clock_in)
+      : path(std::move(path_in)), db(std::move(db_in)), clock(clock_in), cache(db, mutex, path, clock) {}
+
+  std::string now() const { return format_utc(clock.now()); }
+
+  void append_event(std::string_view job_id, std::optional<int> attempt, std::string_view kind,
+                    std::optional<std::string_view> from, std::optional<std::string_view> to,
+                    const EventDetail& detail) {
+    SQLite::Statement insert(db,
+                             "INSERT INTO events (at, job_id, attempt, kind, from_state, to_state, detail) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)");
+    insert.bind(1, now());
+    insert.bind(2, std::string(job_id));
+    if (attempt) insert.bind(3, *attempt);
+    insert.bind(4, std::string(kind));
+    if (from) insert.bind(5, std::string(*from));
+    if (to) insert.bind(6, std::string(*to));
+    insert.bind(7, detail_json(detail));
+    insert.exec();
+  }
+
+  // Moves the job's phase inside the caller's transaction.
+  Status move_phase(std::string_view job_id, JobPhase from, JobPhase to, std::string_view reason) {
+    if (from == to) return ok_status();
+    if (Status legal = model::check_transition(from, to); !legal.ok()) {
+      return legal.error().with_context("job " + std::string(job_id));
+    }
+    SQLite::Statement update(db, "UPDATE jobs SET phase = ?, updated_at = ? WHERE job_id = ? AND phase = ?");
+    update.bind(1, std::string(model::to_string(to)));
+    update.bind(2, now());
+    update.bind(3, std::string(job_id));
+    update.bind(4, std::string(model::to_string(from)));
+    if (update.exec() != 1) return transient("job " + std::string(job_id) + " is no longer in phase " +
+                                             std::string(model::to_string(from)) + "; read it again");
+    append_event(job_id, std::nullopt, "job.phase", model::to_string(from), model::to_string(to),
+                 reason.empty() ? EventDetail{} : EventDetail{{"reason", std::string(reason)}});
+    return ok_status();
+  }
+
+  std::optional<JobRecord> read_job(std::string_view job_id) {
+    SQLite::Statement query(db, std::string(kJobColumns) + " WHERE job_id = ?");
+    query.bind(1, std::string(job_id));
+    if (!query.executeStep()) return std::nullopt;
+    return read_job_row(query);
+  }
+
+  std::optional<AttemptRecord> read_attempt(const AttemptKey& key) {
+    SQLite::Statement query(db, std::string(kAttemptColumns) + " WHERE job_id = ? AND number = ?");
+    query.bind(1, key.job_id);
+    query.bind(2, key.number);
+    if (!query.executeStep()) return std::nullopt;
+    return read_attempt_row(query);
+  }
+
+  std::mutex mutex;
+  std::string path;
+  SQLite::Database db;
+  const Clock& clock;
+  JournalHashCache cache;
+};
+
+Journal::Journal(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Journal::~Journal() = default;
+
+const std::string& Journal::path() const { return m_impl->path; }
+
+Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Clock& clock, OpenOptions options) {
+  const bool writable = options.mode == OpenOptions::Mode::read_write;
+  const std::string dir = parent_directory(path);
+  if (writable) {
+    if (Status made = make_private_directory(dir); !made.ok()) return made.error().with_context("journal " + path);
+  }
+  auto network = options.probe_filesystem(dir);
+  if (!network.ok()) return network.error().with_context("journal " + path);
+  if (*network) {
+    return invalid_argument("journal " + path + " is on " + **network +
+                            ", a network filesystem: SQLite's WAL needs a local disk (shared memory and POSIX locks); "
+                            "set TUNEPLANE_JOURNAL or TUNEPLANE_STATE_DIR to a local path");
+  }
+  struct stat info {};
+  const bool exists = ::stat(path.c_str(), &info) == 0;
+  if (!exists && !writable) {
+    return not_found("journal " + path + " does not exist; `tuneplane-slurm migrate` creates it");
+  }
+  if (exists && !S_ISREG(info.st_mode)) return invalid_argument("journal " + path + " is not a regular file");
+  // Never SQLITE_OPEN_CREATE over an existing path: a file we cannot read must stay untouched.
+  const int flags = !writable ? SQLite::OPEN_READONLY : exists ? SQLite::OPEN_READWRITE
+                                                               : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
+  try {
+    SQLite::Database db(path, flags, kBusyTimeoutMs);
+    if (writable && sqlite3_db_readonly(db.getHandle(), "main") == 1) {
+      return invalid_argument("journal " + path +
+                              " is read-only (file mode or filesystem); fix its permissions or point TUNEPLANE_JOURNAL "
+                              "at a writable local path");
+    }
+    // The first real read tells a database from anything else; nothing has been written yet.
+    db.exec("SELECT count(*) FROM sqlite_master");
+    if (writable) {
+      SQLite::Statement mode(db, "PRAGMA journal_mode = WAL");
+      if (!mode.executeStep() || mode.getColumn(0).getString() != "wal") {
+        return permanent("journal " + path + ": cannot switch to WAL mode");
+      }
+    }
+    db.exec("PRAGMA synchronous = FULL");
+    db.exec("PRAGMA foreign_keys = ON");
+    db.exec("PRAGMA recursive_triggers = ON");
+    auto migrations = load_migrations(embedded_migrations());
+    if (!migrations.ok()) return migrations.error();
+    auto status = check_migrations(db, *migrations);
+    if (!status.ok()) return status.error().with_context("journal " + path);
+    if (!status->up_to_date()) {
+      if (!writable || status->applied != 0) {
+        return invalid_argument("journal " + path + " is at migration " + std::to_string(status->applied) +
+                                " and this binary has " + std::to_string(status->known) +
+                                ": run `tuneplane-slurm migrate` (after `tuneplane-slurm journal backup FILE`)");
+      }
+      if (auto created = migrate(db, *migrations, clock); !created.ok()) {
+        return created.error().with_context("journal " + path);
+      }
+    }
+    if (writable) refresh_audit_views(db);
+    return std::unique_ptr<Journal>(new Journal(std::make_unique<Impl>(path, std::move(db), clock)));
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, path, "open");
+  }
+}
+
+Result<AddJobOutcome> Journal::add_job(const NewJob& job) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    if (auto existing = m_impl->read_job(job.job_id)) {
+      if (existing->request_sha256 == job.request_sha256) return AddJobOutcome::unchanged;
+      return invalid_argument("job " + job.job_id + " was already submitted with a different request (sha256 " +
+                              existing->request_sha256 + "; this one is " + job.request_sha256 +
+                              "): a job id names one request; submit the change under a new job_id");
+    }
+    const std::string now = m_impl->now();
+    SQLite::Statement insert(m_impl->db,
+                             "INSERT INTO jobs (job_id, request_json, request_sha256, credential_path, "
+                             "credential_hmac, max_attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    insert.bind(1, job.job_id);
+    insert.bind(2, job.request_json);
+    insert.bind(3, job.request_sha256);
+    if (!job.credential_path.empty()) insert.bind(4, job.credential_path);
+    if (!job.credential_hmac.empty()) insert.bind(5, job.credential_hmac);
+    insert.bind(6, job.max_attempts);
+    insert.bind(7, now);
+    insert.bind(8, now);
+    insert.exec();
+    m_impl->append_event(job.job_id, std::nullopt, "job.created", std::nullopt, "queued",
+                         {{"reason", "submitted"}, {"request_sha256", job.request_sha256}});
+    transaction.commit();
+    return AddJobOutcome::created;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "add job " + job.job_id);
+  }
+}
+
+Result<std::optional<JobRecord>> Journal::job(std::string_view job_id) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    return m_impl->read_job(job_id);
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "read job");
+  }
+}
+
+Result<std::vector<JobRecord>> Journal::jobs() {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    std::vector<JobRecord> out;
+    SQLite::Statement query(m_impl->db, std::string(kJobColumns) + " ORDER BY created_at, job_id");
+    while (query.executeStep()) out.push_back(read_job_row(query));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "list jobs");
+  }
+}
+
+Status Journal::set_desire(std::string_view job_id, model::Desire desire, std::string_view reason,
+                           std::int64_t expected_version) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    auto current = m_impl->read_job(job_id);
+    if (!current) return not_found("no job " + std::string(job_id) + " in the journal");
+    SQLite::Statement update(m_impl->db,
+                             "UPDATE jobs SET desire = ?, desire_reason = ?, version = version + 1, updated_at = ? "
+                             "WHERE job_id = ? AND version = ?");
+    update.bind(1, std::string(model::to_string(desire)));
+    update.bind(2, std::string(reason));
+    update.bind(3, m_impl->now());
+    update.bind(4, std::string(job_id));
+    update.bind(5, expected_version);
+    if (update.exec() != 1) {
+      return transient("job " + std::string(job_id) + " changed since version " + std::to_string(expected_version) +
+                       " (it is at version " + std::to_string(current->version) + "); read it again and retry");
+    }
+    m_impl->append_event(job_id, std::nullopt, "desire", model::to_string(current->desire), model::to_string(desire),
+                         {{"reason", std::string(reason)}});
+    transaction.commit();
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "set desire");
+  }
+}
+
+Status Journal::set_phase(std::string_view job_id, JobPhase from, JobPhase to, std::string_view reason) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    if (from == to) return model::check_transition(from, to);
+    if (Status moved = m_impl->move_phase(job_id, from, to, reason); !moved.ok()) return moved;
+    transaction.commit();
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "set phase");
+  }
+}
+
+Result<AttemptRecord> Journal::add_attempt(std::string_view job_id, int number, std::string_view submit_token,
+                                           std::string_view input_sha256) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    auto job = m_impl->read_job(job_id);
+    if (!job) return not_found("no job " + std::string(job_id) + " in the journal");
+    if (model::is_final(job->phase)) {
+      return invalid_argument("job " + std::string(job_id) + " has ended (" + std::string(model::to_string(job->phase)) +
+                              "); it takes no new attempt");
+    }
+    const int expected = job->current_attempt.value_or(0) + 1;
+    if (number != expected) {
+      return invalid_argument("job " + std::string(job_id) + ": the next attempt is " + std::to_string(expected) +
+                              ", not " + std::to_string(number));
+    }
+    const std::string now = m_impl->now();
+    SQLite::Statement insert(m_impl->db,
+                             "INSERT INTO attempts (job_id, number, submit_token, state, input_sha256, created_at, "
+                             "updated_at) VALUES (?, ?, ?, 'preparing', ?, ?, ?)");
+    insert.bind(1, std::string(job_id));
+    insert.bind(2, number);
+    insert.bind(3, std::string(submit_token));
+    insert.bind(4, std::string(input_sha256));
+    insert.bind(5, now);
+    insert.bind(6, now);
+    insert.exec();
+    SQLite::Statement current(m_impl->db, "UPDATE jobs SET current_attempt = ?, updated_at = ? WHERE job_id = ?");
+    current.bind(1, number);
+    current.bind(2, now);
+    current.bind(3, std::string(job_id));
+    current.exec();
+    m_impl->append_event(job_id, number, "attempt.created", std::nullopt, "preparing",
+                         {{"submit_token", std::string(submit_token)}, {"input_sha256", std::string(input_sha256)}});
+    auto record = m_impl->read_attempt({std::string(job_id), number});
+    transaction.commit();
+    return *record;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "add attempt");
+  }
+}
+
+Result<std::vector<AttemptRecord>> Journal::attempts(std::string_view job_id) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    std::vector<AttemptRecord> out;
+    SQLite::Statement query(m_impl->db, std::string(kAttemptColumns) + " WHERE job_id = ? ORDER BY number");
+    query.bind(1, std::string(job_id));
+    while (query.executeStep()) out.push_back(read_attempt_row(query));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "list attempts");
+  }
+}
+
+Result<std::vector<AttemptRecord>> Journal::attempts_in(AttemptState state) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    std::vector<AttemptRecord> out;
+    SQLite::Statement query(m_impl->db, std::string(kAttemptColumns) + " WHERE state = ? ORDER BY job_id, number");
+    query.bind(1, std::string(model::to_string(state)));
+    while (query.executeStep()) out.push_back(read_attempt_row(query));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "list attempts");
+  }
+}
+
+Status Journal::transition(const AttemptKey& key, AttemptState from, AttemptState to, const AttemptChanges& changes,
+                           const EventDetail& detail) {
+  const std::string which = "attempt " + key.job_id + "/" + std::to_string(key.number);
+  if (Status legal = model::check_transition(from, to); !legal.ok()) return legal.error().with_context(which);
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    AttemptUpdate update(m_impl->db, changes);
+    update.set("state", std::string(model::to_string(to)));
+    if (to == AttemptState::submitting) update.set("intent_at", m_impl->now());
+    update.set("updated_at", m_impl->now());
+    if (update.execute(key, from) != 1) {
+      auto actual = m_impl->read_attempt(key);
+      if (!actual) return not_found("no " + which + " in the journal");
+      return transient(which + " is " + std::string(model::to_string(actual->state)) + ", not " +
+                       std::string(model::to_string(from)) + ": another writer moved it; read it again");
+    }
+    EventDetail event = detail;
+    if (changes.slurm_job_id) event.emplace_back("slurm_job_id", std::to_string(*changes.slurm_job_id));
+    if (changes.sluid) event.emplace_back("sluid", *changes.sluid);
+    if (changes.outcome_reason && std::none_of(event.begin(), event.end(), [](const auto& kv) {
+          return kv.first == "reason";
+        })) {
+      event.emplace_back("reason", *changes.outcome_reason);
+    }
+    m_impl->append_event(key.job_id, key.number, "attempt.state", model::to_string(from), model::to_string(to), event);
+    auto job = m_impl->read_job(key.job_id);
+    if (job && job->current_attempt == key.number) {
+      const JobPhase phase = changes.job_phase.value_or(model::phase_of(to));
+      std::string reason;
+      for (const auto& [k, v] : event) {
+        if (k == "reason") reason = v;
+      }
+      if (Status moved = m_impl->move_phase(key.job_id, job->phase, phase, reason); !moved.ok()) return moved;
+    }
+    transaction.commit();
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "move " + which);
+  }
+}
+
+Status Journal::advance_cleanup(const AttemptKey& key, CleanupStep from, CleanupStep to, const EventDetail& detail) {
+  const std::string which = "attempt " + key.job_id + "/" + std::to_string(key.number);
+  if (Status legal = model::check_transition(from, to); !legal.ok()) return legal.error().with_context(which);
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    auto attempt = m_impl->read_attempt(key);
+    if (!attempt) return not_found("no " + which + " in the journal");
+    if (!model::is_final(attempt->state)) {
+      return invalid_argument(which + " is " + std::string(model::to_string(attempt->state)) +
+                              "; cleanup starts only when an attempt has ended");
+    }
+    SQLite::Statement update(m_impl->db,
+                             "UPDATE attempts SET cleanup = ?, version = version + 1, updated_at = ? "
+                             "WHERE job_id = ? AND number = ? AND cleanup = ?");
+    update.bind(1, std::string(model::to_string(to)));
+    update.bind(2, m_impl->now());
+    update.bind(3, key.job_id);
+    update.bind(4, key.number);
+    update.bind(5, std::string(model::to_string(from)));
+    if (update.exec() != 1) {
+      return transient(which + " cleanup is " + std::string(model::to_string(attempt->cleanup)) + ", not " +
+                       std::string(model::to_string(from)) + ": another writer moved it; read it again");
+    }
+    m_impl->append_event(key.job_id, key.number, "cleanup", model::to_string(from), model::to_string(to), detail);
+    transaction.commit();
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "advance cleanup of " + which);
+  }
+}
+
+Status Journal::record_event(std::string_view job_id, std::optional<int> attempt, std::string_view kind,
+                             const EventDetail& detail) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    m_impl->append_event(job_id, attempt, kind, std::nullopt, std::nullopt, detail);
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "record event");
+  }
+}
+
+Result<std::vector<TimelineEntry>> Journal::timeline(std::string_view job_id) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    std::vector<TimelineEntry> out;
+    SQLite::Statement query(m_impl->db,
+                            "SELECT seq, at, job_id, request_sha256, attempt, submit_token, kind, from_state, to_state, "
+                            "reason, slurm_job_id, sluid, detail FROM audit_timeline WHERE job_id = ? ORDER BY seq");
+    query.bind(1, std::string(job_id));
+    while (query.executeStep()) out.push_back(read_timeline_row(query));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "read the timeline");
+  }
+}
+
+Result<std::vector<BlockedEntry>> Journal::blocked() {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    std::vector<BlockedEntry> out;
+    SQLite::Statement query(m_impl->db,
+                            "SELECT job_id, attempt, submit_token, intent_at, blocked_since, attempt_dir, "
+                            "last_search_at, reason FROM audit_blocked ORDER BY blocked_since, job_id");
+    while (query.executeStep()) out.push_back(read_blocked_row(query));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "read blocked submissions");
+  }
+}
+
+Result<std::vector<CleanupEntry>> Journal::cleanup_backlog() {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    std::vector<CleanupEntry> out;
+    SQLite::Statement query(m_impl->db,
+                            "SELECT job_id, attempt, state, cleanup, slurm_job_id, slurm_state, since "
+                            "FROM audit_cleanup_backlog ORDER BY since, job_id, attempt");
+    while (query.executeStep()) out.push_back(read_cleanup_row(query));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "read the cleanup backlog");
+  }
+}
+
+Status Journal::backup(const std::string& target) {
+  struct stat info {};
+  if (::stat(target.c_str(), &info) == 0) {
+    return invalid_argument(target + " already exists; a backup never overwrites a file");
+  }
+  const std::string temp = target + ".partial";
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    {
+      SQLite::Database copy(temp, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+      SQLite::Backup backup(copy, m_impl->db);
+      backup.executeStep(-1);
+    }
+    if (::rename(temp.c_str(), target.c_str()) != 0) return system_error("rename to", target, errno);
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    ::unlink(temp.c_str());
+    return sqlite_error(e, m_impl->path, "back up to " + target);
+  }
+}
+
+model::HashCache& Journal::hash_cache() { return m_impl->cache; }
+
+}  // namespace tpslurm::journal

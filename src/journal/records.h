@@ -1,0 +1,135 @@
+// The journal's rows as values: what the CLI, the API and the reconciler read.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/attempt_state.h"
+#include "model/job_phase.h"
+
+namespace tpslurm::journal {
+
+struct JobRecord {
+  std::string job_id;
+  std::string request_json;
+  std::string request_sha256;
+  std::string credential_path;
+  std::string credential_hmac;
+  int max_attempts = 1;
+  model::Desire desire = model::Desire::run;
+  std::string desire_reason;
+  model::JobPhase phase = model::JobPhase::queued;
+  std::optional<int> current_attempt;
+  std::int64_t version = 1;
+  std::string created_at;
+  std::string updated_at;
+};
+
+struct AttemptKey {
+  std::string job_id;
+  int number = 0;
+};
+
+struct AttemptRecord {
+  std::string job_id;
+  int number = 0;
+  std::string submit_token;
+  model::AttemptState state = model::AttemptState::preparing;
+  std::string input_sha256;
+  std::string attempt_dir;
+  std::string script_sha256;
+  std::string env_sha256;
+  std::string manifest_sha256;
+  std::string intent_at;
+  std::optional<std::uint32_t> slurm_job_id;
+  std::string sluid;
+  std::optional<std::uint32_t> het_job_id;
+  std::string components;  // JSON
+  std::string server_release;
+  std::string dialect;
+  std::string receipt;  // JSON
+  std::string slurm_state;
+  std::string slurm_reason;
+  std::optional<int> exit_code;
+  std::optional<int> exit_signal;
+  std::string failure_phase;
+  std::string outcome_reason;
+  std::string found_by;
+  model::CleanupStep cleanup = model::CleanupStep::none;
+  std::string logs_sha256;
+  std::int64_t version = 1;
+  std::string created_at;
+  std::string updated_at;
+
+  AttemptKey key() const { return {job_id, number}; }
+};
+
+// The columns a transition may set; unset optionals leave the column as it is.
+struct AttemptChanges {
+  std::optional<std::string> attempt_dir;
+  std::optional<std::string> script_sha256;
+  std::optional<std::string> env_sha256;
+  std::optional<std::string> manifest_sha256;
+  std::optional<std::uint32_t> slurm_job_id;
+  std::optional<std::string> sluid;
+  std::optional<std::uint32_t> het_job_id;
+  std::optional<std::string> components;
+  std::optional<std::string> server_release;
+  std::optional<std::string> dialect;
+  std::optional<std::string> receipt;
+  std::optional<std::string> slurm_state;
+  std::optional<std::string> slurm_reason;
+  std::optional<int> exit_code;
+  std::optional<int> exit_signal;
+  std::optional<std::string> failure_phase;
+  std::optional<std::string> outcome_reason;
+  std::optional<std::string> found_by;
+  // The job's phase after this transition; by default model::phase_of(new state). A retry
+  // sets it to queued instead of failed.
+  std::optional<model::JobPhase> job_phase;
+};
+
+// Key/value pairs stored as the event's JSON detail. "reason" is shown by the audit views.
+using EventDetail = std::vector<std::pair<std::string, std::string>>;
+
+struct TimelineEntry {
+  std::int64_t seq = 0;
+  std::string at;
+  std::string job_id;
+  std::string request_sha256;
+  std::optional<int> attempt;
+  std::string submit_token;
+  std::string kind;
+  std::string from_state;
+  std::string to_state;
+  std::string reason;
+  std::optional<std::int64_t> slurm_job_id;
+  std::string sluid;
+  std::string detail;  // JSON
+};
+
+struct BlockedEntry {
+  std::string job_id;
+  int attempt = 0;
+  std::string submit_token;
+  std::string intent_at;
+  std::string blocked_since;
+  std::string attempt_dir;
+  std::string last_search_at;
+  std::string reason;
+};
+
+struct CleanupEntry {
+  std::string job_id;
+  int attempt = 0;
+  std::string state;
+  std::string cleanup;
+  std::optional<std::int64_t> slurm_job_id;
+  std::string slurm_state;
+  std::string since;
+};
+
+}  // namespace tpslurm::journal

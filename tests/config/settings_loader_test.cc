@@ -1,0 +1,236 @@
+#include "config/settings_loader.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "config/setting_keys.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::config {
+namespace {
+
+using std::filesystem::perms;
+using testing::TempDir;
+
+LoadOptions options(uid_t uid = ::geteuid()) { return {uid, "Login01.cluster.example", "/home/alice"}; }
+
+Result<LoadedSettings, model::Problems> load(const Environment& environment,
+                                             const std::optional<std::string>& file = std::nullopt,
+                                             uid_t uid = ::geteuid()) {
+  return load_settings(environment, file, options(uid));
+}
+
+std::string refusal(const Environment& environment, const std::optional<std::string>& file = std::nullopt) {
+  auto loaded = load(environment, file);
+  return loaded.ok() ? "" : loaded.error().to_text();
+}
+
+TEST(SettingsLoaderTest, DefaultsAreTheDocumentedOnes) {
+  const auto loaded = load({}, std::nullopt, 1000);
+  ASSERT_TRUE(loaded.ok());
+  const model::Settings& s = loaded->settings;
+  EXPECT_EQ(s.rest_url, "http://127.0.0.1:6820");
+  EXPECT_EQ(s.rest_api_version, "v0.0.45");
+  EXPECT_EQ(s.jwt_lifespan, std::chrono::seconds(1800));
+  EXPECT_EQ(s.poll_interval, std::chrono::seconds(10));
+  EXPECT_EQ(s.runtime_profile, model::RuntimeProfile::enroot_pyxis);
+  EXPECT_TRUE(s.tls_verify);
+  EXPECT_EQ(s.instance, "login01");
+  EXPECT_EQ(s.state_dir, "/home/alice/.local/state/tuneplane-slurm");
+  EXPECT_EQ(s.journal_path, "/home/alice/.local/state/tuneplane-slurm/journal.db");
+  EXPECT_EQ(s.log_format, model::LogFormat::text);
+  EXPECT_TRUE(loaded->warnings.empty());
+  EXPECT_EQ(loaded->sources.at("TUNEPLANE_POLL_INTERVAL"), "default");
+}
+
+TEST(SettingsLoaderTest, RootUsesVarLib) {
+  EXPECT_EQ(load({}, std::nullopt, 0)->settings.state_dir, "/var/lib/tuneplane-slurm");
+}
+
+TEST(SettingsLoaderTest, ReadsEveryKey) {
+  TempDir dir;
+  testing::write_test_file(dir.file("jwt"), "SLURM_JWT=x\n");
+  testing::write_test_file(dir.file("ca.pem"), "x");
+  const auto loaded = load({{"TUNEPLANE_SLURM_REST_URL", "https://slurmrestd.internal:6820/"},
+                            {"TUNEPLANE_SLURM_REST_API_VERSION", "v0.0.38"},
+                            {"TUNEPLANE_SLURM_REST_USER", "starforge"},
+                            {"TUNEPLANE_SLURM_JWT_FILE", dir.file("jwt")},
+                            {"TUNEPLANE_SLURM_JWT_LIFESPAN", "1h"},
+                            {"TUNEPLANE_SLURM_PARTITION", "gpu"},
+                            {"TUNEPLANE_SLURM_ACCOUNT", "ml"},
+                            {"TUNEPLANE_SLURM_QOS", "high"},
+                            {"TUNEPLANE_SLURM_RESERVATION", "maint"},
+                            {"TUNEPLANE_SLURM_WCKEY", "proj"},
+                            {"TUNEPLANE_INSTANCE", "prod-a"},
+                            {"TUNEPLANE_SLURM_RUNTIME_PROFILE", "apptainer"},
+                            {"TUNEPLANE_STORAGE_ROOT", "/mnt/tp/"},
+                            {"TUNEPLANE_SLURM_STORAGE_ROOT", "/lustre/tp"},
+                            {"TUNEPLANE_SLURM_TLS_VERIFY", "0"},
+                            {"TUNEPLANE_SLURM_CA_FILE", dir.file("ca.pem")},
+                            {"TUNEPLANE_RUNTIME_REGISTRY_FILE", "/etc/tp/runtimes.json"},
+                            {"TUNEPLANE_GPU_SERIES_FILE", "/etc/tp/gpus.json"},
+                            {"TUNEPLANE_STATE_DIR", "/srv/tp"},
+                            {"TUNEPLANE_POLL_INTERVAL", "30s"},
+                            {"TUNEPLANE_LOG_LEVEL", "debug"},
+                            {"TUNEPLANE_LOG_FORMAT", "json"}});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  const model::Settings& s = loaded->settings;
+  EXPECT_EQ(s.rest_url, "https://slurmrestd.internal:6820");
+  EXPECT_EQ(s.rest_api_version, "v0.0.38");
+  EXPECT_EQ(s.rest_user, "starforge");
+  EXPECT_EQ(s.jwt_file, dir.file("jwt"));
+  EXPECT_EQ(s.jwt_lifespan, std::chrono::seconds(3600));
+  EXPECT_EQ(s.partition, "gpu");
+  EXPECT_EQ(s.cpu_partition, "gpu");
+  EXPECT_EQ(s.account, "ml");
+  EXPECT_EQ(s.instance, "prod-a");
+  EXPECT_EQ(s.runtime_profile, model::RuntimeProfile::apptainer);
+  EXPECT_EQ(s.storage_root, "/mnt/tp");
+  EXPECT_EQ(s.slurm_storage_root, "/lustre/tp");
+  EXPECT_FALSE(s.tls_verify);
+  EXPECT_EQ(s.journal_path, "/srv/tp/journal.db");
+  EXPECT_EQ(s.poll_interval, std::chrono::seconds(30));
+  EXPECT_EQ(s.log_format, model::LogFormat::json);
+}
+
+TEST(SettingsLoaderTest, DerivedDefaultsFollowTheirSource) {
+  const auto loaded = load({{"TUNEPLANE_SLURM_PARTITION", "gpu"}, {"TUNEPLANE_STORAGE_ROOT", "/lustre/tp"}});
+  EXPECT_EQ(loaded->settings.cpu_partition, "gpu");
+  EXPECT_EQ(loaded->settings.slurm_storage_root, "/lustre/tp");
+}
+
+TEST(SettingsLoaderTest, TheEnvironmentWinsOverTheFile) {
+  TempDir dir;
+  testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_SLURM_PARTITION=from-file\nTUNEPLANE_SLURM_QOS=file-qos\n");
+  const auto loaded = load({{"TUNEPLANE_SLURM_PARTITION", "from-env"}}, dir.file("tp.env"));
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->settings.partition, "from-env");
+  EXPECT_EQ(loaded->settings.qos, "file-qos");
+  EXPECT_EQ(loaded->sources.at("TUNEPLANE_SLURM_PARTITION"), "environment");
+  EXPECT_EQ(loaded->sources.at("TUNEPLANE_SLURM_QOS"), dir.file("tp.env") + ":2");
+}
+
+TEST(SettingsLoaderTest, OldForgeNamesWorkWithAWarning) {
+  TempDir dir;
+  testing::write_test_file(dir.file("tp.env"), "FORGE_SLURM_QOS=old\n");
+  const auto loaded = load({{"FORGE_SLURM_PARTITION", "gpu"}, {"FORGE_DEFAULT_FLEET_KIND", "slurm"}}, dir.file("tp.env"));
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->settings.partition, "gpu");
+  EXPECT_EQ(loaded->settings.qos, "old");
+  EXPECT_EQ(loaded->warnings, (std::vector<std::string>{
+                                  "FORGE_SLURM_PARTITION (environment) is deprecated; use TUNEPLANE_SLURM_PARTITION",
+                                  "FORGE_SLURM_QOS (" + dir.file("tp.env") +
+                                      ":1) is deprecated; use TUNEPLANE_SLURM_QOS"}));
+}
+
+TEST(SettingsLoaderTest, NewNamesWinOverOldOnes) {
+  const auto loaded = load({{"FORGE_SLURM_PARTITION", "old"}, {"TUNEPLANE_SLURM_PARTITION", "new"}});
+  EXPECT_EQ(loaded->settings.partition, "new");
+}
+
+TEST(SettingsLoaderTest, UnknownKeysAreWarnedAboutWithTheClosestName) {
+  TempDir dir;
+  testing::write_test_file(dir.file("tp.env"), "PARTITION=gpu\n");
+  const auto loaded = load({{"TUNEPLANE_SLURM_PARTITON", "gpu"}, {"TUNEPLANE_LOCAL_SLURM_CONF", "/x"},
+                            {"HOME", "/root"}}, dir.file("tp.env"));
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->warnings,
+            (std::vector<std::string>{"TUNEPLANE_SLURM_PARTITON (environment) is not a tuneplane-slurm setting; did "
+                                      "you mean TUNEPLANE_SLURM_PARTITION?",
+                                      "PARTITION (" + dir.file("tp.env") + ":1) is not a tuneplane-slurm setting"}));
+}
+
+TEST(SettingsLoaderTest, EveryBadValueIsOneLineWithKeyValueAndExpectation) {
+  TempDir dir;
+  testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_POLL_INTERVAL=10\n");
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REST_URL", "ftp://x"},
+                     {"TUNEPLANE_SLURM_REST_API_VERSION", "v0.0.40"},
+                     {"TUNEPLANE_SLURM_JWT_LIFESPAN", "10s"},
+                     {"TUNEPLANE_SLURM_PARTITION", "gpu,cpu"},
+                     {"TUNEPLANE_INSTANCE", "Prod_A"},
+                     {"TUNEPLANE_SLURM_RUNTIME_PROFILE", "docker"},
+                     {"TUNEPLANE_STORAGE_ROOT", "relative/path"},
+                     {"TUNEPLANE_SLURM_TLS_VERIFY", "maybe"},
+                     {"TUNEPLANE_LOG_LEVEL", "loud"},
+                     {"TUNEPLANE_LOG_FORMAT", "xml"}},
+                    dir.file("tp.env")),
+            "TUNEPLANE_SLURM_REST_URL \"ftp://x\": expected http://HOST:PORT, https://HOST:PORT or "
+            "unix:/PATH/TO/SOCKET\n"
+            "TUNEPLANE_SLURM_REST_API_VERSION \"v0.0.40\": expected v0.0.45, v0.0.44, v0.0.43, v0.0.38 or auto\n"
+            "TUNEPLANE_SLURM_JWT_LIFESPAN \"10s\": expected a duration from 1m to 7d\n"
+            "TUNEPLANE_SLURM_PARTITION \"gpu,cpu\": expected one Slurm name without blanks, commas, colons or quotes\n"
+            "TUNEPLANE_INSTANCE \"Prod_A\": expected 1-20 lower-case letters, digits or '-', not starting with '-'\n"
+            "TUNEPLANE_SLURM_RUNTIME_PROFILE \"docker\": expected enroot-pyxis or apptainer\n"
+            "TUNEPLANE_STORAGE_ROOT \"relative/path\": expected an absolute path\n"
+            "TUNEPLANE_SLURM_TLS_VERIFY \"maybe\": expected 1 or 0\n"
+            "TUNEPLANE_POLL_INTERVAL \"10\": expected a duration such as 10s, 5m, 1h or 1h30m (a unit is required) "
+            "(set in " + dir.file("tp.env") + ":1)\n"
+            "TUNEPLANE_LOG_LEVEL \"loud\": expected trace, debug, info, warn, error or off\n"
+            "TUNEPLANE_LOG_FORMAT \"xml\": expected text or json\n");
+}
+
+TEST(SettingsLoaderTest, AcceptsUnixSocketUrls) {
+  EXPECT_EQ(load({{"TUNEPLANE_SLURM_REST_URL", "unix:/run/slurmrestd.sock"}})->settings.rest_url,
+            "unix:/run/slurmrestd.sock");
+  EXPECT_NE(refusal({{"TUNEPLANE_SLURM_REST_URL", "unix:relative.sock"}}), "");
+}
+
+TEST(SettingsLoaderTest, RefusesSecretFilesOthersCanWrite) {
+  TempDir dir;
+  testing::write_test_file(dir.file("jwt"), "t", perms::owner_read | perms::owner_write | perms::group_write);
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("jwt")}}),
+            "TUNEPLANE_SLURM_JWT_FILE \"" + dir.file("jwt") + "\": is writable by group or others (mode 620); run: "
+            "chmod 600 " + dir.file("jwt") + "\n");
+}
+
+TEST(SettingsLoaderTest, RefusesSecretFilesOfAnotherUser) {
+  TempDir dir;
+  testing::write_test_file(dir.file("key"), "k");
+  const auto loaded = load({{"TUNEPLANE_SLURM_JWT_KEY_FILE", dir.file("key")}}, std::nullopt, ::geteuid() + 1);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.error().to_text(),
+            "TUNEPLANE_SLURM_JWT_KEY_FILE \"" + dir.file("key") + "\": is owned by uid " + std::to_string(::geteuid()) +
+                ", not by this process's user (uid " + std::to_string(::geteuid() + 1) +
+                "); a secret must belong to the user that reads it: chown it\n");
+}
+
+TEST(SettingsLoaderTest, WarnsAboutReadableSecretFiles) {
+  TempDir dir;
+  testing::write_test_file(dir.file("jwt"), "t", perms::owner_read | perms::group_read | perms::others_read);
+  const auto loaded = load({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("jwt")}});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  EXPECT_EQ(loaded->warnings, std::vector<std::string>{"TUNEPLANE_SLURM_JWT_FILE: " + dir.file("jwt") +
+                                                       " is readable by group or others (mode 444); chmod 600 it "
+                                                       "unless it is a mounted read-only secret"});
+}
+
+TEST(SettingsLoaderTest, RefusesMissingSecretFilesAndBothKinds) {
+  TempDir dir;
+  testing::write_test_file(dir.file("jwt"), "t");
+  testing::write_test_file(dir.file("key"), "k");
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("missing")}}),
+            "TUNEPLANE_SLURM_JWT_FILE \"" + dir.file("missing") + "\": cannot be read: No such file or directory\n");
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("jwt")}, {"TUNEPLANE_SLURM_JWT_KEY_FILE", dir.file("key")}}),
+            "TUNEPLANE_SLURM_JWT_KEY_FILE \"" + dir.file("key") + "\": cannot be combined with "
+            "TUNEPLANE_SLURM_JWT_FILE; set one of them (a token file is the default, minting from the key is opt-in)\n");
+}
+
+TEST(SettingsLoaderTest, AnUnreadableConfigFileIsAProblem) {
+  EXPECT_EQ(refusal({}, "/nonexistent/tp.env"),
+            "--config \"/nonexistent/tp.env\": cannot be read: open /nonexistent/tp.env: No such file or directory\n");
+}
+
+TEST(SettingsLoaderTest, InstanceFromHostName) {
+  EXPECT_EQ(instance_from_host("Login01.cluster.example"), "login01");
+  EXPECT_EQ(instance_from_host("gpu_head_node_with_a_long_name"), "gpu-head-node-with-a");
+  EXPECT_EQ(instance_from_host(""), "tp");
+  EXPECT_EQ(instance_from_host("--"), "tp");
+}
+
+TEST(SettingKeysTest, SuggestsOnlyNearNames) {
+  EXPECT_EQ(closest_setting_key("TUNEPLANE_SLURM_PARTITON"), "TUNEPLANE_SLURM_PARTITION");
+  EXPECT_EQ(closest_setting_key("TUNEPLANE_SOMETHING_ELSE_ENTIRELY"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace tpslurm::config
