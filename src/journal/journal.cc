@@ -184,7 +184,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Cl
     auto status = check_migrations(db, *migrations);
     if (!status.ok()) return status.error().with_context("journal " + path);
     if (!status->up_to_date()) {
-      if (!writable || status->applied != 0) {
+      if (!writable || (status->applied != 0 && !options.migrate_existing)) {
         return invalid_argument("journal " + path + " is at migration " + std::to_string(status->applied) +
                                 " and this binary has " + std::to_string(status->known) +
                                 ": run `tuneplane-slurm migrate` (after `tuneplane-slurm journal backup FILE`)");

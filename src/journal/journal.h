@@ -34,6 +34,9 @@ namespace tpslurm::journal {
 struct OpenOptions {
   enum class Mode { read_write, read_only };
   Mode mode = Mode::read_write;
+  // A new journal is always created in full; an existing one with pending migrations is
+  // upgraded only when this is set (`tuneplane-slurm migrate`), otherwise refused.
+  bool migrate_existing = false;
   FilesystemProbe probe_filesystem = journal::probe_filesystem;
 };
 

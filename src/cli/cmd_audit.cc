@@ -1,0 +1,108 @@
+// tuneplane-slurm audit JOB | --blocked | --cleanup [--json]
+#include <CLI/CLI.hpp>
+#include <boost/json.hpp>
+#include <functional>
+
+#include "cli/commands.h"
+#include "cli/context.h"
+#include "cli/exit_codes.h"
+#include "cli/record_json.h"
+#include "cli/table.h"
+#include "journal/journal.h"
+
+namespace tpslurm::cli {
+namespace {
+
+struct AuditOptions {
+  std::string job;
+  bool blocked = false;
+  bool cleanup = false;
+  bool json = false;
+};
+
+template <class Entry>
+int print(Context& context, const Result<std::vector<Entry>>& entries, bool json, Table table,
+          const std::function<std::vector<std::string>(const Entry&)>& row, const std::string& empty) {
+  if (!entries.ok()) return context.fail(entries.error());
+  if (json) {
+    boost::json::array list;
+    for (const auto& entry : *entries) list.push_back(to_json(entry));
+    context.out() << boost::json::serialize(list) << "\n";
+    return kExitOk;
+  }
+  for (const auto& entry : *entries) table.add(row(entry));
+  if (table.empty()) {
+    context.out() << empty << "\n";
+  } else {
+    table.print(context.out());
+  }
+  return kExitOk;
+}
+
+std::string optional_text(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : ""; }
+
+int run_audit(Context& context, const AuditOptions& options) {
+  if (static_cast<int>(!options.job.empty()) + static_cast<int>(options.blocked) + static_cast<int>(options.cleanup) !=
+      1) {
+    return context.fail(invalid_argument("audit takes exactly one of: JOB, --blocked, --cleanup"));
+  }
+  int exit_code = kExitOk;
+  auto journal = context.open_journal(Context::Access::read, exit_code);
+  if (!journal) return exit_code;
+  if (options.blocked) {
+    return print<journal::BlockedEntry>(
+        context, journal->blocked(), options.json,
+        Table({"JOB", "ATTEMPT", "SUBMIT TOKEN", "INTENT", "BLOCKED SINCE", "LAST SEARCH", "REASON"}),
+        [](const journal::BlockedEntry& e) {
+          return std::vector<std::string>{e.job_id,        std::to_string(e.attempt), e.submit_token, e.intent_at,
+                                          e.blocked_since, e.last_search_at,          e.reason};
+        },
+        "no blocked submissions");
+  }
+  if (options.cleanup) {
+    return print<journal::CleanupEntry>(
+        context, journal->cleanup_backlog(), options.json,
+        Table({"JOB", "ATTEMPT", "STATE", "CLEANUP", "SLURM JOB", "SLURM STATE", "SINCE"}),
+        [](const journal::CleanupEntry& e) {
+          return std::vector<std::string>{e.job_id,  std::to_string(e.attempt), e.state, e.cleanup,
+                                          optional_text(e.slurm_job_id), e.slurm_state, e.since};
+        },
+        "no cleanup backlog");
+  }
+  auto job = journal->job(options.job);
+  if (!job.ok()) return context.fail(job.error());
+  if (!job->has_value()) return context.fail(not_found("no job " + options.job + " in " + journal->path()));
+  if (!options.json) context.out() << "job " << options.job << ", request sha256 " << (*job)->request_sha256 << "\n\n";
+  return print<journal::TimelineEntry>(
+      context, journal->timeline(options.job), options.json,
+      Table({"SEQ", "AT", "ATTEMPT", "EVENT", "FROM", "TO", "SLURM JOB", "SLUID", "REASON"}),
+      [](const journal::TimelineEntry& e) {
+        return std::vector<std::string>{std::to_string(e.seq),
+                                        e.at,
+                                        e.attempt ? std::to_string(*e.attempt) : "",
+                                        e.kind,
+                                        e.from_state,
+                                        e.to_state,
+                                        optional_text(e.slurm_job_id),
+                                        e.sluid,
+                                        e.reason};
+      },
+      "no events");
+}
+
+}  // namespace
+
+void add_audit_command(CLI::App& app, Context& context, int& exit_code) {
+  auto options = std::make_shared<AuditOptions>();
+  CLI::App* command =
+      app.add_subcommand("audit", "A job's whole history from the journal, the blocked submissions, or the cleanup "
+                                  "backlog");
+  add_version_flag(*command);
+  command->add_option("JOB", options->job, "A job id: its timeline");
+  command->add_flag("--blocked", options->blocked, "Submissions whose response was lost, blocking their job");
+  command->add_flag("--cleanup", options->cleanup, "Ended attempts whose cleanup has not finished");
+  command->add_flag("--json", options->json, "Print as JSON");
+  command->callback([&context, &exit_code, options] { exit_code = run_audit(context, *options); });
+}
+
+}  // namespace tpslurm::cli

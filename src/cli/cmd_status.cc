@@ -1,0 +1,119 @@
+// tuneplane-slurm status [JOB] [--json]
+#include <CLI/CLI.hpp>
+#include <boost/json.hpp>
+#include <sys/stat.h>
+
+#include "cli/commands.h"
+#include "cli/context.h"
+#include "cli/exit_codes.h"
+#include "cli/record_json.h"
+#include "cli/table.h"
+#include "journal/journal.h"
+
+namespace tpslurm::cli {
+namespace {
+
+struct StatusOptions {
+  std::string job;
+  bool json = false;
+};
+
+std::string number_text(const std::optional<std::uint32_t>& value) { return value ? std::to_string(*value) : ""; }
+
+int show_all(Context& context, journal::Journal& journal, bool json) {
+  auto jobs = journal.jobs();
+  if (!jobs.ok()) return context.fail(jobs.error());
+  boost::json::array rows;
+  Table table({"JOB", "PHASE", "DESIRE", "ATTEMPT", "STATE", "SLURM JOB", "CLEANUP", "HELD", "UPDATED"});
+  for (const auto& job : *jobs) {
+    auto attempts = journal.attempts(job.job_id);
+    if (!attempts.ok()) return context.fail(attempts.error());
+    const bool held = resources_held(*attempts);
+    const journal::AttemptRecord* current = attempts->empty() ? nullptr : &attempts->back();
+    if (json) {
+      boost::json::object row = to_json(job, held);
+      row["attempt"] = current ? boost::json::value(to_json(*current)) : boost::json::value(nullptr);
+      rows.push_back(std::move(row));
+      continue;
+    }
+    table.add({job.job_id, std::string(model::to_string(job.phase)), std::string(model::to_string(job.desire)),
+               current ? std::to_string(current->number) + "/" + std::to_string(job.max_attempts) : "",
+               current ? std::string(model::to_string(current->state)) : "",
+               current ? number_text(current->slurm_job_id) : "",
+               current ? std::string(model::to_string(current->cleanup)) : "", held ? "yes" : "no", job.updated_at});
+  }
+  if (json) {
+    context.out() << boost::json::serialize(boost::json::object{{"jobs", std::move(rows)}}) << "\n";
+  } else if (table.empty()) {
+    context.out() << "no jobs in " << journal.path() << "\n";
+  } else {
+    table.print(context.out());
+  }
+  return kExitOk;
+}
+
+int show_one(Context& context, journal::Journal& journal, const std::string& job_id, bool json) {
+  auto job = journal.job(job_id);
+  if (!job.ok()) return context.fail(job.error());
+  if (!job->has_value()) return context.fail(not_found("no job " + job_id + " in " + journal.path()));
+  auto attempts = journal.attempts(job_id);
+  if (!attempts.ok()) return context.fail(attempts.error());
+  const bool held = resources_held(*attempts);
+  if (json) {
+    boost::json::object out = to_json(**job, held);
+    boost::json::array list;
+    for (const auto& attempt : *attempts) list.push_back(to_json(attempt));
+    out["attempts"] = std::move(list);
+    context.out() << boost::json::serialize(out) << "\n";
+    return kExitOk;
+  }
+  const journal::JobRecord& j = **job;
+  context.out() << "job " << j.job_id << ": " << model::to_string(j.phase) << " (desire " << model::to_string(j.desire)
+                << (j.desire_reason.empty() ? "" : ": " + j.desire_reason) << "), resources held: "
+                << (held ? "yes" : "no") << "\n"
+                << "request sha256 " << j.request_sha256 << ", attempts " << attempts->size() << " of at most "
+                << j.max_attempts << ", submitted " << j.created_at << "\n";
+  if (attempts->empty()) return kExitOk;
+  context.out() << "\n";
+  Table table({"ATTEMPT", "STATE", "SLURM JOB", "SLUID", "SLURM STATE", "EXIT", "CLEANUP", "REASON"});
+  for (const auto& a : *attempts) {
+    std::string exit = a.exit_code ? std::to_string(*a.exit_code) : "";
+    if (a.exit_signal) exit += (exit.empty() ? "" : " ") + std::string("signal ") + std::to_string(*a.exit_signal);
+    table.add({std::to_string(a.number), std::string(model::to_string(a.state)), number_text(a.slurm_job_id), a.sluid,
+               a.slurm_state, exit, std::string(model::to_string(a.cleanup)), a.outcome_reason});
+  }
+  table.print(context.out());
+  return kExitOk;
+}
+
+int run_status(Context& context, const StatusOptions& options) {
+  const model::Settings* settings = context.settings();
+  if (settings == nullptr) return kExitBadInput;
+  struct stat info {};
+  if (::stat(settings->journal_path.c_str(), &info) != 0 && options.job.empty()) {
+    if (options.json) {
+      context.out() << "{\"jobs\":[]}\n";
+    } else {
+      context.out() << "no jobs yet (" << settings->journal_path << " does not exist)\n";
+    }
+    return kExitOk;
+  }
+  int exit_code = kExitOk;
+  auto journal = context.open_journal(Context::Access::read, exit_code);
+  if (!journal) return exit_code;
+  return options.job.empty() ? show_all(context, *journal, options.json)
+                             : show_one(context, *journal, options.job, options.json);
+}
+
+}  // namespace
+
+void add_status_command(CLI::App& app, Context& context, int& exit_code) {
+  auto options = std::make_shared<StatusOptions>();
+  CLI::App* command = app.add_subcommand("status", "Show every job, or one job and its attempts");
+  add_version_flag(*command);
+  command->add_option("JOB", options->job, "A job id");
+  command->add_flag("--json", options->json, "Print as JSON");
+  command->callback([&context, &exit_code, options] { exit_code = run_status(context, *options); });
+}
+
+}  // namespace tpslurm::cli

@@ -1,0 +1,80 @@
+#include "cli/inputs.h"
+
+#include <sys/stat.h>
+
+#include <iostream>
+#include <iterator>
+
+#include "base/read_file.h"
+
+namespace tpslurm::cli {
+namespace {
+
+constexpr std::size_t kMaxCatalogBytes = 4 << 20;
+
+Result<std::string> read_setting_file(const std::string& key, const std::string& path, std::string_view command) {
+  if (path.empty()) {
+    return invalid_argument(key + " is not set; `" + std::string(command) +
+                            "` needs it (see etc/tuneplane-slurm.env.example)");
+  }
+  auto text = read_file(path, kMaxCatalogBytes);
+  if (!text.ok()) return text.error().with_context(key);
+  return text;
+}
+
+}  // namespace
+
+Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings, std::string_view command) {
+  model::Problems problems;
+  std::optional<model::GpuSeriesCatalog> gpu_series;
+  std::optional<model::RuntimeRegistry> runtimes;
+  if (auto text = read_setting_file("TUNEPLANE_GPU_SERIES_FILE", settings.gpu_series_file, command); !text.ok()) {
+    problems.add("", text.error().message());
+  } else if (auto parsed = model::GpuSeriesCatalog::parse(*text, settings.gpu_series_file); !parsed.ok()) {
+    problems.append(parsed.error());
+  } else {
+    gpu_series = std::move(*parsed);
+  }
+  if (auto text = read_setting_file("TUNEPLANE_RUNTIME_REGISTRY_FILE", settings.runtime_registry_file, command);
+      !text.ok()) {
+    problems.add("", text.error().message());
+  } else if (auto parsed = model::RuntimeRegistry::parse(*text, settings.runtime_registry_file); !parsed.ok()) {
+    problems.append(parsed.error());
+  } else {
+    runtimes = std::move(*parsed);
+  }
+  if (!problems.empty()) return problems;
+  return Catalogs{std::move(*gpu_series), std::move(*runtimes)};
+}
+
+Result<std::string> read_request(const std::string& path) {
+  constexpr std::size_t kLimit = model::RequestLimits::max_body_bytes;
+  if (path == "-") {
+    std::string text;
+    char buffer[65536];
+    while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+      text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
+      // Keep one byte over the limit so the model names the limit in its refusal.
+      if (text.size() > kLimit) break;
+    }
+    return text;
+  }
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) > kLimit) {
+    return invalid_argument(path + ": the request is " + std::to_string(info.st_size) + " bytes; the limit is 1 MiB");
+  }
+  return read_file(path, kLimit + 1);
+}
+
+Result<model::LaunchRequest, model::Problems> load_request(const std::string& path, const Catalogs& catalogs,
+                                                           const model::Settings& settings) {
+  auto text = read_request(path);
+  if (!text.ok()) {
+    model::Problems problems;
+    problems.add("", text.error().message());
+    return problems;
+  }
+  return model::parse_launch_request(*text, {catalogs.gpu_series, catalogs.runtimes, settings.runtime_profile});
+}
+
+}  // namespace tpslurm::cli

@@ -1,0 +1,110 @@
+#include "cli/record_json.h"
+
+#include <boost/json/parse.hpp>
+
+namespace tpslurm::cli {
+namespace json = boost::json;
+namespace {
+
+json::value text(const std::string& value) { return value.empty() ? json::value(nullptr) : json::value(value); }
+
+template <class T>
+json::value number(const std::optional<T>& value) {
+  return value ? json::value(*value) : json::value(nullptr);
+}
+
+// Columns that hold JSON are embedded as JSON, not as strings of JSON.
+json::value embedded(const std::string& value) {
+  if (value.empty()) return nullptr;
+  json::error_code ec;
+  json::value parsed = json::parse(value, ec);
+  return ec ? json::value(value) : parsed;
+}
+
+}  // namespace
+
+bool resources_held(const std::vector<journal::AttemptRecord>& attempts) {
+  for (const auto& attempt : attempts) {
+    const bool never_sent = attempt.state == model::AttemptState::preparing ||
+                            attempt.state == model::AttemptState::prepared;
+    if (!never_sent && attempt.cleanup != model::CleanupStep::closed) return true;
+  }
+  return false;
+}
+
+json::object to_json(const journal::JobRecord& job, bool held) {
+  return {{"job_id", job.job_id},
+          {"phase", model::to_string(job.phase)},
+          {"desire", model::to_string(job.desire)},
+          {"desire_reason", text(job.desire_reason)},
+          {"resources_held", held},
+          {"current_attempt", number(job.current_attempt)},
+          {"max_attempts", job.max_attempts},
+          {"request_sha256", job.request_sha256},
+          {"credential_path", text(job.credential_path)},
+          {"version", job.version},
+          {"created_at", job.created_at},
+          {"updated_at", job.updated_at}};
+}
+
+json::object to_json(const journal::AttemptRecord& a) {
+  return {{"number", a.number},
+          {"state", model::to_string(a.state)},
+          {"submit_token", a.submit_token},
+          {"attempt_dir", text(a.attempt_dir)},
+          {"slurm_job_id", number(a.slurm_job_id)},
+          {"sluid", text(a.sluid)},
+          {"het_job_id", number(a.het_job_id)},
+          {"components", embedded(a.components)},
+          {"server_release", text(a.server_release)},
+          {"dialect", text(a.dialect)},
+          {"slurm_state", text(a.slurm_state)},
+          {"slurm_reason", text(a.slurm_reason)},
+          {"exit_code", number(a.exit_code)},
+          {"exit_signal", number(a.exit_signal)},
+          {"failure_phase", text(a.failure_phase)},
+          {"outcome_reason", text(a.outcome_reason)},
+          {"found_by", text(a.found_by)},
+          {"cleanup", model::to_string(a.cleanup)},
+          {"intent_at", text(a.intent_at)},
+          {"created_at", a.created_at},
+          {"updated_at", a.updated_at}};
+}
+
+json::object to_json(const journal::TimelineEntry& e) {
+  return {{"seq", e.seq},
+          {"at", e.at},
+          {"attempt", number(e.attempt)},
+          {"kind", e.kind},
+          {"from", text(e.from_state)},
+          {"to", text(e.to_state)},
+          {"reason", text(e.reason)},
+          {"slurm_job_id", number(e.slurm_job_id)},
+          {"sluid", text(e.sluid)},
+          {"submit_token", text(e.submit_token)},
+          {"request_sha256", e.request_sha256},
+          {"detail", embedded(e.detail)}};
+}
+
+json::object to_json(const journal::BlockedEntry& e) {
+  return {{"job_id", e.job_id},
+          {"attempt", e.attempt},
+          {"submit_token", e.submit_token},
+          {"intent_at", text(e.intent_at)},
+          {"blocked_since", e.blocked_since},
+          {"attempt_dir", text(e.attempt_dir)},
+          {"last_search_at", text(e.last_search_at)},
+          {"reason", text(e.reason)}};
+}
+
+json::object to_json(const journal::CleanupEntry& e) {
+  return {{"job_id", e.job_id},
+          {"attempt", e.attempt},
+          {"state", e.state},
+          {"cleanup", e.cleanup},
+          {"slurm_job_id", number(e.slurm_job_id)},
+          {"slurm_state", text(e.slurm_state)},
+          {"since", e.since}};
+}
+
+}  // namespace tpslurm::cli

@@ -1,0 +1,237 @@
+// End-to-end tests of the command line: exit codes, exact messages, idempotent submit,
+// status and audit output, the journal commands.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::cli {
+namespace {
+
+using testing::ProcessResult;
+
+class CliTest : public ::testing::Test {
+ protected:
+  CliTest() {
+    env = testing::minimal_environment();
+    env["TUNEPLANE_STATE_DIR"] = dir.file("state");
+    env["TUNEPLANE_STORAGE_ROOT"] = dir.file("storage");
+    env["TUNEPLANE_GPU_SERIES_FILE"] = source("etc/gpu-series.example.json");
+    env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = source("etc/runtime-registry.example.json");
+    env["TUNEPLANE_INSTANCE"] = "test";
+  }
+
+  static std::string source(const std::string& relative) { return std::string(TP_SOURCE_DIR) + "/" + relative; }
+
+  ProcessResult cli(std::vector<std::string> args, const std::string& stdin_text = "") {
+    args.insert(args.begin(), TP_BINARY);
+    return testing::run_process(args, env, stdin_text);
+  }
+
+  // The example request with one text substitution.
+  std::string example_with(const std::string& from, const std::string& to,
+                           const std::string& file = "etc/launch-request.example.json") {
+    std::string text = testing::read_test_file(source(file));
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    const std::string path = dir.file("request-" + std::to_string(++m_files) + ".json");
+    testing::write_test_file(path, text);
+    return path;
+  }
+
+  testing::TempDir dir;
+  testing::EnvironmentMap env;
+
+ private:
+  int m_files = 0;
+};
+
+TEST_F(CliTest, ValidateAcceptsTheExamples) {
+  const auto gpu = cli({"validate", source("etc/launch-request.example.json")});
+  EXPECT_EQ(gpu.exit_code, 0) << gpu.err;
+  EXPECT_EQ(gpu.out, source("etc/launch-request.example.json") +
+                         ": valid: job ft-7f3c2a, 2 pools (trainer 2x8 h100-80g, rollout 1x8 a100-80g), runtime "
+                         "custom-pytorch-2.5 (enroot-pyxis), heterogeneous\n");
+  const auto cpu = cli({"validate", source("etc/launch-request.cpu-only.example.json")});
+  EXPECT_EQ(cpu.exit_code, 0) << cpu.err;
+  EXPECT_NE(cpu.out.find("1 pool (main 1x8 CPUs), runtime custom-pytorch-2.5 (enroot-pyxis), CPU-only"),
+            std::string::npos);
+}
+
+TEST_F(CliTest, ValidateListsEveryProblemAndExitsTwo) {
+  const std::string request = example_with("\"type\": \"custom\"", "\"type\": \"playground\", \"extra\": 1");
+  const auto result = cli({"validate", request});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, request + ": 2 problems:\n"
+                                  "type \"playground\": Playground is not supported on Slurm: compute nodes have no "
+                                  "inbound path from the console; run it on a fleet that supports Playground\n"
+                                  "extra: unknown field; remove it or fix its spelling (known here: credentials, "
+                                  "job_id, spec, type)\n");
+}
+
+TEST_F(CliTest, ValidateSpeaksJson) {
+  const auto result = cli({"validate", "--json", "-"}, "{}");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out,
+            "{\"valid\":false,\"problems\":[{\"path\":\"job_id\",\"value\":\"\",\"message\":\"is required\"},"
+            "{\"path\":\"type\",\"value\":\"\",\"message\":\"is required\"},"
+            "{\"path\":\"spec\",\"value\":\"\",\"message\":\"is required\"},"
+            "{\"path\":\"credentials\",\"value\":\"\",\"message\":\"is required\"}]}\n");
+}
+
+TEST_F(CliTest, ValidateRefusesAnOversizedBodyWithoutReadingIt) {
+  testing::write_test_file(dir.file("big.json"), std::string(3 << 20, ' '));
+  const auto result = cli({"validate", dir.file("big.json")});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, dir.file("big.json") + ": 1 problem:\n" + dir.file("big.json") +
+                            ": the request is 3145728 bytes; the limit is 1 MiB\n");
+}
+
+TEST_F(CliTest, MissingCatalogSettingsNameTheKey) {
+  env.erase("TUNEPLANE_GPU_SERIES_FILE");
+  const auto result = cli({"validate", source("etc/launch-request.example.json")});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err,
+            "TUNEPLANE_GPU_SERIES_FILE is not set; `validate` needs it (see etc/tuneplane-slurm.env.example)\n");
+}
+
+TEST_F(CliTest, BadConfigurationIsOneLinePerProblemAndExitsTwo) {
+  env["TUNEPLANE_POLL_INTERVAL"] = "10";
+  env["TUNEPLANE_SLURM_RUNTIME_PROFILE"] = "docker";
+  const auto result = cli({"status"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "tuneplane-slurm: the configuration has problems:\n"
+                        "TUNEPLANE_SLURM_RUNTIME_PROFILE \"docker\": expected enroot-pyxis or apptainer\n"
+                        "TUNEPLANE_POLL_INTERVAL \"10\": expected a duration such as 10s, 5m, 1h or 1h30m (a unit is "
+                        "required)\n");
+}
+
+TEST_F(CliTest, AConfigFileIsReadAndTheEnvironmentWins) {
+  testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_STATE_DIR=" + dir.file("from-file") +
+                                                   "\nFORGE_SLURM_QOS=normal\n");
+  env.erase("TUNEPLANE_STATE_DIR");
+  const auto result = cli({"--config", dir.file("tp.env"), "status"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "no jobs yet (" + dir.file("from-file") + "/journal.db does not exist)\n");
+  EXPECT_EQ(result.err, "tuneplane-slurm: warning: FORGE_SLURM_QOS (" + dir.file("tp.env") +
+                            ":2) is deprecated; use TUNEPLANE_SLURM_QOS\n");
+  env["TUNEPLANE_STATE_DIR"] = dir.file("from-env");
+  EXPECT_NE(cli({"status", "--config", dir.file("tp.env")}).out.find(dir.file("from-env")), std::string::npos);
+}
+
+TEST_F(CliTest, SubmitIsIdempotentByJobId) {
+  const std::string example = source("etc/launch-request.example.json");
+  const auto first = cli({"submit", example});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out.substr(0, 44), "ft-7f3c2a: submitted (queued); request sha25");
+  const auto again = cli({"submit", example});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, "ft-7f3c2a: already submitted with this request; nothing changed\n");
+  // A different token does not change the request: credentials are not part of its hash.
+  const auto token = cli({"submit", example_with("example-ingest-token-replace-me", "rotated")});
+  EXPECT_EQ(token.exit_code, 0) << token.err;
+  EXPECT_EQ(testing::read_test_file(dir.file("storage/slurm/jobs/ft-7f3c2a/credentials/ingest_token")),
+            "example-ingest-token-replace-me");
+  const auto conflict = cli({"submit", example_with("3e-4", "1e-3")});
+  EXPECT_EQ(conflict.exit_code, 2);
+  EXPECT_NE(conflict.err.find("tuneplane-slurm: job ft-7f3c2a was already submitted with a different request"),
+            std::string::npos)
+      << conflict.err;
+}
+
+TEST_F(CliTest, SubmitKeepsTheTokenOutOfTheJournalAndOutput) {
+  const auto result = cli({"submit", "--json", source("etc/launch-request.example.json")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.find("example-ingest-token"), std::string::npos);
+  EXPECT_EQ(result.out.substr(0, 45), "{\"job_id\":\"ft-7f3c2a\",\"outcome\":\"created\",\"re");
+  const std::string journal = testing::read_test_file(dir.file("state/journal.db")) +
+                              testing::read_test_file(dir.file("state/journal.db-wal"));
+  EXPECT_EQ(journal.find("example-ingest-token"), std::string::npos);
+  EXPECT_NE(journal.find("ft-7f3c2a"), std::string::npos);
+  struct stat info {};
+  ASSERT_EQ(::stat(dir.file("storage/slurm/jobs/ft-7f3c2a/credentials/ingest_token").c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0400u);
+  ASSERT_EQ(::stat(dir.file("state/hmac.key").c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+}
+
+TEST_F(CliTest, RefusedRequestsWriteNothing) {
+  const auto result = cli({"submit", example_with("\"nodes\": 2", "\"nodes\": 0")});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("spec.pools[0].nodes 0: must be a whole number from 1 to 10000"), std::string::npos);
+  struct stat info {};
+  EXPECT_NE(::stat(dir.file("state").c_str(), &info), 0);
+  EXPECT_NE(::stat(dir.file("storage").c_str(), &info), 0);
+}
+
+TEST_F(CliTest, StatusAndAuditShowTheJournal) {
+  ASSERT_EQ(cli({"submit", source("etc/launch-request.example.json")}).exit_code, 0);
+  const auto status = cli({"status"});
+  EXPECT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_EQ(status.out.substr(0, status.out.find('\n')),
+            "JOB        PHASE   DESIRE  ATTEMPT  STATE  SLURM JOB  CLEANUP  HELD  UPDATED");
+  EXPECT_NE(status.out.find("ft-7f3c2a  queued  run     -        -      -          -        no"), std::string::npos);
+
+  const auto one = cli({"status", "ft-7f3c2a", "--json"});
+  EXPECT_EQ(one.exit_code, 0);
+  EXPECT_NE(one.out.find("\"phase\":\"queued\",\"desire\":\"run\""), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("\"attempts\":[]"), std::string::npos);
+
+  const auto audit = cli({"audit", "ft-7f3c2a"});
+  EXPECT_EQ(audit.exit_code, 0) << audit.err;
+  EXPECT_NE(audit.out.find("job.created  -     queued"), std::string::npos) << audit.out;
+  EXPECT_EQ(cli({"audit", "--blocked"}).out, "no blocked submissions\n");
+  EXPECT_EQ(cli({"audit", "--cleanup", "--json"}).out, "[]\n");
+  const auto missing = cli({"audit", "nope"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "tuneplane-slurm: no job nope in " + dir.file("state/journal.db") + "\n");
+}
+
+TEST_F(CliTest, MigrateCheckAndBackup) {
+  const auto migrate = cli({"migrate"});
+  EXPECT_EQ(migrate.exit_code, 0) << migrate.err;
+  EXPECT_EQ(migrate.out, "journal " + dir.file("state/journal.db") + ": up to date\n");
+  const auto check = cli({"journal", "check"});
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("ok    migrations: at 1 of 1\n"), std::string::npos);
+  EXPECT_EQ(cli({"journal", "backup", dir.file("copy.db")}).exit_code, 0);
+  const auto again = cli({"journal", "backup", dir.file("copy.db")});
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_EQ(again.err, "tuneplane-slurm: " + dir.file("copy.db") + " already exists; a backup never overwrites a file\n");
+}
+
+TEST_F(CliTest, JournalCheckFailsOnADamagedFileAndLeavesItAlone) {
+  testing::write_test_file(dir.file("state/journal.db"), "garbage, not SQLite");
+  const auto check = cli({"journal", "check"});
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_NE(check.out.find("FAIL  sqlite: file is not a database"), std::string::npos) << check.out;
+  const auto submit = cli({"submit", source("etc/launch-request.example.json")});
+  EXPECT_EQ(submit.exit_code, 1);
+  EXPECT_NE(submit.err.find("file is not a database"), std::string::npos) << submit.err;
+  EXPECT_EQ(testing::read_test_file(dir.file("state/journal.db")), "garbage, not SQLite");
+}
+
+TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
+  const auto unknown = cli({"frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.err, "tuneplane-slurm: unknown command \"frobnicate\"; run tuneplane-slurm --help\n");
+  EXPECT_EQ(cli({}).exit_code, 2);
+  EXPECT_EQ(cli({"validate"}).exit_code, 2);
+  EXPECT_EQ(cli({"audit"}).exit_code, 2);
+  const auto help = cli({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("submit"), std::string::npos);
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--version"}, {"validate", "--version"}, {"journal", "check", "--version"}, {"status", "--version"}}) {
+    const auto version = cli(args);
+    EXPECT_EQ(version.exit_code, 0);
+    EXPECT_EQ(version.out, "tuneplane-slurm 0.1.0\n");
+  }
+  EXPECT_EQ(cli({"submit", "--help"}).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace tpslurm::cli
