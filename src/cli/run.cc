@@ -53,6 +53,7 @@ int run(int argc, char** argv) {
     add_submit_command(app, context, exit_code);
     add_status_command(app, context, exit_code);
     add_audit_command(app, context, exit_code);
+    add_doctor_command(app, context, exit_code);
     add_migrate_command(app, context, exit_code);
     add_journal_command(app, context, exit_code);
     if (auto unknown = unknown_command(app, argc, argv)) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "config/env_file.h"
 #include "config/setting_keys.h"
 #include "support/temp_dir.h"
 
@@ -225,6 +226,29 @@ TEST(SettingsLoaderTest, InstanceFromHostName) {
   EXPECT_EQ(instance_from_host("gpu_head_node_with_a_long_name"), "gpu-head-node-with-a");
   EXPECT_EQ(instance_from_host(""), "tp");
   EXPECT_EQ(instance_from_host("--"), "tp");
+}
+
+TEST(EnvExampleTest, TheShippedExampleUsesOnlyKnownKeys) {
+  const std::string path = std::string(TP_SOURCE_DIR) + "/etc/tuneplane-slurm.env.example";
+  const auto entries = parse_env_file(testing::read_test_file(path), path);
+  ASSERT_TRUE(entries.ok()) << entries.error().to_text();
+  EXPECT_GE(entries->size(), 10u);
+  for (const auto& entry : *entries) EXPECT_NE(find_setting_key(entry.key), nullptr) << entry.key;
+  // Every setting is at least mentioned, so the example documents them all.
+  const std::string text = testing::read_test_file(path);
+  for (const auto& key : setting_keys()) EXPECT_NE(text.find(key.name), std::string::npos) << key.name;
+}
+
+TEST(ReadmeTest, DocumentsEverySetting) {
+  const std::string readme = testing::read_test_file(std::string(TP_SOURCE_DIR) + "/README.md");
+  for (const auto& key : setting_keys()) {
+    // The site settings share one row: TUNEPLANE_SLURM_ACCOUNT, `_QOS`, `_RESERVATION`, `_WCKEY`.
+    const std::string_view name = key.name;
+    const std::string suffix = "`_" + std::string(name.substr(name.rfind('_') + 1)) + "`";
+    EXPECT_TRUE(readme.find("`" + std::string(name) + "`") != std::string::npos ||
+                (name.starts_with("TUNEPLANE_SLURM_") && readme.find(suffix) != std::string::npos))
+        << name;
+  }
 }
 
 TEST(SettingKeysTest, SuggestsOnlyNearNames) {

@@ -1,0 +1,36 @@
+// tuneplane-slurm doctor
+//
+// One line per check (configuration, secret files, token, slurmrestd, versions and release,
+// an authenticated call, partitions, SLUID lifecycle), with the fix when it fails; exit 1 if
+// any check failed.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "cli/context.h"
+#include "cli/exit_codes.h"
+#include "slurm/curl_transport.h"
+#include "slurm/doctor.h"
+
+namespace tpslurm::cli {
+namespace {
+
+int run_doctor(Context& context) {
+  const model::Settings* settings = context.settings();
+  if (settings == nullptr) return kExitBadInput;
+  auto transport = slurm::CurlTransport::create(slurm::transport_options(*settings));
+  if (!transport.ok()) return context.fail(transport.error());
+  const auto checks = slurm::run_doctor(*settings, **transport, context.clock());
+  context.out() << slurm::format_report(checks);
+  return slurm::all_ok(checks) ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+void add_doctor_command(CLI::App& app, Context& context, int& exit_code) {
+  CLI::App* command =
+      app.add_subcommand("doctor", "Check the configuration, the token, slurmrestd and the partitions; say how to fix");
+  add_version_flag(*command);
+  command->callback([&context, &exit_code] { exit_code = run_doctor(context); });
+}
+
+}  // namespace tpslurm::cli

@@ -1,0 +1,242 @@
+#include "slurm/curl_transport.h"
+
+#include <curl/curl.h>
+
+#include <array>
+#include <mutex>
+
+namespace tpslurm::slurm {
+namespace {
+
+void global_init_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct Sink {
+  std::string* body;
+  std::size_t limit;
+  bool overflowed = false;
+};
+
+std::size_t write_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* sink = static_cast<Sink*>(user);
+  const std::size_t bytes = size * count;
+  if (sink->body->size() + bytes > sink->limit) {
+    sink->overflowed = true;
+    return 0;  // makes libcurl stop with CURLE_WRITE_ERROR
+  }
+  sink->body->append(data, bytes);
+  return bytes;
+}
+
+struct HeaderList {
+  curl_slist* list = nullptr;
+  ~HeaderList() { curl_slist_free_all(list); }
+  void add(const std::string& line) { list = curl_slist_append(list, line.c_str()); }
+};
+
+// Codes libcurl only returns before the request was handed to the socket. They mean
+// "not sent" only together with the timing check in classify(), because the same
+// timeout code also covers a request that went out and was never answered.
+bool before_send_code(CURLcode code) {
+  switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_URL_MALFORMAT:
+    case CURLE_FAILED_INIT:
+    case CURLE_OUT_OF_MEMORY:
+      return true;
+    default:
+      return false;
+  }
+}
+
+TransportFault fault_of(CURLcode code, bool request_left) {
+  switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return TransportFault::dns;
+    case CURLE_COULDNT_CONNECT:
+      return TransportFault::connect_refused;
+    case CURLE_OPERATION_TIMEDOUT:
+      return request_left ? TransportFault::send_timeout : TransportFault::connect_timeout;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+      return TransportFault::tls_handshake;
+    case CURLE_GOT_NOTHING:
+      return TransportFault::empty_reply;
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+      return TransportFault::reset;
+    case CURLE_PARTIAL_FILE:
+      return TransportFault::truncated;
+    default:
+      return TransportFault::other;
+  }
+}
+
+}  // namespace
+
+CurlTransportOptions transport_options(const model::Settings& settings) {
+  CurlTransportOptions options;
+  options.url = settings.rest_url;
+  options.tls_verify = settings.tls_verify;
+  options.ca_file = settings.ca_file;
+  return options;
+}
+
+Result<std::unique_ptr<CurlTransport>> CurlTransport::create(CurlTransportOptions options) {
+  const std::string& url = options.url;
+  std::string base = url;
+  std::string socket;
+  if (url.rfind("unix:", 0) == 0) {
+    socket = url.substr(5);
+    if (socket.empty() || socket.front() != '/') {
+      return invalid_argument("REST URL \"" + url + "\": a unix socket URL needs an absolute path, e.g. unix:/run/slurmrestd.sock");
+    }
+    base = "http://localhost";
+  } else if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
+    return invalid_argument("REST URL \"" + url + "\": use http://host:port, https://host:port or unix:/path");
+  }
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  global_init_once();
+  return std::unique_ptr<CurlTransport>(new CurlTransport(std::move(options), std::move(base), std::move(socket)));
+}
+
+CurlTransport::CurlTransport(CurlTransportOptions options, std::string base_url, std::string unix_socket)
+    : m_options(std::move(options)), m_base_url(std::move(base_url)), m_unix_socket(std::move(unix_socket)) {}
+
+CurlTransport::~CurlTransport() {
+  for (void* handle : m_idle) curl_easy_cleanup(static_cast<CURL*>(handle));
+}
+
+void* CurlTransport::acquire(Reuse reuse) {
+  if (reuse == Reuse::allowed) {
+    std::lock_guard lock(m_mutex);
+    if (!m_idle.empty()) {
+      void* handle = m_idle.back();
+      m_idle.pop_back();
+      return handle;
+    }
+  }
+  return curl_easy_init();
+}
+
+void CurlTransport::release(void* handle, Reuse reuse) {
+  if (reuse == Reuse::allowed) {
+    std::lock_guard lock(m_mutex);
+    if (m_idle.size() < 8) {
+      m_idle.push_back(handle);
+      return;
+    }
+  }
+  curl_easy_cleanup(static_cast<CURL*>(handle));
+}
+
+HttpExchange CurlTransport::perform(const HttpRequest& request) {
+  HttpExchange exchange;
+  CURL* curl = static_cast<CURL*>(acquire(request.reuse));
+  if (curl == nullptr) {
+    exchange.fault = TransportFault::other;
+    exchange.detail = "libcurl could not create a handle";
+    return exchange;
+  }
+  // Reset drops every option of the previous request but keeps the connection cache.
+  curl_easy_reset(curl);
+
+  std::array<char, CURL_ERROR_SIZE> error_buffer{};
+  std::string body;
+  Sink sink{&body, m_options.max_response_bytes};
+  HeaderList headers;
+  headers.add("Accept: application/json");
+  headers.add("Expect:");
+  if (request.method == HttpMethod::post || !request.body.empty()) headers.add("Content-Type: application/json");
+  for (const auto& [name, value] : request.headers) headers.add(name + ": " + value);
+
+  const std::string url = m_base_url + request.target;
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer.data());
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.list);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(m_options.connect_timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(m_options.total_timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_PROXY, m_options.proxy.c_str());
+  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, m_options.tls_verify ? 1L : 0L);
+  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, m_options.tls_verify ? 2L : 0L);
+  if (!m_options.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, m_options.ca_file.c_str());
+  if (!m_unix_socket.empty()) curl_easy_setopt(curl, CURLOPT_UNIX_SOCKET_PATH, m_unix_socket.c_str());
+  if (request.reuse == Reuse::forbidden) {
+    curl_easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);
+    curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
+  }
+  switch (request.method) {
+    case HttpMethod::get:
+      curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+      break;
+    case HttpMethod::post:
+      curl_easy_setopt(curl, CURLOPT_POST, 1L);
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+      break;
+    case HttpMethod::del:
+      curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "DELETE");
+      break;
+  }
+
+  const CURLcode code = curl_easy_perform(curl);
+
+  long status = 0;
+  long request_size = 0;
+  long connects = 0;
+  curl_off_t pretransfer_us = 0;
+  curl_off_t total_us = 0;
+  char* content_type = nullptr;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_getinfo(curl, CURLINFO_REQUEST_SIZE, &request_size);
+  curl_easy_getinfo(curl, CURLINFO_NUM_CONNECTS, &connects);
+  curl_easy_getinfo(curl, CURLINFO_PRETRANSFER_TIME_T, &pretransfer_us);
+  curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME_T, &total_us);
+  curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &content_type);
+  exchange.elapsed = std::chrono::microseconds(total_us);
+  exchange.connection_reused = code == CURLE_OK && connects == 0;
+
+  if (code == CURLE_OK) {
+    exchange.delivery = Delivery::answered;
+    exchange.response.status = static_cast<int>(status);
+    if (content_type != nullptr) exchange.response.content_type = content_type;
+    exchange.response.body = std::move(body);
+  } else {
+    // A request has left only once libcurl reached the transfer phase or counted request
+    // bytes; the error code alone cannot tell (a timeout code covers both phases).
+    const bool request_left = pretransfer_us > 0 || request_size > 0;
+    exchange.delivery = (!request_left && before_send_code(code)) ? Delivery::not_sent : Delivery::maybe_sent;
+    exchange.fault = sink.overflowed ? TransportFault::too_large : fault_of(code, request_left);
+    exchange.detail = error_buffer[0] != '\0' ? std::string(error_buffer.data()) : curl_easy_strerror(code);
+    if (sink.overflowed) {
+      exchange.detail = "the answer exceeded " + std::to_string(m_options.max_response_bytes) + " bytes";
+    }
+  }
+  // A handle whose transfer failed may hold a half-used connection; do not pool it.
+  release(curl, code == CURLE_OK ? request.reuse : Reuse::forbidden);
+  return exchange;
+}
+
+}  // namespace tpslurm::slurm

@@ -1,0 +1,86 @@
+#include "slurm/dialect.h"
+
+#include "slurm/dialect_v0038.h"
+#include "slurm/dialect_v0045.h"
+
+namespace tpslurm::slurm {
+namespace {
+
+bool unreserved(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+         c == '_' || c == '~';
+}
+
+// slurmrestd accepts only unreserved characters in a path segment: "123+1" must go as
+// "123%2B1" (REST-API.md §4.1).
+std::string escape(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char c : text) {
+    if (unreserved(c)) {
+      out += c;
+    } else {
+      const auto byte = static_cast<unsigned char>(c);
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Status check_description(const model::SubmitDescription& description) {
+  if (description.components.empty()) return invalid_argument("submit description: no component; a job needs at least one");
+  if (description.script.empty()) return invalid_argument("submit description: the batch script is empty");
+  if (description.tag.name.empty()) return invalid_argument("submit description: the job name (tag) is empty");
+  if (description.environment.empty()) {
+    return invalid_argument("submit description: the REST environment is empty; Slurm refuses a job without one (PATH at least)");
+  }
+  for (std::size_t i = 0; i < description.components.size(); ++i) {
+    const auto& component = description.components[i];
+    const std::string where = "submit description: components[" + std::to_string(i) + "]";
+    if (component.nodes < 1) return invalid_argument(where + ".nodes " + std::to_string(component.nodes) + " must be at least 1");
+    if (component.tasks_per_node < 1) {
+      return invalid_argument(where + ".tasks_per_node " + std::to_string(component.tasks_per_node) + " must be at least 1");
+    }
+    if (component.cpus_per_task < 1) {
+      return invalid_argument(where + ".cpus_per_task " + std::to_string(component.cpus_per_task) + " must be at least 1");
+    }
+    if (component.memory_mb < 0) return invalid_argument(where + ".memory_mb must not be negative");
+  }
+  return ok_status();
+}
+
+std::string Dialect::submit_path() const { return "/slurm/" + std::string(version()) + "/job/submit"; }
+
+std::string Dialect::job_path(std::string_view id) const {
+  return "/slurm/" + std::string(version()) + "/job/" + escape(id);
+}
+
+std::string Dialect::jobs_path(std::optional<std::int64_t> update_time) const {
+  std::string path = "/slurm/" + std::string(version()) + "/jobs";
+  if (update_time) path += "?update_time=" + std::to_string(*update_time);
+  return path;
+}
+
+std::string Dialect::cancel_path(std::string_view id, std::string_view signal) const {
+  std::string path = job_path(id);
+  if (!signal.empty()) path += "?signal=" + escape(signal);
+  return path;
+}
+
+std::string Dialect::ping_path() const { return "/slurm/" + std::string(version()) + "/ping"; }
+
+std::string Dialect::partitions_path() const { return "/slurm/" + std::string(version()) + "/partitions"; }
+
+std::vector<std::string_view> supported_dialects() { return {"v0.0.45", "v0.0.38"}; }
+
+std::unique_ptr<Dialect> make_dialect(std::string_view version) {
+  if (version == "v0.0.45") return make_dialect_v0045();
+  if (version == "v0.0.38") return make_dialect_v0038();
+  return nullptr;
+}
+
+}  // namespace tpslurm::slurm

@@ -1,0 +1,109 @@
+// Dialect: one REST version's codec, behind one interface (issue 4 "Dialects").
+//
+// A dialect turns a dialect-neutral model::SubmitDescription into that version's submit body
+// and paths, and reads that version's answers back into dialect-neutral replies (JobSnapshot
+// records, errors, warnings, the server's release). Job-level fields of the description are
+// copied to every component, requeue is always disabled on every component, and every number
+// and state comes out decoded. Dialects do no I/O and hold no state: they are safe to share
+// between threads. Boost.JSON stays inside the .cc files.
+//
+// Decoders return `corrupt` when the body is not the JSON this version answers with; the
+// caller then classifies the exchange as having an unparsable body (outcome.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "model/job_snapshot.h"
+#include "model/submit_description.h"
+#include "slurm/outcome.h"
+
+namespace tpslurm::slurm {
+
+// What every answer carries.
+struct ReplyBase {
+  std::string release;  // meta.slurm.release ("26.05.3"); empty when the body had none
+  std::vector<SlurmMessage> errors;
+  std::vector<SlurmMessage> warnings;
+};
+
+struct SubmitReply : ReplyBase {
+  std::optional<std::uint32_t> job_id;  // the leader's id for a heterogeneous job
+  std::string user_message;             // job_submit_user_msg
+};
+
+struct JobsReply : ReplyBase {
+  std::vector<model::JobSnapshot> jobs;  // one record per heterogeneous component
+};
+
+enum class CancelStatus {
+  signalled,     // the signal was sent
+  already_done,  // error 2021: the job already finished (or is completing)
+  not_found,     // error 2017: slurmctld does not know the job
+  refused,       // any other error: nothing was signalled; retry and report
+};
+
+struct CancelReply : ReplyBase {
+  CancelStatus status = CancelStatus::signalled;
+  std::vector<SlurmMessage> refusals;  // v0.0.4x status[].error, v0.0.38 errors[]
+};
+
+struct PingReply : ReplyBase {
+  bool responding = false;  // slurmctld answered (26.05 also says false for a bad token)
+  std::string status;       // "No error", "UP", "Protocol authentication error", ...
+};
+
+struct PartitionsReply : ReplyBase {
+  std::vector<std::string> names;
+};
+
+class Dialect {
+ public:
+  virtual ~Dialect() = default;
+
+  virtual std::string_view version() const = 0;  // "v0.0.45"
+
+  // invalid_argument naming the field when the description cannot be sent (no component,
+  // empty script, empty name, empty environment).
+  virtual Result<std::string> encode_submit(const model::SubmitDescription& description) const = 0;
+
+  virtual Result<ReplyBase> decode_base(std::string_view body) const = 0;
+  virtual Result<SubmitReply> decode_submit(std::string_view body) const = 0;
+  virtual Result<JobsReply> decode_jobs(std::string_view body) const = 0;
+  virtual Result<CancelReply> decode_cancel(std::string_view body) const = 0;
+  virtual Result<PingReply> decode_ping(std::string_view body) const = 0;
+  virtual Result<PartitionsReply> decode_partitions(std::string_view body) const = 0;
+
+  // A cheap call that slurmctld authenticates (26.05's ping is not one: it answers 200 with
+  // `responding: false` for a bad token).
+  virtual std::string preflight_path() const = 0;
+
+  // True when an answer to jobs_path(update_time) means "nothing changed since then":
+  // 304 on v0.0.38, 200 with the warning "No job changes since update_time" on v0.0.4x.
+  virtual bool unchanged(int http_status, const JobsReply* reply) const = 0;
+
+  std::string submit_path() const;
+  // `id` is a job id, "123+1" (sent as %2B) or a SLUID.
+  std::string job_path(std::string_view id) const;
+  std::string jobs_path(std::optional<std::int64_t> update_time) const;
+  // `signal` empty: Slurm's default (SIGKILL).
+  std::string cancel_path(std::string_view id, std::string_view signal) const;
+  std::string ping_path() const;
+  std::string partitions_path() const;
+};
+
+// What every dialect requires of a description before encoding it: invalid_argument naming
+// the field (components, script, tag name, environment, component sizes).
+Status check_description(const model::SubmitDescription& description);
+
+// The dialects this build speaks, newest first ("auto" tries them in this order).
+std::vector<std::string_view> supported_dialects();
+// nullptr when the version is not one of them.
+std::unique_ptr<Dialect> make_dialect(std::string_view version);
+
+}  // namespace tpslurm::slurm

@@ -1,0 +1,198 @@
+#include "slurm/doctor.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "base/duration.h"
+#include "slurm/dialect.h"
+#include "slurm/jwt_source.h"
+#include "slurm/rest_client.h"
+
+namespace tpslurm::slurm {
+namespace {
+
+DoctorCheck passed(std::string name, std::string detail) { return {std::move(name), true, std::move(detail), {}}; }
+DoctorCheck failed(std::string name, std::string detail, std::string fix) {
+  return {std::move(name), false, std::move(detail), std::move(fix)};
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string joined;
+  for (const auto& word : words) joined += (joined.empty() ? "" : ", ") + word;
+  return joined;
+}
+
+DoctorCheck check_configuration(const model::Settings& settings) {
+  std::vector<std::string> problems;
+  std::vector<std::string> fixes;
+  const auto& url = settings.rest_url;
+  if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0 && url.rfind("unix:/", 0) != 0) {
+    problems.push_back("TUNEPLANE_SLURM_REST_URL \"" + url + "\" is not http://, https:// or unix:/");
+    fixes.push_back("set TUNEPLANE_SLURM_REST_URL, e.g. http://127.0.0.1:6820");
+  }
+  if (settings.rest_api_version != "auto" && make_dialect(settings.rest_api_version) == nullptr) {
+    std::vector<std::string> known;
+    for (auto version : supported_dialects()) known.emplace_back(version);
+    problems.push_back("TUNEPLANE_SLURM_REST_API_VERSION \"" + settings.rest_api_version + "\" is not supported");
+    fixes.push_back("use " + join(known) + " or auto");
+  }
+  if (settings.rest_user.empty()) {
+    problems.push_back("TUNEPLANE_SLURM_REST_USER is not set");
+    fixes.push_back("set it to the Slurm user jobs run as");
+  }
+  if (settings.jwt_file.empty() && settings.jwt_key_file.empty()) {
+    problems.push_back("no TUNEPLANE_SLURM_JWT_FILE (or TUNEPLANE_SLURM_JWT_KEY_FILE)");
+    fixes.push_back("set TUNEPLANE_SLURM_JWT_FILE to a file holding SLURM_JWT=<token>");
+  }
+  if (settings.partition.empty()) {
+    problems.push_back("TUNEPLANE_SLURM_PARTITION is not set");
+    fixes.push_back("set it to the partition GPU jobs go to");
+  }
+  if (!problems.empty()) return failed("configuration", join(problems), join(fixes));
+  return passed("configuration", "REST " + url + ", API " + settings.rest_api_version + ", user " + settings.rest_user);
+}
+
+// A secret file must belong to the service account and be closed to group and others.
+std::optional<std::string> secret_file_problem(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return path + " does not exist or cannot be read";
+  if (!S_ISREG(info.st_mode)) return path + " is not a regular file";
+  if (info.st_uid != ::geteuid()) {
+    return path + " is owned by uid " + std::to_string(info.st_uid) + ", not by this process (uid " +
+           std::to_string(::geteuid()) + ")";
+  }
+  if ((info.st_mode & 077) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
+    return path + " has mode " + mode + "; group and others must have no access";
+  }
+  return std::nullopt;
+}
+
+DoctorCheck check_secret_files(const model::Settings& settings) {
+  std::vector<std::string> files;
+  if (!settings.jwt_file.empty()) files.push_back(settings.jwt_file);
+  if (!settings.jwt_key_file.empty()) files.push_back(settings.jwt_key_file);
+  if (files.empty()) return failed("secret files", "no token or key file configured", "set TUNEPLANE_SLURM_JWT_FILE");
+  std::vector<std::string> problems;
+  for (const auto& file : files) {
+    if (auto problem = secret_file_problem(file)) problems.push_back(*problem);
+  }
+  if (!problems.empty()) {
+    return failed("secret files", join(problems), "chown the file to the service account and chmod 600 it");
+  }
+  return passed("secret files", join(files) + ": owned by this user, mode 0600 or stricter");
+}
+
+DoctorCheck check_token(TokenSource* tokens, const Error* setup_error, const Clock& clock) {
+  if (tokens == nullptr) return failed("token", setup_error->message(), "fix the configuration above");
+  auto credentials = tokens->credentials();
+  if (!credentials.ok()) {
+    return failed("token", credentials.error().message(), "write a fresh token (scontrol token lifespan=<seconds>)");
+  }
+  if (!credentials->expires_at) {
+    return passed("token", tokens->describe() + ": a token without an expiry (Slurm treats a missing exp as expired)");
+  }
+  const auto left = std::chrono::duration_cast<std::chrono::seconds>(*credentials->expires_at - clock.now());
+  const std::string until = " (until " + format_utc(*credentials->expires_at) + ")";
+  if (left.count() < 300) {
+    return failed("token", tokens->describe() + ": expires in " + format_duration(left) + until,
+                  "rotate the token now; use a longer lifespan or minting");
+  }
+  return passed("token", tokens->describe() + ": valid for " + format_duration(left) + until);
+}
+
+}  // namespace
+
+std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock) {
+  std::vector<DoctorCheck> checks;
+  checks.push_back(check_configuration(settings));
+  checks.push_back(check_secret_files(settings));
+
+  auto made = make_token_source(settings, clock);
+  std::unique_ptr<TokenSource> tokens;
+  std::optional<Error> setup_error;
+  if (made.ok()) {
+    tokens = std::move(made).value();
+  } else {
+    setup_error = made.error();
+  }
+  checks.push_back(check_token(tokens.get(), setup_error ? &*setup_error : nullptr, clock));
+  if (!tokens) return checks;
+
+  const std::string version = make_dialect(settings.rest_api_version) ? settings.rest_api_version : "auto";
+  auto client = RestClient::create(transport, *tokens, version);
+  if (!client.ok()) {
+    checks.push_back(failed("REST reachability", client.error().message(), "fix TUNEPLANE_SLURM_REST_API_VERSION"));
+    return checks;
+  }
+
+  const ServerResult server = (*client)->detect();
+  if (server.outcome == Outcome::not_sent || server.outcome == Outcome::uncertain ||
+      (server.outcome == Outcome::auth && server.http_status == 0)) {
+    checks.push_back(failed("REST reachability", server.message,
+                            "start slurmrestd or fix TUNEPLANE_SLURM_REST_URL (" + transport.endpoint() + ")"));
+    return checks;
+  }
+  checks.push_back(passed("REST reachability", "slurmrestd at " + transport.endpoint() + " answers"));
+  const std::string release = server.release.empty() ? "unknown" : server.release;
+  if (!server.ok()) {
+    checks.push_back(failed("REST versions", server.message, "set TUNEPLANE_SLURM_REST_API_VERSION to an offered version or auto"));
+    return checks;
+  }
+  checks.push_back(passed("REST versions", "offers " + join(server.offered) + "; using " + server.dialect +
+                                               "; Slurm release " + release));
+
+  const CallResult auth = (*client)->preflight();
+  if (auth.outcome == Outcome::auth) {
+    checks.push_back(failed("authenticated call", auth.message,
+                            "the token is refused: check it belongs to " + settings.rest_user +
+                                " and was signed with the cluster's key; rotate it"));
+  } else if (!auth.ok()) {
+    checks.push_back(failed("authenticated call", auth.message, "check slurmctld is up and reachable from slurmrestd"));
+  } else {
+    checks.push_back(passed("authenticated call", "slurmctld accepted the token for " + settings.rest_user));
+  }
+
+  std::vector<std::string> wanted;
+  if (!settings.partition.empty()) wanted.push_back(settings.partition);
+  if (!settings.cpu_partition.empty() && settings.cpu_partition != settings.partition) wanted.push_back(settings.cpu_partition);
+  const PartitionsResult partitions = (*client)->partitions();
+  if (!partitions.ok()) {
+    checks.push_back(failed("partitions", partitions.message, "fix the authenticated call first"));
+  } else {
+    std::vector<std::string> missing;
+    for (const auto& name : wanted) {
+      if (std::find(partitions.names.begin(), partitions.names.end(), name) == partitions.names.end()) missing.push_back(name);
+    }
+    if (!missing.empty()) {
+      checks.push_back(failed("partitions", "not on the cluster: " + join(missing) + " (it has " + join(partitions.names) + ")",
+                              "set TUNEPLANE_SLURM_PARTITION / TUNEPLANE_SLURM_CPU_PARTITION to existing partitions"));
+    } else {
+      checks.push_back(passed("partitions", join(wanted) + " exist"));
+    }
+  }
+
+  checks.push_back(passed("identity", server.policy.describe() + " (release " + release + ", " + server.dialect + ")"));
+  return checks;
+}
+
+std::string format_report(const std::vector<DoctorCheck>& checks) {
+  std::string report;
+  for (const auto& check : checks) {
+    report += check.ok ? "ok    " : "FAIL  ";
+    report += check.name + ": " + check.detail;
+    if (!check.ok && !check.fix.empty()) report += "; fix: " + check.fix;
+    report += '\n';
+  }
+  return report;
+}
+
+bool all_ok(const std::vector<DoctorCheck>& checks) {
+  return std::all_of(checks.begin(), checks.end(), [](const DoctorCheck& check) { return check.ok; });
+}
+
+}  // namespace tpslurm::slurm

@@ -1,0 +1,39 @@
+// doctor: the checks behind `tuneplane-slurm doctor` (issue 4 "CLI").
+//
+// run_doctor() checks, in order: the configuration, the secret files' ownership and modes, that
+// a token can be had and how long it stays valid, that slurmrestd answers, which REST versions
+// it offers and its release, that an authenticated call succeeds (`ping` is not one on 26.05),
+// that the configured partitions exist, and whether the SLUID lifecycle is available or
+// identity is degraded to job id + tag. Every check yields one line; a failed check carries
+// the fix. The CLI prints format_report() and exits 1 when any check failed.
+//
+// The transport is given (the CLI builds a CurlTransport from the same Settings; tests use a
+// fake), the token source is built from Settings. Nothing here prints; no secret appears in a
+// check's text. Not thread-safe; run it once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "model/settings.h"
+#include "slurm/transport.h"
+
+namespace tpslurm::slurm {
+
+struct DoctorCheck {
+  std::string name;    // "token", "partitions", ...
+  bool ok = false;
+  std::string detail;  // what was found
+  std::string fix;     // what to do; empty when ok
+
+  bool operator==(const DoctorCheck&) const = default;
+};
+
+std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock);
+
+// "ok    token: valid for 29m40s (until 2026-11-30T12:51:08Z)" / "FAIL  ...; fix: ...", one per line.
+std::string format_report(const std::vector<DoctorCheck>& checks);
+bool all_ok(const std::vector<DoctorCheck>& checks);
+
+}  // namespace tpslurm::slurm

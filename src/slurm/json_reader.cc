@@ -1,0 +1,107 @@
+#include "slurm/json_reader.h"
+
+namespace tpslurm::slurm::json {
+
+Result<boost::json::object> parse_object(std::string_view body) {
+  boost::system::error_code ec;
+  boost::json::value parsed = boost::json::parse(body, ec);
+  if (ec) return corrupt("the body is not JSON: " + ec.message());
+  if (!parsed.is_object()) return corrupt("the body is not a JSON object");
+  return std::move(parsed.as_object());
+}
+
+std::string string_field(const boost::json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  if (value == nullptr || !value->is_string()) return {};
+  return std::string(value->as_string());
+}
+
+std::optional<std::int64_t> plain_integer(const boost::json::value* value) {
+  if (value == nullptr) return std::nullopt;
+  if (value->is_int64()) return value->as_int64();
+  if (value->is_uint64()) return static_cast<std::int64_t>(value->as_uint64());
+  if (value->is_double()) return static_cast<std::int64_t>(value->as_double());
+  if (value->is_string()) {
+    const auto& text = value->as_string();
+    std::int64_t number = 0;
+    bool any = false;
+    for (char c : text) {
+      if (c < '0' || c > '9') return std::nullopt;
+      number = number * 10 + (c - '0');
+      any = true;
+    }
+    if (any) return number;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> no_val_integer(const boost::json::value* value) {
+  if (value == nullptr) return std::nullopt;
+  if (const auto* object = value->if_object()) {
+    if (bool_field(*object, "infinite")) return std::nullopt;
+    if (!bool_field(*object, "set")) return std::nullopt;
+    return plain_integer(object->if_contains("number"));
+  }
+  return plain_integer(value);
+}
+
+bool bool_field(const boost::json::object& object, std::string_view key, bool fallback) {
+  const auto* value = object.if_contains(key);
+  if (value == nullptr || !value->is_bool()) return fallback;
+  return value->as_bool();
+}
+
+std::vector<std::string> string_list(const boost::json::value* value) {
+  std::vector<std::string> words;
+  if (value == nullptr) return words;
+  if (value->is_string()) {
+    words.emplace_back(value->as_string());
+  } else if (const auto* array = value->if_array()) {
+    for (const auto& item : *array) {
+      if (item.is_string()) words.emplace_back(item.as_string());
+    }
+  }
+  return words;
+}
+
+std::vector<SlurmMessage> read_messages(const boost::json::object& body, std::string_view key) {
+  std::vector<SlurmMessage> messages;
+  const auto* list = body.if_contains(key);
+  if (list == nullptr || !list->is_array()) return messages;
+  for (const auto& item : list->as_array()) {
+    const auto* entry = item.if_object();
+    if (entry == nullptr) continue;
+    SlurmMessage message;
+    auto number = plain_integer(entry->if_contains("error_number"));
+    if (!number) number = plain_integer(entry->if_contains("error_code"));
+    message.number = static_cast<int>(number.value_or(0));
+    message.error = string_field(*entry, "error");
+    message.description = string_field(*entry, "description");
+    message.source = string_field(*entry, "source");
+    messages.push_back(std::move(message));
+  }
+  return messages;
+}
+
+ReplyBase read_base(const boost::json::object& body) {
+  ReplyBase base;
+  if (const auto* meta = body.if_contains("meta"); meta != nullptr && meta->is_object()) {
+    const auto& fields = meta->as_object();
+    const auto* slurm = fields.if_contains("slurm");
+    if (slurm == nullptr) slurm = fields.if_contains("Slurm");
+    if (slurm != nullptr && slurm->is_object()) base.release = string_field(slurm->as_object(), "release");
+  }
+  base.errors = read_messages(body, "errors");
+  base.warnings = read_messages(body, "warnings");
+  return base;
+}
+
+boost::json::object no_val_struct(std::int64_t number) {
+  boost::json::object object;
+  object["set"] = true;
+  object["infinite"] = false;
+  object["number"] = number;
+  return object;
+}
+
+}  // namespace tpslurm::slurm::json

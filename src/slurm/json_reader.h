@@ -1,0 +1,37 @@
+// Reading slurmrestd's JSON (internal to src/slurm/ codecs; Boost.JSON stays out of seams).
+//
+// Each helper reads one field leniently (a missing or mistyped field reads as empty) because
+// records carry a hundred fields the client does not need and servers add more; the codecs
+// decide which fields are required. Pure functions; thread-safe.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "slurm/dialect.h"
+
+namespace tpslurm::slurm::json {
+
+// corrupt("the body is not JSON: ...") / ("... is not a JSON object").
+Result<boost::json::object> parse_object(std::string_view body);
+
+std::string string_field(const boost::json::object& object, std::string_view key);
+std::optional<std::int64_t> plain_integer(const boost::json::value* value);
+// A plain integer, or v0.0.4x's {"set","infinite","number"}: empty when unset or infinite.
+std::optional<std::int64_t> no_val_integer(const boost::json::value* value);
+bool bool_field(const boost::json::object& object, std::string_view key, bool fallback = false);
+std::vector<std::string> string_list(const boost::json::value* value);
+
+// meta, errors and warnings; v0.0.38's `error_code` counts as the number.
+ReplyBase read_base(const boost::json::object& body);
+std::vector<SlurmMessage> read_messages(const boost::json::object& body, std::string_view key);
+
+boost::json::object no_val_struct(std::int64_t number);  // {"set":true,"infinite":false,"number":N}
+
+}  // namespace tpslurm::slurm::json

@@ -1,0 +1,154 @@
+#include "slurm/jwt_source.h"
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "slurm/jwt.h"
+
+namespace tpslurm::slurm {
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r' || text.front() == '\n')) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' || text.back() == '\n')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+// The first non-empty line, without a `SLURM_JWT=` prefix (scontrol token's output).
+std::string_view token_text(std::string_view content) {
+  while (!content.empty()) {
+    const auto end = content.find('\n');
+    std::string_view line = trim(content.substr(0, end));
+    if (!line.empty()) {
+      constexpr std::string_view kPrefix = "SLURM_JWT=";
+      if (line.rfind(kPrefix, 0) == 0) line = trim(line.substr(kPrefix.size()));
+      return line;
+    }
+    if (end == std::string_view::npos) break;
+    content.remove_prefix(end + 1);
+  }
+  return {};
+}
+
+std::optional<TimePoint> expiry_of(std::string_view token) {
+  auto claims = read_claims(token);
+  if (!claims.ok() || !claims->expires_at) return std::nullopt;
+  return from_unix_seconds(*claims->expires_at);
+}
+
+}  // namespace
+
+Result<std::string> read_secret_file(const std::string& path, std::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return permanent(std::string(what) + " " + path + ": cannot be read; check that it exists and its owner and mode");
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) return permanent(std::string(what) + " " + path + ": read failed");
+  return content.str();
+}
+
+FileTokenSource::FileTokenSource(std::string user, std::string path, const Clock& clock)
+    : m_user(std::move(user)), m_path(std::move(path)), m_clock(clock) {}
+
+Result<Credentials> FileTokenSource::credentials() {
+  std::lock_guard lock(m_mutex);
+  struct stat info {};
+  if (::stat(m_path.c_str(), &info) != 0) {
+    return permanent("token file " + m_path + ": cannot be read; create it (scontrol token prints SLURM_JWT=<token>) or fix TUNEPLANE_SLURM_JWT_FILE");
+  }
+  const Identity identity{static_cast<unsigned long long>(info.st_dev), static_cast<unsigned long long>(info.st_ino),
+                          static_cast<unsigned long long>(info.st_size),
+                          static_cast<long long>(info.st_mtim.tv_sec) * 1'000'000'000LL + info.st_mtim.tv_nsec,
+                          static_cast<long long>(info.st_ctim.tv_sec) * 1'000'000'000LL + info.st_ctim.tv_nsec};
+  if (!m_cached || !m_identity || !(*m_identity == identity)) {
+    auto loaded = load();
+    if (!loaded.ok()) return loaded.error();
+    m_cached = std::move(loaded).value();
+    m_identity = identity;
+  }
+  if (m_cached->expires_at && *m_cached->expires_at <= m_clock.now()) {
+    return permanent("token file " + m_path + ": the token expired at " + format_utc(*m_cached->expires_at) +
+                     "; write a fresh one (scontrol token lifespan=<seconds>)");
+  }
+  return *m_cached;
+}
+
+Result<Credentials> FileTokenSource::load() {
+  auto content = read_secret_file(m_path, "token file");
+  if (!content.ok()) return content.error();
+  const std::string_view token = token_text(*content);
+  if (token.empty()) {
+    return permanent("token file " + m_path + ": holds no token; write SLURM_JWT=<token> or the bare token");
+  }
+  if (!read_claims(token).ok()) {
+    return permanent("token file " + m_path + ": does not hold a JWT; write SLURM_JWT=<token> or the bare token");
+  }
+  return Credentials{m_user, std::string(token), expiry_of(token)};
+}
+
+MintingTokenSource::MintingTokenSource(std::string user, std::string key_file, std::chrono::seconds lifespan,
+                                       const Clock& clock, FailureListener on_failure, KeyReader read_key)
+    : m_user(std::move(user)),
+      m_key_file(std::move(key_file)),
+      m_lifespan(lifespan),
+      m_clock(clock),
+      m_on_failure(std::move(on_failure)),
+      m_read_key(std::move(read_key)) {
+  if (!m_read_key) {
+    m_read_key = [path = m_key_file] { return read_secret_file(path, "JWT key file"); };
+  }
+}
+
+std::string MintingTokenSource::describe() const {
+  return "tokens minted for " + m_user + " from key file " + m_key_file;
+}
+
+Result<Credentials> MintingTokenSource::credentials() {
+  // Held across the refresh: a second caller waits and then finds the fresh token.
+  std::lock_guard lock(m_mutex);
+  const TimePoint now = m_clock.now();
+  if (m_current && now < m_refresh_at) return *m_current;
+
+  auto key = m_read_key();
+  if (key.ok() && key->empty()) {
+    key = permanent("JWT key file " + m_key_file + ": is empty; point TUNEPLANE_SLURM_JWT_KEY_FILE at the cluster's jwt_hs256.key");
+  }
+  if (!key.ok()) {
+    const Error failure = key.error().with_context("refreshing the Slurm token for " + m_user);
+    if (m_on_failure) m_on_failure(failure);
+    if (m_current && m_current->expires_at && now < *m_current->expires_at) return *m_current;
+    return failure;
+  }
+  Credentials fresh{m_user, mint_hs256(*key, m_user, now, m_lifespan), now + m_lifespan};
+  m_refresh_at = now + std::chrono::duration_cast<std::chrono::milliseconds>(m_lifespan) * 8 / 10;
+  m_current = std::move(fresh);
+  return *m_current;
+}
+
+Result<std::unique_ptr<TokenSource>> make_token_source(const model::Settings& settings, const Clock& clock,
+                                                       MintingTokenSource::FailureListener on_failure) {
+  if (settings.rest_user.empty()) {
+    return invalid_argument("TUNEPLANE_SLURM_REST_USER is not set; name the Slurm user jobs run as");
+  }
+  if (!settings.jwt_file.empty()) {
+    return std::unique_ptr<TokenSource>(std::make_unique<FileTokenSource>(settings.rest_user, settings.jwt_file, clock));
+  }
+  if (!settings.jwt_key_file.empty()) {
+    if (settings.jwt_lifespan.count() < 10) {
+      return invalid_argument("JWT lifespan " + std::to_string(settings.jwt_lifespan.count()) +
+                              "s is too short; use at least 10s");
+    }
+    return std::unique_ptr<TokenSource>(std::make_unique<MintingTokenSource>(
+        settings.rest_user, settings.jwt_key_file, settings.jwt_lifespan, clock, std::move(on_failure)));
+  }
+  return invalid_argument(
+      "neither TUNEPLANE_SLURM_JWT_FILE nor TUNEPLANE_SLURM_JWT_KEY_FILE is set; set the token file (or, opt-in, the HS256 key file)");
+}
+
+}  // namespace tpslurm::slurm

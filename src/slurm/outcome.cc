@@ -1,0 +1,205 @@
+#include "slurm/outcome.h"
+
+#include <array>
+
+namespace tpslurm::slurm {
+namespace {
+
+using enum ErrorClass;
+
+// Slurm error numbers (slurm/slurm_errno.h; stable since well before 22.05) whose meaning for
+// a submit is known. Anything not here is unknown and leaves a submit `uncertain`. Sources:
+//   T38  a real 22.05.8 transcript in tests/fixtures/slurm/samples-v0.0.38/
+//   T45  a real 26.05.3 transcript in tests/fixtures/slurm/samples-v0.0.45/
+//   SRC  Slurm's source: job_mgr.c job creation / slurm_opt.c option parsing reject the
+//        request before a job record exists (REST-API.md §3, §8).
+constexpr std::array kKnownErrors{
+    KnownError{11, "EAGAIN", rejected_transient, "SRC: slurmctld busy or MaxJobCount reached; sbatch retries it"},
+    KnownError{1007, "SLURM_PROTOCOL_AUTHENTICATION_ERROR", auth, "T45 28_auth_expired_token_jobs, 34_auth_expired_token_submit"},
+    KnownError{2000, "ESLURM_INVALID_PARTITION_NAME", rejected, "SRC: job_mgr.c _valid_job_part"},
+    KnownError{2001, "ESLURM_DEFAULT_PARTITION_NOT_SET", rejected, "SRC: job_mgr.c _get_job_parts"},
+    KnownError{2002, "ESLURM_ACCESS_DENIED", rejected, "T38 nobody_delete_root_job; SRC: partition AllowGroups/AllowAccounts"},
+    KnownError{2003, "ESLURM_JOB_MISSING_REQUIRED_PARTITION_GROUP", rejected, "SRC: job_mgr.c _valid_job_part"},
+    KnownError{2004, "ESLURM_REQUESTED_NODES_NOT_IN_PARTITION", rejected, "SRC: job_mgr.c _job_create"},
+    KnownError{2005, "ESLURM_TOO_MANY_REQUESTED_CPUS", rejected, "SRC: job_mgr.c _job_create"},
+    KnownError{2006, "ESLURM_INVALID_NODE_COUNT", rejected, "SRC: job_mgr.c _job_create"},
+    KnownError{2007, "ESLURM_ERROR_ON_DESC_TO_RECORD_COPY", rejected_transient, "SRC: MaxJobCount reached, no record created (ESLURM_MAX_JOB_COUNT in later releases); sbatch retries it"},
+    KnownError{2008, "ESLURM_JOB_MISSING_SIZE_SPECIFICATION", rejected, "SRC: job_mgr.c _job_create"},
+    KnownError{2009, "ESLURM_JOB_SCRIPT_MISSING", rejected, "SRC: v0.0.38 jobs.c top-level script required"},
+    KnownError{2012, "ESLURM_PATHNAME_TOO_LONG", rejected, "SRC: job_mgr.c _validate_job_desc"},
+    KnownError{2014, "ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE", rejected, "SRC: job_mgr.c _job_create (no node can ever satisfy it)"},
+    KnownError{2017, "ESLURM_INVALID_JOB_ID", not_found, "T38 get_job_nonexistent, delete_job_nonexistent; T45 25_get_unknown_job_id"},
+    KnownError{2026, "ESLURM_IN_STANDBY_MODE", rejected_transient, "SRC: backup controller in standby refuses RPCs"},
+    KnownError{2029, "ESLURM_INVALID_FEATURE", rejected, "T38 submit_badconstraint"},
+    KnownError{2044, "ESLURM_INVALID_TASK_MEMORY", rejected, "SRC: job_mgr.c _valid_pn_min_mem"},
+    KnownError{2045, "ESLURM_INVALID_ACCOUNT", rejected, "SRC: job_mgr.c _job_create association check"},
+    KnownError{2048, "ESLURM_INVALID_LICENSES", rejected, "SRC: licenses.c license_validate"},
+    KnownError{2050, "ESLURM_ACCOUNTING_POLICY", rejected_transient,
+               "SRC: acct_policy_validate (MaxSubmitJobs and other submit limits; the same number covers size/time "
+               "limits, which then keep failing and are reported on each try)"},
+    KnownError{2051, "ESLURM_INVALID_TIME_LIMIT", rejected, "SRC: job_mgr.c _job_create partition MaxTime"},
+    KnownError{2052, "ESLURM_RESERVATION_ACCESS", rejected, "SRC: reservation.c job_test_resv"},
+    KnownError{2053, "ESLURM_RESERVATION_INVALID", rejected, "SRC: reservation.c validate_job_resv"},
+    KnownError{2054, "ESLURM_INVALID_TIME_VALUE", rejected, "SRC: slurm_opt.c time parsing"},
+    KnownError{2057, "ESLURM_INVALID_WCKEY", rejected, "SRC: job_mgr.c _job_create wckey check"},
+    KnownError{2066, "ESLURM_INVALID_QOS", rejected, "SRC: job_mgr.c _job_create QOS check"},
+    KnownError{2069, "ESLURM_INVALID_CPU_COUNT", rejected, "SRC: job_mgr.c _job_create"},
+    KnownError{2072, "ESLURM_INVALID_GRES", rejected, "SRC: gres.c gres_job_state_validate"},
+    KnownError{2105, "ESLURM_SUBMISSIONS_DISABLED", rejected_transient, "SRC: partition/cluster submissions disabled (maintenance)"},
+    KnownError{2115, "ESLURM_INVALID_TRES", rejected, "SRC: job_mgr.c TRES validation"},
+    KnownError{2119, "ESLURM_INVALID_GRES_TYPE", rejected, "SRC: gres.c"},
+    KnownError{2122, "ESLURM_UNSUPPORTED_GRES", rejected, "SRC: gres.c"},
+    KnownError{2127, "ESLURM_ENVIRONMENT_MISSING", rejected, "T38 submit_noenv"},
+    KnownError{6000, "ESLURM_AUTH_CRED_INVALID", auth, "SRC: auth/jwt; http_status_from_error maps it to 401"},
+    KnownError{6001, "ESLURM_AUTH_EXPIRED", auth, "SRC: auth/jwt cred_verify token expired"},
+    KnownError{7000, "ESLURM_DB_CONNECTION", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
+    KnownError{7008, "ESLURM_DB_CONNECTION_INVALID", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
+    KnownError{9000, "ESLURM_REST_INVALID_QUERY", rejected, "T45 26_get_invalid_job_id; SRC: _job_post missing script/job"},
+    KnownError{9001, "ESLURM_REST_FAIL_PARSING", rejected, "T38 submit_unknownkey, submit_noenv"},
+    KnownError{9002, "ESLURM_REST_INVALID_JOBS_DESC", rejected, "SRC: v0.0.38 jobs.c"},
+    KnownError{9008, "ESLURM_REST_AUTH_FAIL", auth, "SRC: http_status_from_error maps it to 401"},
+};
+
+bool is_auth_status(int status) { return status == 401 || status == 511; }
+
+// 22.05 answers a bad, expired or forged token on ping with HTTP 500 and this error
+// (T38 auth_badsig, auth_expired, auth_garbage, auth_nobody_token_root_header).
+bool is_v0038_auth_signature(const SlurmMessage& message) {
+  return message.number == -1 && message.source == "slurm_load_ctl_conf";
+}
+
+std::optional<Classification> transport_failure(const HttpExchange& exchange) {
+  if (exchange.delivery == Delivery::not_sent) {
+    return Classification{Outcome::not_sent, "not sent: " + std::string(to_string(exchange.fault))};
+  }
+  if (exchange.delivery == Delivery::maybe_sent) {
+    return Classification{Outcome::uncertain, "may have been received: " + std::string(to_string(exchange.fault))};
+  }
+  return std::nullopt;
+}
+
+const SlurmMessage* first_with_class(const DecodedFacts& facts, ErrorClass wanted) {
+  for (const auto& message : facts.errors) {
+    const KnownError* known = find_known_error(message.number);
+    if (known != nullptr && known->error_class == wanted) return &message;
+  }
+  return nullptr;
+}
+
+std::string http_words(const HttpExchange& exchange, const DecodedFacts& facts) {
+  std::string words = "HTTP " + std::to_string(exchange.response.status);
+  if (!facts.parsed) {
+    words += exchange.response.body.empty() ? " with an empty body" : " with a body that is not the expected JSON";
+  } else if (!facts.errors.empty()) {
+    words += ": " + join_texts(facts.errors);
+  }
+  return words;
+}
+
+}  // namespace
+
+std::string_view to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::ok:
+      return "ok";
+    case Outcome::rejected:
+      return "rejected";
+    case Outcome::rejected_transient:
+      return "rejected_transient";
+    case Outcome::auth:
+      return "auth";
+    case Outcome::not_found:
+      return "not_found";
+    case Outcome::not_sent:
+      return "not_sent";
+    case Outcome::uncertain:
+      return "uncertain";
+  }
+  return "uncertain";
+}
+
+std::string_view to_string(ErrorClass error_class) {
+  switch (error_class) {
+    case ErrorClass::rejected:
+      return "rejected";
+    case ErrorClass::rejected_transient:
+      return "rejected_transient";
+    case ErrorClass::auth:
+      return "auth";
+    case ErrorClass::not_found:
+      return "not_found";
+  }
+  return "rejected";
+}
+
+std::string SlurmMessage::text() const {
+  std::string words = !error.empty() ? error : description;
+  if (!error.empty() && !description.empty() && description != error) words += " (" + description + ")";
+  if (words.empty()) words = "no message";
+  if (number != 0) words += " (error " + std::to_string(number) + ")";
+  return words;
+}
+
+std::string join_texts(const std::vector<SlurmMessage>& messages) {
+  std::string joined;
+  for (const auto& message : messages) {
+    if (!joined.empty()) joined += "; ";
+    joined += message.text();
+  }
+  return joined;
+}
+
+std::span<const KnownError> known_errors() { return kKnownErrors; }
+
+const KnownError* find_known_error(int number) {
+  for (const auto& known : kKnownErrors) {
+    if (known.number == number) return &known;
+  }
+  return nullptr;
+}
+
+Classification classify_submit(const HttpExchange& exchange, const DecodedFacts& facts) {
+  if (auto failed = transport_failure(exchange)) return *failed;
+  if (facts.parsed && facts.has_job_id) return {Outcome::ok, join_texts(facts.errors)};
+  if (is_auth_status(exchange.response.status) || first_with_class(facts, ErrorClass::auth) != nullptr) {
+    return {Outcome::auth, "authentication failed: " + http_words(exchange, facts)};
+  }
+  // Only a refusal made entirely of known validation/refusal numbers proves that nothing was
+  // created; one unknown number and the job may exist.
+  if (facts.parsed && !facts.errors.empty() && exchange.response.status >= 400) {
+    bool all_known = true;
+    bool any_permanent = false;
+    for (const auto& message : facts.errors) {
+      const KnownError* known = find_known_error(message.number);
+      if (known == nullptr || (known->error_class != ErrorClass::rejected && known->error_class != ErrorClass::rejected_transient)) {
+        all_known = false;
+        break;
+      }
+      any_permanent = any_permanent || known->error_class == ErrorClass::rejected;
+    }
+    if (all_known) {
+      return {any_permanent ? Outcome::rejected : Outcome::rejected_transient, join_texts(facts.errors)};
+    }
+  }
+  return {Outcome::uncertain, http_words(exchange, facts) + " and no job_id"};
+}
+
+Classification classify_read(const HttpExchange& exchange, const DecodedFacts& facts) {
+  if (auto failed = transport_failure(exchange)) return *failed;
+  const int status = exchange.response.status;
+  if (is_auth_status(status) || first_with_class(facts, ErrorClass::auth) != nullptr) {
+    return {Outcome::auth, "authentication failed: " + http_words(exchange, facts)};
+  }
+  if (status == 500 && facts.parsed && facts.errors.size() == 1 && is_v0038_auth_signature(facts.errors.front())) {
+    return {Outcome::auth, "authentication failed (Slurm 22.05 reports a bad token this way): " + http_words(exchange, facts)};
+  }
+  if (const SlurmMessage* missing = first_with_class(facts, ErrorClass::not_found)) {
+    return {Outcome::not_found, missing->text()};
+  }
+  if (facts.parsed && ((status >= 200 && status < 300) || status == 304)) return {Outcome::ok, join_texts(facts.errors)};
+  if (status == 304) return {Outcome::ok, {}};
+  if (status >= 400 && status < 500) return {Outcome::rejected, http_words(exchange, facts)};
+  return {Outcome::uncertain, http_words(exchange, facts)};
+}
+
+}  // namespace tpslurm::slurm

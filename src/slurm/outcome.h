@@ -1,0 +1,82 @@
+// Outcome: what one slurmrestd call amounted to — the classification the reconciler's safety
+// rests on (ARCHITECTURE.md §4 step 3, issue 4). One table of Slurm error numbers, each with
+// the source it was read from, and two rules that use it:
+//
+// classify_submit (POST job/submit):
+//   ok                 a job_id parsed from the body, whatever the HTTP status (errors kept);
+//   auth               HTTP 401 or 511, or an auth error number (1007, 6000, 6001, 9008);
+//   rejected           no job_id and every error number is in the table as raised during
+//                      validation, before anything is created (at least one must be permanent);
+//   rejected_transient the same, but every number is a temporary refusal (submit limits,
+//                      EAGAIN, accounting unavailable): nothing was created, retry later;
+//   not_sent           the transport proved that no byte of the request left;
+//   uncertain          everything else: timeouts, resets, empty replies, 5xx/502/504 without a
+//                      job_id, unparsable or truncated bodies, unknown error numbers.
+//
+// classify_read (GET, DELETE, ping): ok; auth (as above, plus 22.05's 500 "slurmctld config is
+// unable to load" that any bad token produces on ping); not_found (error 2017: the job is not
+// known to slurmctld); rejected (a 4xx the server explained: bad query, URL not served);
+// not_sent; uncertain (the call failed after leaving: nothing can be concluded, try again).
+//
+// Pure functions over values; thread-safe.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "slurm/transport.h"
+
+namespace tpslurm::slurm {
+
+enum class Outcome { ok, rejected, rejected_transient, auth, not_found, not_sent, uncertain };
+std::string_view to_string(Outcome outcome);
+
+// One entry of a response's `errors[]` or `warnings[]` (v0.0.38's `error_code` is read as
+// `number`). `number` is 0 for warnings and entries without one.
+struct SlurmMessage {
+  int number = 0;
+  std::string error;        // Slurm's short text: "Invalid feature specification"
+  std::string description;  // the handler's longer text, often empty
+  std::string source;       // the function that raised it
+
+  // "Invalid feature specification (error 2029)": the words users read.
+  std::string text() const;
+  bool operator==(const SlurmMessage&) const = default;
+};
+
+// "a; b" of every message's text().
+std::string join_texts(const std::vector<SlurmMessage>& messages);
+
+enum class ErrorClass { rejected, rejected_transient, auth, not_found };
+std::string_view to_string(ErrorClass error_class);
+
+struct KnownError {
+  int number;
+  std::string_view name;    // Slurm's symbol: ESLURM_INVALID_FEATURE
+  ErrorClass error_class;
+  std::string_view source;  // where we know it from: a transcript, or Slurm's source
+};
+
+std::span<const KnownError> known_errors();
+const KnownError* find_known_error(int number);
+
+// What a codec could read from an answer; `parsed` is false when the body was not the JSON
+// the dialect expects (then the other fields are empty).
+struct DecodedFacts {
+  bool parsed = false;
+  bool has_job_id = false;
+  std::vector<SlurmMessage> errors;
+};
+
+struct Classification {
+  Outcome outcome = Outcome::uncertain;
+  std::string reason;  // for humans: Slurm's words or the transport's; never a secret
+};
+
+Classification classify_submit(const HttpExchange& exchange, const DecodedFacts& facts);
+Classification classify_read(const HttpExchange& exchange, const DecodedFacts& facts);
+
+}  // namespace tpslurm::slurm

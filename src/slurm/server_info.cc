@@ -1,0 +1,68 @@
+#include "slurm/server_info.h"
+
+#include <charconv>
+#include <cstdio>
+
+namespace tpslurm::slurm {
+namespace {
+
+std::optional<int> number(std::string_view& text) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end == text.data()) return std::nullopt;
+  text.remove_prefix(static_cast<std::size_t>(end - text.data()));
+  return value;
+}
+
+bool dialect_has_sluid(std::string_view dialect) { return dialect == "v0.0.44" || dialect == "v0.0.45"; }
+
+}  // namespace
+
+std::optional<SlurmRelease> SlurmRelease::parse(std::string_view text) {
+  SlurmRelease release;
+  auto major = number(text);
+  if (!major || text.empty() || text.front() != '.') return std::nullopt;
+  text.remove_prefix(1);
+  auto minor = number(text);
+  if (!minor) return std::nullopt;
+  release.major = *major;
+  release.minor = *minor;
+  if (!text.empty() && text.front() == '.') {
+    text.remove_prefix(1);
+    auto micro = number(text);
+    if (!micro) return std::nullopt;
+    release.micro = *micro;
+  }
+  // Pre-releases such as "26.05.0-0rc1" keep their numbers; anything else after is refused.
+  if (!text.empty() && text.front() != '-') return std::nullopt;
+  return release;
+}
+
+std::string SlurmRelease::to_string() const {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%d.%02d.%d", major, minor, micro);
+  return buffer;
+}
+
+IdPolicy id_policy(const SlurmRelease& release, std::string_view dialect) {
+  IdPolicy policy;
+  policy.records_have_sluid = release >= SlurmRelease{25, 11, 0} && dialect_has_sluid(dialect);
+  policy.sluid_in_paths = policy.records_have_sluid && release >= SlurmRelease{26, 5, 0};
+  policy.bulk = dialect == "v0.0.38" ? BulkBy::update_time : BulkBy::jobs_state;
+  if (policy.sluid_in_paths) {
+    policy.refresh = RefreshBy::sluid;
+    policy.cancel = CancelBy::leader_sluid;
+  } else if (policy.records_have_sluid) {
+    policy.refresh = RefreshBy::job_id_check_sluid;
+    policy.cancel = CancelBy::job_id_after_sluid_check;
+  }
+  return policy;
+}
+
+std::string IdPolicy::describe() const {
+  if (sluid_in_paths) return "SLUID lifecycle available: jobs are refreshed and cancelled by SLUID";
+  if (records_have_sluid) return "degraded: SLUIDs are recorded and checked, but lifecycle calls use job id (server older than 26.05)";
+  return "degraded: identity is job id + tag (no SLUID in this server's or REST version's job records)";
+}
+
+}  // namespace tpslurm::slurm

@@ -1,0 +1,53 @@
+// ServerInfo and IdPolicy: which Slurm answered, and which id each operation must use.
+//
+// The release comes from `meta.slurm.release` (v0.0.38: `meta.Slurm.release`) of every answer;
+// the REST version in the URL does not tell it (a 26.05 server still serves v0.0.43). The
+// policy is ARCHITECTURE.md §4's table in code:
+//
+//   | operation | >= 26.05 (+ SLUID in records) | 25.11 | 25.05 / v0.0.43 | 22.05 |
+//   | identify  | GET by id -> tag + SLUID      | same  | GET by id -> tag | same  |
+//   | refresh   | GET by SLUID                  | GET by id, SLUID must match | GET by id, tag must match | same |
+//   | bulk      | jobs/state (numeric ids)      | same  | same             | jobs?update_time= |
+//   | cancel    | DELETE by leader SLUID        | by id after SLUID check | by id after tag check | same |
+//
+// SLUIDs are in job records only from 25.11 and only in v0.0.44+ records; they are accepted
+// in paths only from 26.05. Anything older is "degraded": identity is job id + tag.
+// Values; thread-compatible.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tpslurm::slurm {
+
+struct SlurmRelease {
+  int major = 0;
+  int minor = 0;
+  int micro = 0;
+
+  // "26.05.3" -> {26, 5, 3}; empty when the text is not a release.
+  static std::optional<SlurmRelease> parse(std::string_view text);
+  std::string to_string() const;  // "26.05.3"
+  auto operator<=>(const SlurmRelease&) const = default;
+};
+
+enum class RefreshBy { sluid, job_id_check_sluid, job_id_check_tag };
+enum class CancelBy { leader_sluid, job_id_after_sluid_check, job_id_after_tag_check };
+enum class BulkBy { jobs_state, update_time };
+
+struct IdPolicy {
+  bool records_have_sluid = false;  // identify can record SLUIDs
+  bool sluid_in_paths = false;      // GET/DELETE accept s<SLUID>
+  RefreshBy refresh = RefreshBy::job_id_check_tag;
+  CancelBy cancel = CancelBy::job_id_after_tag_check;
+  BulkBy bulk = BulkBy::update_time;
+  bool degraded() const { return !sluid_in_paths; }
+  // One line for doctor and the README: "SLUID lifecycle (26.05.3, v0.0.45)" or why not.
+  std::string describe() const;
+};
+
+// `dialect` is the REST version in use ("v0.0.45", "v0.0.38").
+IdPolicy id_policy(const SlurmRelease& release, std::string_view dialect);
+
+}  // namespace tpslurm::slurm

@@ -1,0 +1,106 @@
+// doctor's checks against recorded answers: one line per check, the fix on every failure.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include "fake_transport.h"
+#include "slurm/doctor.h"
+#include "slurm/jwt.h"
+#include "support/temp_dir.h"
+#include "test_support.h"
+
+namespace tpslurm::slurm {
+namespace {
+
+const TimePoint kNow = from_unix_seconds(1796040000);
+
+class DoctorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_settings.rest_url = "http://slurmrestd.test:6820";
+    m_settings.rest_api_version = "auto";
+    m_settings.rest_user = "root";
+    m_settings.jwt_file = m_dir.file("jwt");
+    m_settings.partition = "debug";
+    tpslurm::testing::write_test_file(m_settings.jwt_file,
+                                      "SLURM_JWT=" + mint_hs256("key", "root", kNow, std::chrono::seconds(3600)) + "\n");
+    m_transport.answer("/slurm/v0.0.38/ping", 200, testing::transcript_v0038("ping").response_body);
+    m_transport.answer("/slurm/v0.0.38/partitions", 200, testing::transcript_v0038("get_partitions").response_body);
+  }
+
+  std::vector<DoctorCheck> run() { return run_doctor(m_settings, m_transport, m_clock); }
+
+  tpslurm::testing::TempDir m_dir;
+  model::Settings m_settings;
+  testing::FakeTransport m_transport;
+  ManualClock m_clock{kNow};
+};
+
+TEST_F(DoctorTest, AHealthy2205ClusterPassesEveryCheck) {
+  const auto checks = run();
+  EXPECT_TRUE(all_ok(checks)) << format_report(checks);
+  EXPECT_EQ(format_report(checks),
+            "ok    configuration: REST http://slurmrestd.test:6820, API auto, user root\n"
+            "ok    secret files: " + m_settings.jwt_file + ": owned by this user, mode 0600 or stricter\n"
+            "ok    token: token file " + m_settings.jwt_file + ": valid for 1h (until 2026-11-30T13:00:00Z)\n"
+            "ok    REST reachability: slurmrestd at http://slurmrestd.test:6820 answers\n"
+            "ok    REST versions: offers v0.0.38; using v0.0.38; Slurm release 22.05.8\n"
+            "ok    authenticated call: slurmctld accepted the token for root\n"
+            "ok    partitions: debug exist\n"
+            "ok    identity: degraded: identity is job id + tag (no SLUID in this server's or REST version's job "
+            "records) (release 22.05.8, v0.0.38)\n");
+}
+
+TEST_F(DoctorTest, ATokenFileOthersCanReadFails) {
+  ::chmod(m_settings.jwt_file.c_str(), 0644);
+  const auto checks = run();
+  EXPECT_FALSE(all_ok(checks));
+  EXPECT_EQ(checks.at(1), (DoctorCheck{"secret files", false,
+                                       m_settings.jwt_file + " has mode 0644; group and others must have no access",
+                                       "chown the file to the service account and chmod 600 it"}));
+}
+
+TEST_F(DoctorTest, ARefusedTokenFailsTheAuthenticatedCall) {
+  m_transport.answer("/slurm/v0.0.38/ping", 500, testing::transcript_v0038("auth_badsig").response_body);
+  const auto checks = run();
+  const auto& auth = checks.at(5);
+  EXPECT_EQ(auth.name, "authenticated call");
+  EXPECT_FALSE(auth.ok);
+  EXPECT_EQ(auth.fix, "the token is refused: check it belongs to root and was signed with the cluster's key; rotate it");
+}
+
+TEST_F(DoctorTest, AMissingPartitionIsNamedWithWhatExists) {
+  m_settings.cpu_partition = "cpu";
+  const auto checks = run();
+  EXPECT_EQ(checks.at(6), (DoctorCheck{"partitions", false, "not on the cluster: cpu (it has debug)",
+                                       "set TUNEPLANE_SLURM_PARTITION / TUNEPLANE_SLURM_CPU_PARTITION to existing partitions"}));
+}
+
+TEST_F(DoctorTest, AnUnreachableServerStopsAfterTheReachabilityCheck) {
+  m_transport.fail("/slurm/v0.0.45/ping", Delivery::not_sent, TransportFault::connect_refused);
+  const auto checks = run();
+  ASSERT_EQ(checks.size(), 4u);
+  EXPECT_EQ(checks[3], (DoctorCheck{"REST reachability", false,
+                                    "GET /slurm/v0.0.45/ping: not sent: connection refused (http://slurmrestd.test:6820)",
+                                    "start slurmrestd or fix TUNEPLANE_SLURM_REST_URL (http://slurmrestd.test:6820)"}));
+}
+
+TEST_F(DoctorTest, ATokenAboutToExpireFails) {
+  m_clock.advance(std::chrono::seconds(3500));
+  const auto checks = run();
+  EXPECT_EQ(checks.at(2).ok, false);
+  EXPECT_EQ(checks.at(2).detail, "token file " + m_settings.jwt_file + ": expires in 1m40s (until 2026-11-30T13:00:00Z)");
+}
+
+TEST_F(DoctorTest, MissingConfigurationIsListedWithFixes) {
+  m_settings.rest_user.clear();
+  m_settings.partition.clear();
+  const auto checks = run();
+  EXPECT_EQ(checks.at(0), (DoctorCheck{"configuration", false,
+                                       "TUNEPLANE_SLURM_REST_USER is not set, TUNEPLANE_SLURM_PARTITION is not set",
+                                       "set it to the Slurm user jobs run as, set it to the partition GPU jobs go to"}));
+  EXPECT_EQ(checks.at(2).detail, "TUNEPLANE_SLURM_REST_USER is not set; name the Slurm user jobs run as");
+}
+
+}  // namespace
+}  // namespace tpslurm::slurm

@@ -1,0 +1,58 @@
+// FakeTransport: answers each request target with a canned exchange and records what it was
+// asked (method, target, headers, reuse), for client tests that need no socket.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "slurm/transport.h"
+
+namespace tpslurm::slurm::testing {
+
+class FakeTransport final : public Transport {
+ public:
+  void answer(const std::string& target, int status, std::string body) {
+    HttpExchange exchange;
+    exchange.delivery = Delivery::answered;
+    exchange.response.status = status;
+    exchange.response.body = std::move(body);
+    m_answers[target] = std::move(exchange);
+  }
+  void fail(const std::string& target, Delivery delivery, TransportFault fault) {
+    HttpExchange exchange;
+    exchange.delivery = delivery;
+    exchange.fault = fault;
+    m_answers[target] = std::move(exchange);
+  }
+
+  HttpExchange perform(const HttpRequest& request) override {
+    std::lock_guard lock(m_mutex);
+    m_requests.push_back(request);
+    if (auto it = m_answers.find(request.target); it != m_answers.end()) return it->second;
+    HttpExchange missing;
+    missing.delivery = Delivery::answered;
+    missing.response.status = 404;
+    missing.response.body = "Unable find requested URL. Please view /openapi/v3 for API reference.";
+    return missing;
+  }
+  std::string endpoint() const override { return "http://slurmrestd.test:6820"; }
+
+  std::vector<HttpRequest> requests() const {
+    std::lock_guard lock(m_mutex);
+    return m_requests;
+  }
+  std::vector<std::string> targets() const {
+    std::vector<std::string> targets;
+    for (const auto& request : requests()) targets.push_back(request.target);
+    return targets;
+  }
+
+ private:
+  mutable std::mutex m_mutex;
+  std::map<std::string, HttpExchange> m_answers;
+  std::vector<HttpRequest> m_requests;
+};
+
+}  // namespace tpslurm::slurm::testing

@@ -1,0 +1,231 @@
+// JWTs: minting and reading, the token file that is re-read on rotation, and minting with
+// refresh at 80 % of the lifespan, one refresh at a time, failures reported.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+
+#include "slurm/jwt.h"
+#include "slurm/jwt_source.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::slurm {
+namespace {
+
+const TimePoint kStart = from_unix_seconds(1796040000);
+constexpr std::string_view kKey = "0123456789abcdef0123456789abcdef";
+
+using tpslurm::testing::TempDir;
+
+void write(const std::string& path, const std::string& content) {
+  // Write beside and rename, as rotation tools do.
+  const std::string temp = path + ".new";
+  std::ofstream(temp, std::ios::binary | std::ios::trunc) << content;
+  std::rename(temp.c_str(), path.c_str());
+}
+
+TEST(JwtTest, MintedTokenCarriesSlurmsClaimsAndVerifiesWithTheKey) {
+  const std::string token = mint_hs256(kKey, "alice", kStart, std::chrono::seconds(1800));
+  EXPECT_TRUE(verify_hs256(token, kKey));
+  EXPECT_FALSE(verify_hs256(token, "another key"));
+  auto claims = read_claims(token);
+  ASSERT_TRUE(claims.ok());
+  EXPECT_EQ(claims->user, "alice");
+  EXPECT_EQ(claims->issued_at, 1796040000);
+  EXPECT_EQ(claims->expires_at, 1796041800);
+  EXPECT_EQ(token.substr(0, token.find('.')), "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9");  // {"alg":"HS256","typ":"JWT"}
+}
+
+TEST(JwtTest, ReadClaimsRefusesWhatIsNotAJwt) {
+  EXPECT_EQ(read_claims("abc").error().message(), "not a JWT: expected three dot-separated parts");
+  EXPECT_EQ(read_claims("a.!!!.c").error().message(), "not a JWT: the claims are not base64url");
+  EXPECT_EQ(read_claims("a." + base64url_encode("[1]") + ".c").error().message(),
+            "not a JWT: the claims are not a JSON object");
+}
+
+TEST(JwtTest, Base64UrlRoundTripsEveryLength) {
+  for (std::string text : {"", "f", "fo", "foo", "foob", "fooba", "foobar", "\xff\xfe\x00"}) {
+    EXPECT_EQ(base64url_decode(base64url_encode(text)), text);
+  }
+}
+
+TEST(FileTokenSourceTest, ReadsScontrolOutputAndBareTokens) {
+  TempDir dir;
+  ManualClock clock(kStart);
+  const std::string token = mint_hs256(kKey, "alice", kStart, std::chrono::seconds(3600));
+  write(dir.file("jwt"), "SLURM_JWT=" + token + "\n");
+  FileTokenSource source("alice", dir.file("jwt"), clock);
+  auto credentials = source.credentials();
+  ASSERT_TRUE(credentials.ok()) << credentials.error().message();
+  EXPECT_EQ(credentials->token, token);
+  EXPECT_EQ(credentials->user, "alice");
+  EXPECT_EQ(credentials->expires_at, kStart + std::chrono::seconds(3600));
+
+  write(dir.file("bare"), token);
+  FileTokenSource bare("alice", dir.file("bare"), clock);
+  EXPECT_EQ(bare.credentials()->token, token);
+}
+
+TEST(FileTokenSourceTest, PicksUpARotatedTokenWithoutARestart) {
+  TempDir dir;
+  ManualClock clock(kStart);
+  const std::string first = mint_hs256(kKey, "alice", kStart, std::chrono::seconds(3600));
+  const std::string second = mint_hs256(kKey, "alice", kStart + std::chrono::seconds(60), std::chrono::seconds(3600));
+  write(dir.file("jwt"), "SLURM_JWT=" + first + "\n");
+  FileTokenSource source("alice", dir.file("jwt"), clock);
+  EXPECT_EQ(source.credentials()->token, first);
+  EXPECT_EQ(source.credentials()->token, first);
+
+  write(dir.file("jwt"), "SLURM_JWT=" + second + "\n");
+
+  EXPECT_EQ(source.credentials()->token, second);
+}
+
+TEST(FileTokenSourceTest, ExplainsEveryUnusableFileWithoutShowingIt) {
+  TempDir dir;
+  ManualClock clock(kStart);
+  FileTokenSource missing("alice", dir.file("none"), clock);
+  EXPECT_EQ(missing.credentials().error().message(),
+            "token file " + dir.file("none") +
+                ": cannot be read; create it (scontrol token prints SLURM_JWT=<token>) or fix TUNEPLANE_SLURM_JWT_FILE");
+
+  write(dir.file("empty"), "\n\n");
+  FileTokenSource empty("alice", dir.file("empty"), clock);
+  EXPECT_EQ(empty.credentials().error().message(),
+            "token file " + dir.file("empty") + ": holds no token; write SLURM_JWT=<token> or the bare token");
+
+  write(dir.file("garbage"), "SLURM_JWT=secret-but-not-a-jwt\n");
+  FileTokenSource garbage("alice", dir.file("garbage"), clock);
+  const std::string message = garbage.credentials().error().message();
+  EXPECT_EQ(message, "token file " + dir.file("garbage") + ": does not hold a JWT; write SLURM_JWT=<token> or the bare token");
+  EXPECT_EQ(message.find("secret-but-not-a-jwt"), std::string::npos);
+}
+
+TEST(FileTokenSourceTest, RefusesAnExpiredToken) {
+  TempDir dir;
+  ManualClock clock(kStart);
+  const std::string token = mint_hs256(kKey, "alice", kStart, std::chrono::seconds(600));
+  write(dir.file("jwt"), token + "\n");
+  FileTokenSource source("alice", dir.file("jwt"), clock);
+  ASSERT_TRUE(source.credentials().ok());
+
+  clock.advance(std::chrono::seconds(600));
+
+  auto expired = source.credentials();
+  ASSERT_FALSE(expired.ok());
+  EXPECT_EQ(expired.error().message(), "token file " + dir.file("jwt") +
+                                           ": the token expired at 2026-11-30T12:10:00Z; write a fresh one (scontrol token "
+                                           "lifespan=<seconds>)");
+}
+
+TEST(MintingTokenSourceTest, RefreshesAtEightyPercentOfTheLifespan) {
+  ManualClock clock(kStart);
+  int reads = 0;
+  MintingTokenSource source("alice", "/k", std::chrono::seconds(1000), clock, {}, [&]() -> Result<std::string> {
+    ++reads;
+    return std::string(kKey);
+  });
+  const auto first = source.credentials();
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE(verify_hs256(first->token, kKey));
+  EXPECT_EQ(read_claims(first->token)->user, "alice");
+
+  clock.advance(std::chrono::seconds(799));
+  EXPECT_EQ(source.credentials()->token, first->token);
+  EXPECT_EQ(reads, 1);
+
+  clock.advance(std::chrono::seconds(1));
+  const auto second = source.credentials();
+  EXPECT_NE(second->token, first->token);
+  EXPECT_EQ(read_claims(second->token)->issued_at, unix_seconds(kStart) + 800);
+  EXPECT_EQ(second->expires_at, kStart + std::chrono::seconds(1800));
+  EXPECT_EQ(reads, 2);
+}
+
+TEST(MintingTokenSourceTest, AFailedRefreshIsReportedAndTheValidTokenKeptUntilItExpires) {
+  ManualClock clock(kStart);
+  bool key_readable = true;
+  std::vector<std::string> reported;
+  MintingTokenSource source(
+      "alice", "/etc/slurm/jwt_hs256.key", std::chrono::seconds(1000), clock,
+      [&](const Error& error) { reported.push_back(error.message()); },
+      [&]() -> Result<std::string> {
+        if (!key_readable) return permanent("JWT key file /etc/slurm/jwt_hs256.key: cannot be read; check that it exists and its owner and mode");
+        return std::string(kKey);
+      });
+  const auto first = source.credentials();
+  ASSERT_TRUE(first.ok());
+  key_readable = false;
+
+  clock.advance(std::chrono::seconds(900));
+  const auto still = source.credentials();
+  ASSERT_TRUE(still.ok());
+  EXPECT_EQ(still->token, first->token);
+  ASSERT_EQ(reported.size(), 1u);
+  EXPECT_EQ(reported[0],
+            "refreshing the Slurm token for alice: JWT key file /etc/slurm/jwt_hs256.key: cannot be read; check that it "
+            "exists and its owner and mode");
+
+  clock.advance(std::chrono::seconds(100));
+  const auto expired = source.credentials();
+  ASSERT_FALSE(expired.ok());
+  EXPECT_EQ(expired.error().message(), reported[0]);
+  EXPECT_EQ(reported.size(), 2u);
+}
+
+TEST(MintingTokenSourceTest, ConcurrentCallersShareOneRefresh) {
+  ManualClock clock(kStart);
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool release = false;
+  std::atomic<int> reads{0};
+  std::atomic<int> callers{0};
+  MintingTokenSource source("alice", "/k", std::chrono::seconds(1000), clock, {}, [&]() -> Result<std::string> {
+    ++reads;
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return release; });
+    return std::string(kKey);
+  });
+  std::string tokens[2];
+  std::thread first([&] {
+    ++callers;
+    tokens[0] = source.credentials()->token;
+  });
+  std::thread second([&] {
+    ++callers;
+    tokens[1] = source.credentials()->token;
+  });
+  while (callers.load() < 2 || reads.load() < 1) std::this_thread::yield();
+  {
+    std::lock_guard lock(mutex);
+    release = true;
+  }
+  changed.notify_all();
+  first.join();
+  second.join();
+
+  EXPECT_EQ(reads.load(), 1);
+  EXPECT_EQ(tokens[0], tokens[1]);
+}
+
+TEST(MakeTokenSourceTest, NeedsAUserAndATokenOrKeyFile) {
+  ManualClock clock(kStart);
+  model::Settings settings;
+  EXPECT_EQ(make_token_source(settings, clock).error().message(),
+            "TUNEPLANE_SLURM_REST_USER is not set; name the Slurm user jobs run as");
+  settings.rest_user = "alice";
+  EXPECT_EQ(make_token_source(settings, clock).error().message(),
+            "neither TUNEPLANE_SLURM_JWT_FILE nor TUNEPLANE_SLURM_JWT_KEY_FILE is set; set the token file (or, opt-in, "
+            "the HS256 key file)");
+  settings.jwt_key_file = "/k";
+  EXPECT_EQ((*make_token_source(settings, clock))->describe(), "tokens minted for alice from key file /k");
+  settings.jwt_file = "/t";
+  EXPECT_EQ((*make_token_source(settings, clock))->describe(), "token file /t");
+}
+
+}  // namespace
+}  // namespace tpslurm::slurm

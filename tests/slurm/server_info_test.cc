@@ -1,0 +1,54 @@
+// The id table of ARCHITECTURE.md §4, one server generation at a time.
+#include <gtest/gtest.h>
+
+#include "slurm/server_info.h"
+
+namespace tpslurm::slurm {
+namespace {
+
+TEST(SlurmReleaseTest, ParsesReleasesAsMetaReportsThem) {
+  EXPECT_EQ(SlurmRelease::parse("26.05.3"), (SlurmRelease{26, 5, 3}));
+  EXPECT_EQ(SlurmRelease::parse("22.05.8"), (SlurmRelease{22, 5, 8}));
+  EXPECT_EQ(SlurmRelease::parse("26.11.0-0rc1"), (SlurmRelease{26, 11, 0}));
+  EXPECT_FALSE(SlurmRelease::parse(""));
+  EXPECT_FALSE(SlurmRelease::parse("latest"));
+  EXPECT_EQ(SlurmRelease::parse("25.11.7")->to_string(), "25.11.7");
+}
+
+TEST(IdPolicyTest, Slurm2605WithV0045UsesSluidsForRefreshAndCancel) {
+  const IdPolicy policy = id_policy({26, 5, 3}, "v0.0.45");
+  EXPECT_TRUE(policy.records_have_sluid);
+  EXPECT_TRUE(policy.sluid_in_paths);
+  EXPECT_EQ(policy.refresh, RefreshBy::sluid);
+  EXPECT_EQ(policy.cancel, CancelBy::leader_sluid);
+  EXPECT_EQ(policy.bulk, BulkBy::jobs_state);
+  EXPECT_FALSE(policy.degraded());
+}
+
+TEST(IdPolicyTest, Slurm2511ChecksSluidsButUsesJobIds) {
+  const IdPolicy policy = id_policy({25, 11, 7}, "v0.0.44");
+  EXPECT_TRUE(policy.records_have_sluid);
+  EXPECT_FALSE(policy.sluid_in_paths);
+  EXPECT_EQ(policy.refresh, RefreshBy::job_id_check_sluid);
+  EXPECT_EQ(policy.cancel, CancelBy::job_id_after_sluid_check);
+  EXPECT_TRUE(policy.degraded());
+}
+
+TEST(IdPolicyTest, Slurm2505AndV0043OnNewServersFallBackToTags) {
+  for (const IdPolicy& policy : {id_policy({25, 5, 0}, "v0.0.43"), id_policy({26, 5, 3}, "v0.0.43")}) {
+    EXPECT_FALSE(policy.records_have_sluid);
+    EXPECT_EQ(policy.refresh, RefreshBy::job_id_check_tag);
+    EXPECT_EQ(policy.cancel, CancelBy::job_id_after_tag_check);
+    EXPECT_EQ(policy.bulk, BulkBy::jobs_state);
+  }
+}
+
+TEST(IdPolicyTest, Slurm2205PollsWithUpdateTimeAndTags) {
+  const IdPolicy policy = id_policy({22, 5, 8}, "v0.0.38");
+  EXPECT_EQ(policy.bulk, BulkBy::update_time);
+  EXPECT_EQ(policy.cancel, CancelBy::job_id_after_tag_check);
+  EXPECT_EQ(policy.describe(), "degraded: identity is job id + tag (no SLUID in this server's or REST version's job records)");
+}
+
+}  // namespace
+}  // namespace tpslurm::slurm

@@ -1,0 +1,184 @@
+// CurlTransport against a real HTTP server on loopback: connection handling, headers, proxies,
+// unix sockets, and the guarantee that a submit is never sent twice.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <unistd.h>
+
+#include "slurm/curl_transport.h"
+#include "test_http_server.h"
+
+namespace tpslurm::slurm {
+namespace {
+
+using testing::Action;
+using testing::ReceivedRequest;
+using testing::TestHttpServer;
+
+std::unique_ptr<CurlTransport> transport_for(const std::string& url, std::chrono::milliseconds total = std::chrono::seconds(10)) {
+  CurlTransportOptions options;
+  options.url = url;
+  options.connect_timeout = std::chrono::milliseconds(2000);
+  options.total_timeout = total;
+  auto transport = CurlTransport::create(options);
+  if (!transport.ok()) return nullptr;
+  return std::move(transport).value();
+}
+
+int count_posts(const std::vector<ReceivedRequest>& requests) {
+  int posts = 0;
+  for (const auto& request : requests) posts += request.method == "POST" ? 1 : 0;
+  return posts;
+}
+
+HttpRequest get(std::string target) {
+  HttpRequest request;
+  request.target = std::move(target);
+  return request;
+}
+
+HttpRequest post(std::string target, Reuse reuse) {
+  HttpRequest request;
+  request.method = HttpMethod::post;
+  request.target = std::move(target);
+  request.body = R"({"job":{}})";
+  request.reuse = reuse;
+  return request;
+}
+
+// The server answers GETs with keep-alive and, for every POST, "creates the job" (records the
+// request) and then closes the connection without answering.
+Action create_then_close(const ReceivedRequest& request) {
+  if (request.method == "POST") return Action::close_without_reply();
+  return Action::reply(200, "{}");
+}
+
+TEST(CurlTransportTest, SubmitOnAKeptAliveConnectionThatClosesIsSentExactlyOnce) {
+  auto server = TestHttpServer::start_tcp(create_then_close);
+  ASSERT_NE(server, nullptr) << "the test server could not start";
+  auto transport = transport_for(server->url());
+  ASSERT_NE(transport, nullptr);
+
+  ASSERT_EQ(transport->perform(get("/slurm/v0.0.45/ping")).delivery, Delivery::answered);
+  const HttpExchange submit = transport->perform(post("/slurm/v0.0.45/job/submit", Reuse::forbidden));
+
+  EXPECT_EQ(count_posts(server->requests()), 1);
+  EXPECT_EQ(submit.delivery, Delivery::maybe_sent);
+  EXPECT_EQ(submit.fault, TransportFault::empty_reply);
+  // The POST went on a connection of its own, not the kept-alive one of the GET.
+  const auto requests = server->requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_NE(requests[0].connection, requests[1].connection);
+}
+
+// The hazard the test above guards against: libcurl itself re-sends a request that a reused
+// connection answered with nothing. If this stops being true, the guard is still right.
+TEST(CurlTransportTest, ReusedConnectionThatClosesMakesLibcurlResendThePost) {
+  auto server = TestHttpServer::start_tcp(create_then_close);
+  ASSERT_NE(server, nullptr) << "the test server could not start";
+  auto transport = transport_for(server->url());
+  ASSERT_NE(transport, nullptr);
+
+  ASSERT_EQ(transport->perform(get("/slurm/v0.0.45/ping")).delivery, Delivery::answered);
+  transport->perform(post("/slurm/v0.0.45/job/submit", Reuse::allowed));
+
+  EXPECT_EQ(count_posts(server->requests()), 2);
+}
+
+TEST(CurlTransportTest, ReadsReuseOneKeptAliveConnection) {
+  auto server = TestHttpServer::start_tcp([](const ReceivedRequest&) { return Action::reply(200, "{}"); });
+  ASSERT_NE(server, nullptr) << "the test server could not start";
+  auto transport = transport_for(server->url());
+  ASSERT_NE(transport, nullptr);
+
+  EXPECT_EQ(transport->perform(get("/a")).delivery, Delivery::answered);
+  const HttpExchange second = transport->perform(get("/b"));
+
+  EXPECT_TRUE(second.connection_reused);
+  EXPECT_EQ(server->connections(), 1);
+}
+
+TEST(CurlTransportTest, SendsSlurmHeadersJsonAndAnEmptyExpect) {
+  auto server = TestHttpServer::start_tcp([](const ReceivedRequest&) { return Action::reply(200, "{}"); });
+  ASSERT_NE(server, nullptr) << "the test server could not start";
+  auto transport = transport_for(server->url());
+  ASSERT_NE(transport, nullptr);
+  HttpRequest request = post("/slurm/v0.0.45/job/submit", Reuse::forbidden);
+  request.body = std::string(4096, ' ') + "{}";  // large enough that libcurl would otherwise send Expect
+  request.headers = {{"X-SLURM-USER-NAME", "alice"}, {"X-SLURM-USER-TOKEN", "tok.en.value"}};
+
+  ASSERT_EQ(transport->perform(request).delivery, Delivery::answered);
+
+  const auto seen = server->requests().at(0);
+  EXPECT_EQ(seen.headers.at("x-slurm-user-name"), "alice");
+  EXPECT_EQ(seen.headers.at("x-slurm-user-token"), "tok.en.value");
+  EXPECT_EQ(seen.headers.at("content-type"), "application/json");
+  EXPECT_EQ(seen.headers.count("expect"), 0u);
+  EXPECT_EQ(seen.body, request.body);
+}
+
+TEST(CurlTransportTest, IgnoresProxiesFromTheEnvironment) {
+  auto server = TestHttpServer::start_tcp([](const ReceivedRequest&) { return Action::reply(200, "{}"); });
+  ASSERT_NE(server, nullptr) << "the test server could not start";
+  const std::string bogus = "http://127.0.0.1:" + std::to_string(testing::unused_port());
+  ::setenv("http_proxy", bogus.c_str(), 1);
+  ::setenv("HTTP_PROXY", bogus.c_str(), 1);
+  ::setenv("ALL_PROXY", bogus.c_str(), 1);
+  auto transport = transport_for(server->url());
+  ASSERT_NE(transport, nullptr);
+
+  const HttpExchange exchange = transport->perform(get("/slurm/v0.0.45/ping"));
+  ::unsetenv("http_proxy");
+  ::unsetenv("HTTP_PROXY");
+  ::unsetenv("ALL_PROXY");
+
+  EXPECT_EQ(exchange.delivery, Delivery::answered);
+  EXPECT_EQ(server->requests().size(), 1u);
+}
+
+TEST(CurlTransportTest, SpeaksToAUnixSocketUrl) {
+  const std::string path = "/tmp/tp-slurm-test-" + std::to_string(::getpid()) + ".sock";
+  auto server = TestHttpServer::start_unix(path, [](const ReceivedRequest&) { return Action::reply(200, R"({"ok":1})"); });
+  ASSERT_NE(server, nullptr) << "the test server could not start on " << path;
+  auto transport = transport_for("unix:" + path);
+  ASSERT_NE(transport, nullptr);
+
+  const HttpExchange exchange = transport->perform(get("/slurm/v0.0.38/ping"));
+
+  EXPECT_EQ(exchange.delivery, Delivery::answered);
+  EXPECT_EQ(exchange.response.body, R"({"ok":1})");
+  EXPECT_EQ(server->requests().at(0).target, "/slurm/v0.0.38/ping");
+  ::unlink(path.c_str());
+}
+
+TEST(CurlTransportTest, RefusesUrlsItCannotUse) {
+  CurlTransportOptions options;
+  options.url = "ftp://example";
+  auto made = CurlTransport::create(options);
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.error().message(), "REST URL \"ftp://example\": use http://host:port, https://host:port or unix:/path");
+  options.url = "unix:relative.sock";
+  made = CurlTransport::create(options);
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.error().message(),
+            "REST URL \"unix:relative.sock\": a unix socket URL needs an absolute path, e.g. unix:/run/slurmrestd.sock");
+}
+
+TEST(CurlTransportTest, RefusesAnAnswerLargerThanTheLimit) {
+  auto server = TestHttpServer::start_tcp([](const ReceivedRequest&) { return Action::reply(200, std::string(100000, 'x')); });
+  ASSERT_NE(server, nullptr) << "the test server could not start";
+  CurlTransportOptions options;
+  options.url = server->url();
+  options.max_response_bytes = 1000;
+  auto transport = CurlTransport::create(options);
+  ASSERT_TRUE(transport.ok());
+
+  const HttpExchange exchange = (*transport)->perform(get("/slurm/v0.0.38/jobs"));
+
+  EXPECT_EQ(exchange.delivery, Delivery::maybe_sent);
+  EXPECT_EQ(exchange.fault, TransportFault::too_large);
+  EXPECT_EQ(exchange.detail, "the answer exceeded 1000 bytes");
+}
+
+}  // namespace
+}  // namespace tpslurm::slurm
