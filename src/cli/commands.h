@@ -18,6 +18,7 @@ void add_submit_command(CLI::App& app, Context& context, int& exit_code);
 void add_status_command(CLI::App& app, Context& context, int& exit_code);
 void add_audit_command(CLI::App& app, Context& context, int& exit_code);
 void add_doctor_command(CLI::App& app, Context& context, int& exit_code);
+void add_render_command(CLI::App& app, Context& context, int& exit_code);
 
 // Adds --version to a (sub)command, so `tuneplane-slurm COMMAND --version` works too.
 void add_version_flag(CLI::App& command);

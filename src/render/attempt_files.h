@@ -1,0 +1,46 @@
+// What an attempt directory holds and what the batch script leaves in it: the contract
+// between the renderer (which writes the script), storage (which writes the directory) and
+// the reconciler (which reads the evidence).
+//
+//   job.sh                       the batch script (also sent in the submit request)
+//   env                          the job's environment, bash-quoted, mode 0400
+//   credentials/ingest_token     0400 copy of the job's ingest credential (when it has one)
+//   logs/                        scheduler logs: batch.{out,err}, component-<k>.{out,err},
+//                                program.{out,err} (launcher ray), and the evidence file
+//                                slurm-job.json, written as the script's first act:
+//                                {"job_id", "het_job_id", "sluid", "batch_host", "node_list",
+//                                 "components": [{"het_job_offset", "job_id", "node_list"}]}
+//   scratch/                     the job's temporary space (TMPDIR, Ray's temp directory)
+//   exit.json                    written as the script's last act:
+//                                {"exit_status": N, "failed_phase": null | "verify" |
+//                                 "container" | "program"}
+//   manifest.json                written last by storage: hashes of everything above
+//
+// `verify`: the image is missing or its SHA-256 is not the registry's (exit status
+// kExitImageVerification; never retried). `container`: the program never started (the
+// container or the launcher failed; retryable). `program`: the program ran and failed.
+#pragma once
+
+#include <string_view>
+
+namespace tpslurm::render {
+
+inline constexpr std::string_view kScriptFile = "job.sh";
+inline constexpr std::string_view kEnvFile = "env";
+inline constexpr std::string_view kCredentialFile = "credentials/ingest_token";
+inline constexpr std::string_view kJobEvidenceFile = "logs/slurm-job.json";
+inline constexpr std::string_view kExitEvidenceFile = "exit.json";
+inline constexpr std::string_view kLogsDir = "logs";
+inline constexpr std::string_view kScratchDir = "scratch";
+inline constexpr std::string_view kCredentialsDir = "credentials";
+// Inside scratch/: one empty file per task whose program started.
+inline constexpr std::string_view kTaskMarksDir = "scratch/.tuneplane";
+
+inline constexpr int kExitImageVerification = 91;  // the image is missing or its SHA-256 differs
+inline constexpr int kExitContainerSetup = 92;     // the job's environment could not be prepared
+
+inline constexpr std::string_view kPhaseVerify = "verify";
+inline constexpr std::string_view kPhaseContainer = "container";
+inline constexpr std::string_view kPhaseProgram = "program";
+
+}  // namespace tpslurm::render

@@ -1,0 +1,180 @@
+#include "render/renderer.h"
+
+#include "render/attempt_files.h"
+#include "render/job_plan.h"
+#include "render/sbatch_directives.h"
+#include "render/shell_quote.h"
+
+namespace tpslurm::render {
+namespace {
+
+// How long the Ray driver waits for every node to join before the attempt fails: image
+// loading on many nodes from a parallel filesystem takes minutes.
+constexpr int kRayWaitSeconds = 600;
+
+std::string log_path(std::string_view name, std::string_view stream) {
+  return std::string(kLogsDir) + "/" + std::string(name) + "." + std::string(stream);
+}
+
+LogFile log_file(std::string name, int component) {
+  LogFile log{std::move(name), component, {}, {}};
+  log.stdout_path = log_path(log.name, "out");
+  log.stderr_path = log_path(log.name, "err");
+  return log;
+}
+
+std::string component_log_name(int index) { return "component-" + std::to_string(index); }
+
+// Step options shared by every srun line: placement inside the allocation and the log files.
+TemplateValue step_value(const PlannedComponent& component, const std::string& dir) {
+  const LogFile log = log_file(component_log_name(component.index), component.index);
+  TemplateValue value;
+  value.set("index", component.index);
+  value.set("nodes", component.submit.nodes);
+  value.set("cpus_per_task", component.submit.cpus_per_task);
+  value.set("has_gres", !component.submit.gres_per_node.empty());
+  value.set("gres", component.submit.gres_per_node);
+  value.set("rank_offset", component.rank_offset);
+  value.set("stdout", attempt_path(dir, log.stdout_path));
+  value.set("stderr", attempt_path(dir, log.stderr_path));
+  return value;
+}
+
+std::string fixed_environment_exports() {
+  std::string out;
+  for (const auto& [name, value] : fixed_job_environment()) {
+    if (!out.empty()) out += '\n';
+    out += "export " + name + "=" + shell_quote(value);
+  }
+  return out;
+}
+
+TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& plan, const AttemptInputs& inputs,
+                          const std::string& sbatch_lines) {
+  const std::string& dir = plan.cluster_attempt_dir;
+  TemplateValue data;
+  data.set("shell_sbatch_lines", sbatch_lines);
+  data.set("shell_fixed_environment", fixed_environment_exports());
+  data.set("job_id", request.job_id);
+  data.set("attempt", inputs.attempt);
+  data.set("attempt_dir", dir);
+  data.set("env_file", attempt_path(dir, kEnvFile));
+  data.set("image_path", plan.image.cluster_path);
+  data.set("image_sha256", plan.image.sha256);
+  data.set("mounts", plan.bind_list);
+  data.set("working_dir", request.working_dir);
+  data.set("has_working_dir", !request.working_dir.empty());
+  data.set("component_count", static_cast<int>(plan.components.size()));
+  data.set("job_evidence_file", attempt_path(dir, kJobEvidenceFile));
+  data.set("exit_evidence_file", attempt_path(dir, kExitEvidenceFile));
+  data.set("task_marks_dir", attempt_path(dir, kTaskMarksDir));
+  data.set("exit_verify", kExitImageVerification);
+  data.set("exit_container", kExitContainerSetup);
+  TemplateValue command = TemplateValue::list();
+  for (const auto& arg : request.command) command.push(arg);
+  data.set("command", std::move(command));
+  data.set("gpu", plan.gpu);
+  data.set("heterogeneous", plan.components.size() > 1);
+  data.set("total_nodes", plan.total_nodes);
+
+  TemplateValue components = TemplateValue::list();
+  for (const auto& component : plan.components) components.push(step_value(component, dir));
+  data.set("components", std::move(components));
+
+  // launcher ray: the head takes the first node of component 0, workers every other node.
+  TemplateValue head = step_value(plan.components.front(), dir);
+  TemplateValue workers = TemplateValue::list();
+  for (const auto& component : plan.components) {
+    const int nodes = component.submit.nodes - (component.index == 0 ? 1 : 0);
+    if (nodes <= 0) continue;
+    TemplateValue worker = step_value(component, dir);
+    worker.set("nodes", nodes);
+    worker.set("exclude_head", component.index == 0);
+    workers.push(std::move(worker));
+  }
+  const LogFile program = log_file("program", 0);
+  TemplateValue driver;
+  driver.set("index", 0);
+  driver.set("stdout", attempt_path(dir, program.stdout_path));
+  driver.set("stderr", attempt_path(dir, program.stderr_path));
+  data.set("ray_head", std::move(head));
+  data.set("ray_workers", std::move(workers));
+  data.set("ray_program", std::move(driver));
+  data.set("ray_wait_seconds", kRayWaitSeconds);
+  return data;
+}
+
+std::vector<LogFile> log_files(const JobPlan& plan) {
+  std::vector<LogFile> logs = {log_file("batch", -1)};
+  for (const auto& component : plan.components)
+    logs.push_back(log_file(component_log_name(component.index), component.index));
+  if (plan.ray) logs.push_back(log_file("program", 0));
+  return logs;
+}
+
+std::string script_template(const JobPlan& plan) {
+  return std::string("job-") + (plan.ray ? "ray" : "srun") + "-" + std::string(model::to_string(plan.profile));
+}
+
+model::Problems render_failure(const Error& error) {
+  model::Problems problems;
+  problems.add("", "cannot render the attempt: " + error.message());
+  return problems;
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& fixed_job_environment() {
+  static const std::vector<std::pair<std::string, std::string>> environment = {
+      {"PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+      {"LANG", "C.UTF-8"},
+  };
+  return environment;
+}
+
+Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchRequest& request,
+                                                        const model::Runtime& runtime,
+                                                        const model::GpuSeriesCatalog& gpu_series,
+                                                        const model::Settings& settings, const AttemptInputs& inputs,
+                                                        const TemplateSet& templates, RenderTrace* trace) {
+  auto planned = plan_job(request, runtime, gpu_series, settings, inputs);
+  if (!planned.ok()) return planned.error();
+  JobPlan& plan = *planned;
+
+  auto sbatch_lines = sbatch_directives(plan.submit);
+  if (!sbatch_lines.ok()) return render_failure(sbatch_lines.error());
+  std::string lines = std::move(*sbatch_lines);
+  if (!lines.empty() && lines.back() == '\n') lines.pop_back();
+
+  auto script = render_template(templates, script_template(plan), script_data(request, plan, inputs, lines), trace);
+  if (!script.ok()) return render_failure(script.error());
+
+  TemplateValue env_data;
+  TemplateValue variables = TemplateValue::list();
+  for (const auto& [name, value] : plan.environment) {
+    TemplateValue variable;
+    variable.set("name", name);
+    variable.set("value", value);
+    variables.push(std::move(variable));
+  }
+  env_data.set("variables", std::move(variables));
+  auto env_file = render_template(templates, "env", env_data, trace);
+  if (!env_file.ok()) return render_failure(env_file.error());
+
+  RenderedAttempt out;
+  out.script = std::move(*script);
+  out.env_file = std::move(*env_file);
+  out.submit = std::move(plan.submit);
+  out.submit.script = out.script;
+  out.directories = {{std::string(kLogsDir), 0750}, {std::string(kScratchDir), 0700}};
+  out.files = {{std::string(kScriptFile), out.script, 0440, {}}, {std::string(kEnvFile), out.env_file, 0400, {}}};
+  if (!inputs.job_credential_path.empty()) {
+    out.directories.push_back({std::string(kCredentialsDir), 0700});
+    out.files.push_back({std::string(kCredentialFile), {}, 0400, inputs.job_credential_path});
+  }
+  out.image = std::move(plan.image);
+  out.logs = log_files(plan);
+  return out;
+}
+
+}  // namespace tpslurm::render

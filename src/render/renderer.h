@@ -1,0 +1,98 @@
+// render_attempt(): everything one attempt of a job needs, computed without any I/O.
+//
+// From a validated LaunchRequest, its runtime, the GPU series catalog, the settings and the
+// attempt's identity it produces the batch script, the env file, the dialect-neutral
+// SubmitDescription and the list of files and directories of the attempt directory
+// (attempt_files.h). The caller writes them (storage::write_attempt_directory) and checks the
+// image (storage artifact hashing) before anything is submitted.
+//
+// The renderer fails closed: anything it cannot render faithfully is a Problem naming the
+// field and the fix, never an empty or guessed option (a GPU series without a
+// slurm_constraint, a runtime without the profile's artifact, a value sbatch cannot read, a
+// variable the batch shell itself owns, a mount that would hide the attempt directory, ...).
+// The validator refuses most of these first; the renderer does not rely on it.
+//
+// Deterministic: the same inputs give the same bytes. Pure; thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "model/gpu_series.h"
+#include "model/launch_request.h"
+#include "model/problems.h"
+#include "model/runtime_registry.h"
+#include "model/settings.h"
+#include "model/submit_description.h"
+#include "render/template_engine.h"
+
+namespace tpslurm::render {
+
+struct AttemptInputs {
+  int attempt = 1;
+  std::string submit_token;         // a UUID: goes into the job's comment
+  std::string local_attempt_dir;    // the directory as this host sees it (where files are written)
+  std::string cluster_attempt_dir;  // the same directory as the compute nodes see it
+  std::string job_credential_path;  // the job's 0400 ingest credential (local path); empty = none
+};
+
+// A file of the attempt directory. Either `content` is written, or (when `copy_from` is set)
+// the bytes of that local file are copied.
+struct AttemptFile {
+  std::string path;  // relative to the attempt directory
+  std::string content;
+  unsigned mode = 0440;
+  std::string copy_from;
+
+  bool operator==(const AttemptFile&) const = default;
+};
+
+struct AttemptDirectory {
+  std::string path;  // relative to the attempt directory
+  unsigned mode = 0750;
+
+  bool operator==(const AttemptDirectory&) const = default;
+};
+
+// The image the job runs, as the registry names it and as each side sees it.
+struct ImageRef {
+  std::string registry_path;  // relative to the storage root
+  std::string local_path;
+  std::string cluster_path;
+  std::string sha256;  // the registry's value
+
+  bool operator==(const ImageRef&) const = default;
+};
+
+// Scheduler log files of the attempt, relative to its directory.
+struct LogFile {
+  std::string name;    // "batch", "component-0", "program", ...
+  int component = -1;  // the heterogeneous component whose nodes write it; -1 = the job
+  std::string stdout_path;
+  std::string stderr_path;
+
+  bool operator==(const LogFile&) const = default;
+};
+
+struct RenderedAttempt {
+  std::string script;
+  std::string env_file;
+  model::SubmitDescription submit;
+  std::vector<AttemptDirectory> directories;  // created before the files
+  std::vector<AttemptFile> files;             // job.sh, env, credentials/ingest_token
+  ImageRef image;
+  std::vector<LogFile> logs;
+};
+
+// The fixed REST environment of every job (PATH, LANG): never the user's variables.
+const std::vector<std::pair<std::string, std::string>>& fixed_job_environment();
+
+Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchRequest& request,
+                                                        const model::Runtime& runtime,
+                                                        const model::GpuSeriesCatalog& gpu_series,
+                                                        const model::Settings& settings, const AttemptInputs& inputs,
+                                                        const TemplateSet& templates = TemplateSet::builtin(),
+                                                        RenderTrace* trace = nullptr);
+
+}  // namespace tpslurm::render

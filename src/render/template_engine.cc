@@ -1,0 +1,230 @@
+#include "render/template_engine.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <kainjow/mustache.hpp>
+#include <sstream>
+#include <vector>
+
+#include "render/shell_quote.h"
+
+namespace tpslurm::render {
+namespace detail {
+const std::map<std::string, std::string, std::less<>>& builtin_template_texts();  // generated
+}  // namespace detail
+namespace {
+
+namespace mstch = kainjow::mustache;
+
+constexpr std::string_view kRawPrefix = "shell_";
+
+std::string trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r\n");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+struct TagScan {
+  std::set<std::string, std::less<>> values;
+  std::set<std::string, std::less<>> sections;
+  std::set<std::string, std::less<>> partials;
+};
+
+// Checks the tag rules of one template and collects its names. Mustache syntax itself
+// (balanced sections, closed tags) is left to the library's parser.
+Status scan_tags(std::string_view name, std::string_view text, TagScan& scan) {
+  std::size_t pos = 0;
+  while ((pos = text.find("{{", pos)) != std::string_view::npos) {
+    const bool triple = text.substr(pos, 3) == "{{{";
+    const std::string_view close = triple ? "}}}" : "}}";
+    const std::size_t open = pos + (triple ? 3 : 2);
+    const std::size_t end = text.find(close, open);
+    if (end == std::string_view::npos) return invalid_argument("template " + std::string(name) + ": unclosed tag");
+    std::string tag = trim(text.substr(open, end - open));
+    pos = end + close.size();
+    const auto where = [&] { return "template " + std::string(name) + ": {{" + std::string(triple ? "{" : "") + tag; };
+    if (triple) {
+      if (tag.rfind(kRawPrefix, 0) != 0) {
+        return invalid_argument(where() + "}}}: raw output is only for renderer-built text named shell_…");
+      }
+      scan.values.insert(tag);
+      continue;
+    }
+    if (tag.empty()) return invalid_argument(where() + "}}: empty tag");
+    const char kind = tag.front();
+    const std::string rest = trim(std::string_view(tag).substr(1));
+    switch (kind) {
+      case '!': break;
+      case '=': return invalid_argument(where() + "}}: set-delimiter tags are not allowed");
+      case '#':
+      case '^': scan.sections.insert(rest); break;
+      case '/': break;
+      case '>': scan.partials.insert(rest); break;
+      case '&':
+        if (rest.rfind(kRawPrefix, 0) != 0) {
+          return invalid_argument(where() + "}}: raw output is only for renderer-built text named shell_…");
+        }
+        scan.values.insert(rest);
+        break;
+      default:
+        if (tag.rfind(kRawPrefix, 0) == 0) {
+          return invalid_argument(where() + "}}: shell_… text is built by the renderer; use {{{" + tag + "}}}");
+        }
+        scan.values.insert(tag);
+    }
+  }
+  return ok_status();
+}
+
+mstch::data to_mustache(const TemplateValue& value) {
+  switch (value.kind()) {
+    case TemplateValue::Kind::text: return mstch::data(value.text());
+    case TemplateValue::Kind::flag:
+      return mstch::data(value.flag() ? mstch::data::type::bool_true : mstch::data::type::bool_false);
+    case TemplateValue::Kind::list: {
+      mstch::data list(mstch::data::type::list);
+      for (const auto& item : value.items()) list.push_back(to_mustache(item));
+      return list;
+    }
+    case TemplateValue::Kind::object: break;
+  }
+  mstch::data object(mstch::data::type::object);
+  for (const auto& [field, item] : value.fields()) object.set(field, to_mustache(item));
+  return object;
+}
+
+bool has_nul(const TemplateValue& value) {
+  switch (value.kind()) {
+    case TemplateValue::Kind::text: return value.text().find('\0') != std::string::npos;
+    case TemplateValue::Kind::flag: return false;
+    case TemplateValue::Kind::list:
+      for (const auto& item : value.items()) {
+        if (has_nul(item)) return true;
+      }
+      return false;
+    case TemplateValue::Kind::object: break;
+  }
+  for (const auto& [field, item] : value.fields()) {
+    if (has_nul(item)) return true;
+  }
+  return false;
+}
+
+// The library renders a name it cannot find as nothing. This context delegates lookups to
+// the standard one and records every name that is missing or of the wrong kind, so the
+// render can be refused afterwards. Partials come from the TemplateSet, not from the data.
+class StrictContext final : public mstch::basic_context<std::string> {
+ public:
+  StrictContext(const mstch::data* root, const TemplateSet& set, RenderTrace* trace)
+      : m_inner(root), m_set(set), m_trace(trace) {}
+
+  void push(const mstch::data* data) override { m_inner.push(data); }
+  void pop() override { m_inner.pop(); }
+
+  const mstch::data* get(const std::string& name) const override {
+    const mstch::data* found = m_inner.get(name);
+    if (m_trace != nullptr && name != ".") m_trace->names_looked_up.insert(name);
+    if (found == nullptr) {
+      m_errors.insert("{{" + name + "}} is not in the data");
+    } else if (m_set.value_names().contains(name) && !found->is_string()) {
+      m_errors.insert("{{" + name + "}} is not text");
+    } else if (m_set.section_names().contains(name) && found->is_string()) {
+      m_errors.insert("{{#" + name + "}} is text, not a flag, list or object");
+    }
+    return found;
+  }
+
+  const mstch::data* get_partial(const std::string& name) const override {
+    auto cached = m_partials.find(name);
+    if (cached != m_partials.end()) return &cached->second;
+    const std::string* text = m_set.find(name);
+    if (text == nullptr) {
+      m_errors.insert("partial {{> " + name + "}} does not exist");
+      return nullptr;
+    }
+    // A partial sits on a line of its own; its file's final newline would double that line's.
+    std::string body = *text;
+    if (!body.empty() && body.back() == '\n') body.pop_back();
+    return &m_partials.emplace(name, mstch::data(body)).first->second;
+  }
+
+  const std::set<std::string>& errors() const { return m_errors; }
+
+ private:
+  mstch::context<std::string> m_inner;
+  const TemplateSet& m_set;
+  RenderTrace* m_trace;
+  mutable std::set<std::string> m_errors;
+  mutable std::map<std::string, mstch::data> m_partials;
+};
+
+}  // namespace
+
+Result<TemplateSet> TemplateSet::from_texts(std::map<std::string, std::string, std::less<>> texts) {
+  TemplateSet set;
+  TagScan scan;
+  for (const auto& [name, text] : texts) {
+    if (Status scanned = scan_tags(name, text, scan); !scanned.ok()) return scanned.error();
+    mstch::mustache parsed(text);
+    if (!parsed.is_valid()) return invalid_argument("template " + name + ": " + parsed.error_message());
+  }
+  for (const auto& partial : scan.partials) {
+    if (!texts.contains(partial)) return invalid_argument("partial {{> " + partial + "}} does not exist");
+  }
+  for (const auto& value : scan.values) {
+    if (scan.sections.contains(value)) {
+      return invalid_argument("{{" + value + "}} is used both as a value and as a section; give them distinct names");
+    }
+  }
+  set.m_texts = std::move(texts);
+  set.m_value_names = std::move(scan.values);
+  set.m_section_names = std::move(scan.sections);
+  return set;
+}
+
+const TemplateSet& TemplateSet::builtin() {
+  static const TemplateSet set = [] {
+    auto built = from_texts(detail::builtin_template_texts());
+    // The templates are part of the program; a broken one is a build defect that every
+    // render test catches, not a runtime condition.
+    if (!built.ok()) {
+      std::fprintf(stderr, "tuneplane-slurm: built-in templates are invalid: %s\n", built.error().message().c_str());
+      std::abort();
+    }
+    return std::move(*built);
+  }();
+  return set;
+}
+
+const std::string* TemplateSet::find(std::string_view name) const {
+  auto it = m_texts.find(name);
+  return it == m_texts.end() ? nullptr : &it->second;
+}
+
+Result<std::string> render_template(const TemplateSet& set, std::string_view name, const TemplateValue& data,
+                                    RenderTrace* trace) {
+  const std::string* text = set.find(name);
+  if (text == nullptr) return invalid_argument("template " + std::string(name) + " does not exist");
+  if (data.kind() != TemplateValue::Kind::object) {
+    return invalid_argument("template " + std::string(name) + ": the data must be an object");
+  }
+  if (has_nul(data)) return invalid_argument("template " + std::string(name) + ": a value contains a NUL byte");
+  const mstch::data root = to_mustache(data);
+  mstch::mustache tmpl(*text);
+  if (!tmpl.is_valid()) return invalid_argument("template " + std::string(name) + ": " + tmpl.error_message());
+  tmpl.set_custom_escape([](const std::string& value) { return shell_quote(value); });
+  StrictContext context(&root, set, trace);
+  std::ostringstream out;
+  tmpl.render(context, out);
+  if (!tmpl.is_valid()) return invalid_argument("template " + std::string(name) + ": " + tmpl.error_message());
+  if (!context.errors().empty()) {
+    std::string message = "template " + std::string(name) + ":";
+    for (const auto& error : context.errors()) message += " " + error + ";";
+    message.pop_back();
+    return invalid_argument(message);
+  }
+  return out.str();
+}
+
+}  // namespace tpslurm::render

@@ -1,0 +1,208 @@
+#include "storage/attempt_directory.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+
+#include "base/crash_point.h"
+#include "base/digest.h"
+#include "storage/atomic_file.h"
+#include "storage/layout.h"
+
+namespace tpslurm::storage {
+namespace {
+
+// Files copied into an attempt are credentials and small inputs, never images.
+constexpr std::size_t kMaxCopiedBytes = std::size_t{16} << 20;
+constexpr std::size_t kMaxManifestBytes = std::size_t{4} << 20;
+// Evidence the batch script writes: a directory holding it has run and is never discarded.
+constexpr std::string_view kEvidenceFiles[] = {"logs/slurm-job.json", "exit.json"};
+
+std::string mode_text(unsigned mode) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%04o", mode & 07777u);
+  return text;
+}
+
+bool exists(const std::string& path) {
+  struct stat info {};
+  return ::lstat(path.c_str(), &info) == 0;
+}
+
+struct PreparedFile {
+  std::string path;
+  std::string bytes;
+  unsigned mode;
+};
+
+Result<std::vector<PreparedFile>> prepare_files(const AttemptContents& contents) {
+  std::vector<PreparedFile> files;
+  for (const auto& spec : contents.files) {
+    if (spec.path.empty() || spec.path.front() == '/' || spec.path.find("..") != std::string::npos) {
+      return invalid_argument("attempt file " + spec.path + " must be a relative path inside the attempt");
+    }
+    if (spec.copy_from.empty()) {
+      files.push_back({spec.path, spec.content, spec.mode});
+      continue;
+    }
+    auto bytes = read_file(spec.copy_from, kMaxCopiedBytes);
+    if (!bytes.ok()) return bytes.error().with_context("copy into the attempt's " + spec.path);
+    files.push_back({spec.path, std::move(*bytes), spec.mode});
+  }
+  return files;
+}
+
+Manifest build_manifest(const AttemptContents& contents, const std::vector<PreparedFile>& files) {
+  Manifest manifest;
+  manifest.job_id = contents.job_id;
+  manifest.attempt = contents.attempt;
+  manifest.submit_token = contents.submit_token;
+  manifest.image_path = contents.image_registry_path;
+  manifest.image_sha256 = contents.image_sha256;
+  manifest.directories = contents.directories;
+  for (const auto& file : files) {
+    manifest.files.push_back({file.path, file.mode, file.bytes.size(), sha256_hex(file.bytes)});
+  }
+  manifest.logs = contents.logs;
+  return manifest;
+}
+
+Status make_directory(const std::string& path, unsigned mode) {
+  if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return system_error("mkdir", path, errno);
+  // mkdir's mode is filtered by the umask; the attempt's modes are part of its manifest.
+  if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) return system_error("chmod", path, errno);
+  return ok_status();
+}
+
+Status discard_incomplete(const std::string& dir) {
+  for (const auto evidence : kEvidenceFiles) {
+    if (exists(join_path(dir, evidence))) {
+      return corrupt("attempt directory " + dir + " has no complete manifest but holds " + std::string(evidence) +
+                     " from a job that ran; it is not discarded automatically: inspect it and remove it by hand");
+    }
+  }
+  std::error_code ec;
+  // Tests and jobs leave read-only subdirectories; removal needs write access to each.
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_directory(ec) && !it->is_symlink(ec)) {
+      std::filesystem::permissions(it->path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add,
+                                   ec);
+    }
+  }
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
+  std::filesystem::remove_all(dir, ec);
+  if (ec) return transient("discard the incomplete attempt directory " + dir + ": " + ec.message());
+  return ok_status();
+}
+
+Status write_fresh(const std::string& dir, const AttemptContents& contents, const std::vector<PreparedFile>& files,
+                   const std::string& manifest_text) {
+  if (Status made = make_directories(dir, 0750); !made.ok()) return made;
+  if (Status mode = make_directory(dir, 0750); !mode.ok()) return mode;
+  for (const auto& sub : contents.directories) {
+    if (Status made = make_directory(join_path(dir, sub.path), sub.mode); !made.ok()) return made;
+  }
+  for (const auto& file : files) {
+    Status written =
+        write_file_atomically(join_path(dir, file.path), file.bytes, static_cast<mode_t>(file.mode), Overwrite::no);
+    if (!written.ok()) return written;
+  }
+  crash_point("attempt_dir.before_manifest");
+  return write_file_atomically(join_path(dir, kManifestFile), manifest_text, 0440, Overwrite::no);
+}
+
+Status check_file(const std::string& dir, const ManifestFile& entry) {
+  const std::string path = join_path(dir, entry.path);
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0) {
+    return corrupt("attempt " + dir + ": " + entry.path + " is missing (" +
+                   system_error("stat", path, errno).message() + ")");
+  }
+  if (!S_ISREG(info.st_mode)) return corrupt("attempt " + dir + ": " + entry.path + " is no longer a regular file");
+  if ((info.st_mode & 07777u) != entry.mode) {
+    return corrupt("attempt " + dir + ": " + entry.path + " has mode " + mode_text(info.st_mode) + ", expected " +
+                   mode_text(entry.mode));
+  }
+  auto actual = sha256_file(path);
+  if (!actual.ok()) return actual.error().with_context("attempt " + dir);
+  if (static_cast<std::uint64_t>(info.st_size) != entry.size || *actual != entry.sha256) {
+    return corrupt("attempt " + dir + ": " + entry.path + " changed since it was written (expected sha256 " +
+                   entry.sha256 + ", found " + *actual + ")");
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Result<Manifest> read_manifest(const std::string& dir) {
+  const std::string path = join_path(dir, kManifestFile);
+  auto text = read_file(path, kMaxManifestBytes);
+  if (!text.ok()) return text.error();
+  return parse_manifest(*text, path);
+}
+
+Status verify_manifest(const std::string& dir) {
+  auto manifest = read_manifest(dir);
+  if (!manifest.ok()) {
+    if (manifest.error().kind() == ErrorKind::not_found) {
+      return not_found("attempt " + dir + " has no manifest: it was never completely written");
+    }
+    return manifest.error();
+  }
+  for (const auto& sub : manifest->directories) {
+    struct stat info {};
+    const std::string path = join_path(dir, sub.path);
+    if (::lstat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+      return corrupt("attempt " + dir + ": directory " + sub.path + " is missing");
+    }
+  }
+  for (const auto& file : manifest->files) {
+    if (Status checked = check_file(dir, file); !checked.ok()) return checked;
+  }
+  return ok_status();
+}
+
+Status verify_manifest(const std::string& dir, ArtifactHasher& hasher, const std::string& storage_root) {
+  if (Status files = verify_manifest(dir); !files.ok()) return files;
+  auto manifest = read_manifest(dir);
+  if (!manifest.ok()) return manifest.error();
+  return hasher.verify(join_path(storage_root, manifest->image_path), manifest->image_sha256);
+}
+
+Result<Manifest> attempt_manifest(const AttemptContents& contents) {
+  auto files = prepare_files(contents);
+  if (!files.ok()) return files.error();
+  return build_manifest(contents, *files);
+}
+
+Result<WriteOutcome> write_attempt_directory(const std::string& dir, const AttemptContents& contents,
+                                             ArtifactHasher& hasher) {
+  if (Status image = hasher.verify(contents.image_local_path, contents.image_sha256); !image.ok()) return image.error();
+  auto files = prepare_files(contents);
+  if (!files.ok()) return files.error();
+  const std::string manifest_text = manifest_json(build_manifest(contents, *files));
+
+  WriteOutcome outcome = WriteOutcome::written;
+  if (exists(dir)) {
+    auto existing = read_file(join_path(dir, kManifestFile), kMaxManifestBytes);
+    const bool complete = existing.ok() && parse_manifest(*existing, dir).ok();
+    if (complete) {
+      if (*existing != manifest_text) {
+        return invalid_argument("attempt directory " + dir +
+                                " already holds a complete attempt with different content; a complete attempt is "
+                                "never rewritten (a retry is a new attempt number)");
+      }
+      if (Status same = verify_manifest(dir); !same.ok()) return same.error();
+      return WriteOutcome::already_complete;
+    }
+    if (Status discarded = discard_incomplete(dir); !discarded.ok()) return discarded.error();
+    outcome = WriteOutcome::rewritten;
+  }
+  if (Status written = write_fresh(dir, contents, *files, manifest_text); !written.ok()) return written.error();
+  return outcome;
+}
+
+}  // namespace tpslurm::storage

@@ -1,0 +1,67 @@
+// Attempt directories on the shared filesystem: written once, completely, or not at all.
+//
+// write_attempt_directory() first verifies the image (through the ArtifactHasher, so a
+// manifest never records an image that was not checked), then creates the directory, its
+// subdirectories and files (each written atomically: temp file, fsync, rename, fsync of the
+// directory) and writes manifest.json last. So:
+//   - no directory                       -> written;
+//   - a complete manifest, same content  -> left alone (already_complete), after checking the
+//                                           files still match it;
+//   - a complete manifest, other content -> invalid_argument: a complete attempt is never
+//                                           rewritten; a retry is a new attempt number;
+//   - no complete manifest (a crash)     -> discarded and written again (rewritten), unless
+//                                           the job left evidence there (logs/slurm-job.json
+//                                           or exit.json): then corrupt, for an operator.
+// verify_manifest() re-checks a written directory against its manifest (used before a delayed
+// submit): every file present, regular, same mode, size and SHA-256; with an ArtifactHasher
+// also the image. Errors name the file and what differs.
+//
+// Functions are thread-compatible: two writers of the same directory at once are not
+// supported (the reconciler prepares one attempt at a time).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "storage/artifact_hash.h"
+#include "storage/manifest.h"
+
+namespace tpslurm::storage {
+
+struct AttemptFileSpec {
+  std::string path;  // relative to the attempt directory
+  std::string content;
+  unsigned mode = 0440;
+  std::string copy_from;  // when set: copy this local file's bytes instead of `content`
+};
+
+struct AttemptContents {
+  std::string job_id;
+  int attempt = 0;
+  std::string submit_token;
+  std::string image_registry_path;  // relative to the storage root
+  std::string image_local_path;
+  std::string image_sha256;  // the registry's value; verified before anything is written
+  std::vector<ManifestDirectory> directories;
+  std::vector<AttemptFileSpec> files;
+  std::vector<ManifestLog> logs;
+};
+
+enum class WriteOutcome { written, already_complete, rewritten };
+
+Result<WriteOutcome> write_attempt_directory(const std::string& dir, const AttemptContents& contents,
+                                             ArtifactHasher& hasher);
+
+// The manifest write_attempt_directory() writes for `contents` (reads the files to copy; does
+// not check the image): what `render --json` shows without writing anything.
+Result<Manifest> attempt_manifest(const AttemptContents& contents);
+
+// The manifest of a complete attempt directory (not_found if it has none).
+Result<Manifest> read_manifest(const std::string& dir);
+
+Status verify_manifest(const std::string& dir);
+// Also re-verifies the image, found at storage_root + the manifest's image path.
+Status verify_manifest(const std::string& dir, ArtifactHasher& hasher, const std::string& storage_root);
+
+}  // namespace tpslurm::storage

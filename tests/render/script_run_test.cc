@@ -1,0 +1,452 @@
+// Runs rendered batch scripts under bash, with stand-ins for srun and scontrol (bash
+// functions), a stand-in for `ray`/`python3` on the tasks' PATH, and a stand-in program that
+// records the argv and environment it received. Every value a request can carry into the
+// script or the job's environment is adversarial here — quotes, $, backticks, ;, newlines,
+// tabs, control characters, UTF-8, leading dashes, empty strings — and must arrive byte for
+// byte. The storage root itself is a hostile path, so every path the script uses is too.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "attempt_writer.h"
+#include "base/digest.h"
+#include "bash_syntax.h"
+#include "render/shell_quote.h"
+#include "render_fixtures.h"
+#include "sbatch_reader.h"
+#include "storage/job_credential.h"
+#include "storage/layout.h"
+#include "storage/memory_hash_cache.h"
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::render {
+namespace {
+
+using tpslurm::testing::read_test_file;
+using tpslurm::testing::TempDir;
+using tpslurm::testing::write_test_file;
+namespace fs = std::filesystem;
+
+const std::string kToken = "tok-s3cret-never-in-env";
+const std::string kImageBytes = "not really a squashfs image\n";
+
+// A directory name with everything a shell or sbatch could trip over (but ',' and ':', which
+// no bind list can carry, and no line break, which no #SBATCH line can).
+const std::string kHostileDir = "store 'q\" $HOME `id` $(id) ;&|<>*?[]~{}\\#!ü €\t-x";
+
+const std::vector<std::string> kHostileArgs = {"",
+                                               "two words",
+                                               "$HOME",
+                                               "`id`",
+                                               "$(id)",
+                                               "'",
+                                               "\"",
+                                               "a\nb",
+                                               "\t",
+                                               "-e",
+                                               "-n",
+                                               "--",
+                                               ";",
+                                               "&& echo pwned",
+                                               "|",
+                                               "*",
+                                               "~",
+                                               "!",
+                                               "\\",
+                                               "ü€😀",
+                                               "\x01\x1b[31m\x7f",
+                                               "--flag=$(x)",
+                                               "trailing\n\n",
+                                               "=x=",
+                                               "%s%n",
+                                               "${IFS}"};
+
+const std::vector<std::pair<std::string, std::string>> kHostileEnv = {{"A_EMPTY", ""},
+                                                                      {"B_SPACES", "two  words "},
+                                                                      {"C_DOLLAR", "$HOME ${PATH} $(id) `id`"},
+                                                                      {"D_QUOTES", "a'b\"c"},
+                                                                      {"E_NEWLINES", "line1\nline2\n"},
+                                                                      {"F_TABS", "\tx\t"},
+                                                                      {"G_DASH", "-e"},
+                                                                      {"H_UTF8", "ü€😀"},
+                                                                      {"I_CONTROL", "\x01\x02\x1b\x7f"},
+                                                                      {"J_SEMICOLON", "; rm -rf /tmp/x &"},
+                                                                      {"K_BACKSLASH", "\\\\n\\"},
+                                                                      {"L_EQUALS", "=a=b="},
+                                                                      {"STANDIN_EXIT", "0"}};
+
+// The stand-in srun: skips its own options (and `apptainer exec` with its options and the
+// image), records everything it was given, and runs the task once per --ntasks with
+// SLURM_PROCID set, the tasks' PATH extended by the fake bin directory.
+const char* const kFakeSrun = R"(() { printf '%s\0' "$@" > "$TP_FAKE_DIR/srun-$BASHPID";
+  if [ -n "${TP_FAKE_SRUN_FAIL:-}" ]; then echo "pyxis: failed to create container" >&2; return 125; fi;
+  local ntasks=1; while [ $# -gt 0 ]; do case $1 in --ntasks=*) ntasks=${1#--ntasks=} ;; -*) ;; *) break ;; esac; shift; done;
+  if [ "$1" = apptainer ]; then shift 2; while [ $# -gt 0 ]; do case $1 in --nv|--no-home) shift ;; --bind|--pwd) shift 2 ;; *) break ;; esac; done; shift; fi;
+  local i rc=0; for ((i = 0; i < ntasks; i++)); do PATH="$TP_FAKE_BIN:$PATH" SLURM_PROCID=$i "$@" || rc=$?; done; return $rc; })";
+
+const char* const kFakeScontrol =
+    R"(() { if [ "$1 $2" = "show hostnames" ]; then case $3 in *b*) printf 'b1\n' ;; *c*) printf 'c1\n' ;; *) printf 'node1\nnode2\n' ;; esac; fi; })";
+
+std::vector<std::string> split_nul(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto end = text.find('\0', start);
+    out.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+std::map<std::string, std::string> parse_env(const std::string& text) {
+  std::map<std::string, std::string> env;
+  for (const auto& entry : split_nul(text)) {
+    const auto eq = entry.find('=');
+    env[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  return env;
+}
+
+class ScriptRunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_root = m_tmp.file(kHostileDir);
+    m_fake_bin = m_tmp.file("fakebin");
+    m_out = m_tmp.file("out");
+    fs::create_directories(m_out);
+    fs::create_directories(m_tmp.file("fake"));
+    write_test_file(m_root + "/runtimes/hostile image.sqsh", kImageBytes);
+    write_test_file(m_root + "/runtimes/hostile image.sif", kImageBytes);
+    // The stand-in program lives under the hostile root too: command[0] is a hostile path.
+    m_standin = m_root + "/bin dir/stand in 'x' $y";
+    write_test_file(m_standin,
+                    "#!/bin/bash\nprintf '%s\\0' \"$@\" > " + shell_quote(m_out) + "/argv.\"$NODE_RANK\"\nenv -0 > " +
+                        shell_quote(m_out) + "/env.\"$NODE_RANK\"\nexit \"${STANDIN_EXIT:-0}\"\n",
+                    fs::perms::owner_all);
+    write_test_file(m_fake_bin + "/ray", "#!/bin/bash\nprintf '%s\\0' \"$@\" > " + shell_quote(m_out) + "/ray.\"$$\"\n",
+                    fs::perms::owner_all);
+    write_test_file(m_fake_bin + "/python3", "#!/bin/bash\necho \"$TP_FAKE_RAY_NODES\"\n", fs::perms::owner_all);
+    const std::string sha = sha256_hex(kImageBytes);
+    auto registry = model::RuntimeRegistry::parse(
+        R"({ "runtimes": {
+          "custom-hostile": { "framework": "custom", "launcher": "srun",
+            "sqsh": { "path": "runtimes/hostile image.sqsh", "sha256": ")" +
+            sha + R"(" },
+            "sif": { "path": "runtimes/hostile image.sif", "sha256": ")" +
+            sha + R"(" } },
+          "custom-ray": { "framework": "custom", "launcher": "ray",
+            "sqsh": { "path": "runtimes/hostile image.sqsh", "sha256": ")" +
+            sha + R"(" } } } })",
+        "registry");
+    ASSERT_TRUE(registry.ok()) << registry.error().to_text();
+    m_registry = std::move(*registry);
+  }
+
+  model::LaunchRequest hostile_request(const std::string& runtime = "custom-hostile") {
+    model::LaunchRequest request;
+    request.job_id = "adv-hetjob-1";
+    request.type = "custom";
+    request.framework = "custom";
+    request.runtime_id = runtime;
+    request.command = {m_standin};
+    request.command.insert(request.command.end(), kHostileArgs.begin(), kHostileArgs.end());
+    request.working_dir = "/work dir/'q'/\"d\"/$x/`y`\n;z";
+    request.env = kHostileEnv;
+    request.pools = {{"main", "h100-80g", 2, 8, 16, 64 * 1024}};
+    request.mounts = {{"data set/'x' $y", "/mnt/a b'c\"$d`e`", true}, {"out", "/out;put", false}};
+    request.time_limit_minutes = 60;
+    request.slurm.account = "acct \"q\" #not-a-comment 'x' \\";
+    request.slurm.qos = "q\tos";
+    request.ingest_token = kToken;
+    return request;
+  }
+
+  model::Settings hostile_settings(model::RuntimeProfile profile = model::RuntimeProfile::enroot_pyxis) {
+    model::Settings settings = testing::settings(profile);
+    settings.storage_root = m_root;
+    settings.partition = "gpu part";
+    settings.instance = "inst 'x' \"y\" #z";
+    settings.reservation = "res #1 \\ 'r'";
+    settings.wckey = "wc\tkey";
+    return settings;
+  }
+
+  // Renders, writes the attempt directory and returns the rendered attempt.
+  RenderedAttempt prepare(const model::LaunchRequest& request, const model::Settings& settings) {
+    m_inputs = testing::inputs(settings, request.job_id);
+    auto credential = storage::write_job_credential(settings.storage_root, request.job_id, kToken, "hmac-key");
+    EXPECT_TRUE(credential.ok()) << credential.error().message();
+    m_inputs.job_credential_path = credential->path;
+    const model::Runtime* runtime = m_registry.find(request.runtime_id);
+    auto rendered = render_attempt(request, *runtime, testing::gpu_series(), settings, m_inputs);
+    EXPECT_TRUE(rendered.ok()) << rendered.error().to_text();
+    storage::MemoryHashCache cache;
+    storage::ArtifactHasher hasher(cache);
+    auto written = storage::write_attempt_directory(
+        m_inputs.local_attempt_dir, testing::attempt_contents(request.job_id, m_inputs, *rendered), hasher);
+    EXPECT_TRUE(written.ok()) << written.error().message();
+    return std::move(*rendered);
+  }
+
+  tpslurm::testing::ProcessResult run(const tpslurm::testing::EnvironmentMap& extra_env = {}) {
+    tpslurm::testing::EnvironmentMap env = {{"PATH", "/usr/bin:/bin"},
+                                            {"SLURM_JOB_ID", "4242"},
+                                            {"SLURM_JOB_NODELIST", "node[1-2]"},
+                                            {"TP_FAKE_DIR", m_tmp.file("fake")},
+                                            {"TP_FAKE_BIN", m_fake_bin},
+                                            {"BASH_FUNC_srun%%", kFakeSrun},
+                                            {"BASH_FUNC_scontrol%%", kFakeScontrol}};
+    for (const auto& [name, value] : extra_env) env[name] = value;
+    return tpslurm::testing::run_process({"/bin/bash", m_inputs.local_attempt_dir + "/job.sh"}, env);
+  }
+
+  std::string attempt_file(const std::string& relative) const {
+    return read_test_file(m_inputs.local_attempt_dir + "/" + relative);
+  }
+
+  // Every srun call's arguments, in no particular order.
+  std::vector<std::vector<std::string>> srun_calls() const {
+    std::vector<std::vector<std::string>> calls;
+    for (const auto& entry : fs::directory_iterator(m_tmp.file("fake"))) {
+      calls.push_back(split_nul(read_test_file(entry.path())));
+    }
+    return calls;
+  }
+
+  std::string option_value(const std::vector<std::string>& call, const std::string& option) const {
+    for (std::size_t i = 0; i < call.size(); ++i) {
+      if (call[i].rfind(option + "=", 0) == 0) return call[i].substr(option.size() + 1);
+      if (call[i] == option && i + 1 < call.size()) return call[i + 1];
+    }
+    return "<absent>";
+  }
+
+  std::string expected_binds(const model::LaunchRequest& request) const {
+    const std::string& dir = m_inputs.cluster_attempt_dir;
+    std::string binds = dir + ":" + dir + ":ro," + dir + "/scratch:" + dir + "/scratch";
+    for (const auto& mount : request.mounts) {
+      binds += "," + m_root + "/" + mount.source + ":" + mount.target + (mount.read_only ? ":ro" : "");
+    }
+    return binds;
+  }
+
+  void expect_program_received(const model::LaunchRequest& request, int rank, int nodes) {
+    const std::string suffix = std::to_string(rank);
+    ASSERT_TRUE(fs::exists(m_out + "/argv." + suffix)) << "rank " << rank << " did not run";
+    EXPECT_EQ(split_nul(read_test_file(m_out + "/argv." + suffix)), kHostileArgs);
+    const auto env = parse_env(read_test_file(m_out + "/env." + suffix));
+    for (const auto& [name, value] : request.env) {
+      ASSERT_TRUE(env.contains(name)) << name;
+      EXPECT_EQ(env.at(name), value) << name;
+    }
+    const std::string& dir = m_inputs.cluster_attempt_dir;
+    EXPECT_EQ(env.at("TUNEPLANE_JOB_ID"), request.job_id);
+    EXPECT_EQ(env.at("TUNEPLANE_ATTEMPT"), "1");
+    EXPECT_EQ(env.at("TUNEPLANE_ATTEMPT_DIR"), dir);
+    EXPECT_EQ(env.at("TUNEPLANE_INGEST_TOKEN_FILE"), dir + "/credentials/ingest_token");
+    EXPECT_EQ(read_test_file(env.at("TUNEPLANE_INGEST_TOKEN_FILE")), kToken);
+    EXPECT_EQ(env.at("TMPDIR"), dir + "/scratch");
+    EXPECT_EQ(env.at("NODE_RANK"), suffix);
+    EXPECT_EQ(env.at("NNODES"), std::to_string(nodes));
+    EXPECT_EQ(env.at("MASTER_ADDR"), "node1");
+    EXPECT_EQ(env.at("MASTER_PORT"), "24242");
+    for (const auto& [name, value] : env) EXPECT_EQ(value.find(kToken), std::string::npos) << name;
+  }
+
+  TempDir m_tmp;
+  std::string m_root;
+  std::string m_fake_bin;
+  std::string m_out;
+  std::string m_standin;
+  model::RuntimeRegistry m_registry;
+  AttemptInputs m_inputs;
+};
+
+TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderEnrootPyxis) {
+  const model::LaunchRequest request = hostile_request();
+  const RenderedAttempt rendered = prepare(request, hostile_settings());
+  EXPECT_EQ(testing::bash_syntax_errors(rendered.script), "");
+  const auto result = run();
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  expect_program_received(request, 0, 2);
+  expect_program_received(request, 1, 2);
+  const auto calls = srun_calls();
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(option_value(calls[0], "--container-mounts"), expected_binds(request));
+  EXPECT_EQ(option_value(calls[0], "--container-workdir"), request.working_dir);
+  EXPECT_EQ(option_value(calls[0], "--container-image"), m_root + "/runtimes/hostile image.sqsh");
+  EXPECT_EQ(option_value(calls[0], "--output"), m_inputs.cluster_attempt_dir + "/logs/component-0.out");
+  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
+}
+
+TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderApptainer) {
+  const model::LaunchRequest request = hostile_request();
+  const RenderedAttempt rendered = prepare(request, hostile_settings(model::RuntimeProfile::apptainer));
+  const auto result = run();
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  expect_program_received(request, 0, 2);
+  expect_program_received(request, 1, 2);
+  const auto calls = srun_calls();
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(option_value(calls[0], "--bind"), expected_binds(request));
+  EXPECT_EQ(option_value(calls[0], "--pwd"), request.working_dir);
+  EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), "--nv"), calls[0].end());
+  EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), m_root + "/runtimes/hostile image.sif"), calls[0].end());
+}
+
+TEST_F(ScriptRunTest, StorageMountedElsewhereOnTheClusterIsSeenThroughTheClusterPath) {
+  const std::string cluster_root = m_tmp.file("cluster view $x");
+  fs::create_directory_symlink(m_root, cluster_root);
+  model::Settings settings = hostile_settings();
+  settings.slurm_storage_root = cluster_root;
+  model::LaunchRequest request = hostile_request();
+  prepare(request, settings);
+  ASSERT_EQ(m_inputs.cluster_attempt_dir, cluster_root + "/slurm/jobs/adv-hetjob-1/attempts/1");
+  const auto result = run();
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto env = parse_env(read_test_file(m_out + "/env.0"));
+  EXPECT_EQ(env.at("TUNEPLANE_ATTEMPT_DIR"), m_inputs.cluster_attempt_dir);
+  EXPECT_EQ(env.at("TMPDIR"), m_inputs.cluster_attempt_dir + "/scratch");
+  const auto calls = srun_calls();
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(option_value(calls[0], "--container-image"), cluster_root + "/runtimes/hostile image.sqsh");
+  const std::string& dir = m_inputs.cluster_attempt_dir;
+  EXPECT_EQ(option_value(calls[0], "--container-mounts"),
+            dir + ":" + dir + ":ro," + dir + "/scratch:" + dir + "/scratch," + cluster_root +
+                "/data set/'x' $y:/mnt/a b'c\"$d`e`:ro," + cluster_root + "/out:/out;put");
+}
+
+TEST_F(ScriptRunTest, HostileSiteSettingsAndPathsSurviveTheSbatchLines) {
+  const model::LaunchRequest request = hostile_request();
+  const RenderedAttempt rendered = prepare(request, hostile_settings());
+  auto read_back = testing::read_sbatch_directives(rendered.script);
+  ASSERT_TRUE(read_back.ok()) << read_back.error().message();
+  model::SubmitDescription sent = rendered.submit;
+  sent.script.clear();
+  sent.environment.clear();
+  EXPECT_EQ(*read_back, sent);
+  EXPECT_EQ(read_back->account, *request.slurm.account);
+  EXPECT_EQ(read_back->reservation, "res #1 \\ 'r'");
+  EXPECT_EQ(read_back->tag.name, "tp-inst 'x' \"y\" #z-adv-hetjob-1-1");
+  EXPECT_EQ(read_back->tag.working_directory, m_inputs.cluster_attempt_dir);
+}
+
+TEST_F(ScriptRunTest, WritesJobEvidenceFirst) {
+  prepare(hostile_request(), hostile_settings());
+  ASSERT_EQ(run({{"SLURM_JOB_SLUID", "sEE9M8P5JF1X00"}}).exit_code, 0);
+  const std::string evidence = attempt_file("logs/slurm-job.json");
+  EXPECT_NE(evidence.find("{\"job_id\": 4242, \"het_job_id\": null, \"sluid\": \"sEE9M8P5JF1X00\", \"batch_host\": "),
+            std::string::npos)
+      << evidence;
+  EXPECT_NE(evidence.find("\"components\": [{\"het_job_offset\": 0, \"job_id\": 4242, \"node_list\": \"node[1-2]\"}]}"),
+            std::string::npos)
+      << evidence;
+}
+
+TEST_F(ScriptRunTest, ImageThatChangedOnTheClusterFailsTheVerifyPhase) {
+  prepare(hostile_request(), hostile_settings());
+  write_test_file(m_root + "/runtimes/hostile image.sqsh", "tampered");
+  const auto result = run();
+  EXPECT_EQ(result.exit_code, 91);
+  EXPECT_EQ(result.err, "tuneplane: image verification failed: " + m_root +
+                            "/runtimes/hostile image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
+                            sha256_hex("tampered") + "\n");
+  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
+  EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
+  EXPECT_TRUE(srun_calls().empty());
+  EXPECT_TRUE(fs::exists(m_inputs.local_attempt_dir + "/logs/slurm-job.json"));
+}
+
+TEST_F(ScriptRunTest, MissingImageFailsTheVerifyPhase) {
+  prepare(hostile_request(), hostile_settings());
+  fs::remove(m_root + "/runtimes/hostile image.sqsh");
+  const auto result = run();
+  EXPECT_EQ(result.exit_code, 91);
+  EXPECT_EQ(result.err,
+            "tuneplane: image verification failed: " + m_root + "/runtimes/hostile image.sqsh is missing\n");
+  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
+}
+
+TEST_F(ScriptRunTest, ProgramFailureIsReportedAsTheProgramPhase) {
+  model::LaunchRequest request = hostile_request();
+  request.env.back().second = "3";  // STANDIN_EXIT
+  prepare(request, hostile_settings());
+  const auto result = run();
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 3, \"failed_phase\": \"program\"}\n");
+}
+
+TEST_F(ScriptRunTest, ContainerThatNeverStartedIsReportedAsTheContainerPhase) {
+  prepare(hostile_request(), hostile_settings());
+  const auto result = run({{"TP_FAKE_SRUN_FAIL", "1"}});
+  EXPECT_EQ(result.exit_code, 125);
+  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 125, \"failed_phase\": \"container\"}\n");
+  EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
+}
+
+TEST_F(ScriptRunTest, HeterogeneousComponentsGetConsecutiveNodeRanks) {
+  model::LaunchRequest request = hostile_request();
+  request.pools = {
+      {"a", "h100-80g", 2, 8, 16, 1024}, {"b", "a100-80g", 1, 8, 16, 1024}, {"c", "h100-80g", 1, 8, 16, 1024}};
+  prepare(request, hostile_settings());
+  const auto result = run({{"SLURM_JOB_ID_HET_GROUP_0", "4242"},
+                           {"SLURM_JOB_ID_HET_GROUP_1", "4243"},
+                           {"SLURM_JOB_ID_HET_GROUP_2", "4244"},
+                           {"SLURM_JOB_NODELIST_HET_GROUP_0", "node[1-2]"},
+                           {"SLURM_JOB_NODELIST_HET_GROUP_1", "b1"},
+                           {"SLURM_JOB_NODELIST_HET_GROUP_2", "c1"}});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  for (int rank = 0; rank < 4; ++rank) expect_program_received(request, rank, 4);
+  const auto calls = srun_calls();
+  ASSERT_EQ(calls.size(), 3u);
+  std::set<std::string> outputs;
+  for (const auto& call : calls)
+    outputs.insert(option_value(call, "--het-group") + " " + option_value(call, "--output"));
+  const std::string logs = m_inputs.cluster_attempt_dir + "/logs/";
+  EXPECT_EQ(outputs, (std::set<std::string>{"0 " + logs + "component-0.out", "1 " + logs + "component-1.out",
+                                            "2 " + logs + "component-2.out"}));
+  const std::string evidence = attempt_file("logs/slurm-job.json");
+  EXPECT_NE(evidence.find("\"het_job_id\": 4242"), std::string::npos) << evidence;
+  EXPECT_NE(evidence.find("{\"het_job_offset\": 2, \"job_id\": 4244, \"node_list\": \"c1\"}"), std::string::npos)
+      << evidence;
+}
+
+TEST_F(ScriptRunTest, RayStartsAHeadAndWorkersThenRunsTheCommandOnce) {
+  model::LaunchRequest request = hostile_request("custom-ray");
+  request.pools = {{"a", "h100-80g", 2, 8, 16, 1024}, {"b", "a100-80g", 1, 8, 16, 1024}};
+  prepare(request, hostile_settings());
+  const auto result = run({{"TP_FAKE_RAY_NODES", "3"},
+                           {"SLURM_JOB_NODELIST_HET_GROUP_0", "node[1-2]"},
+                           {"SLURM_JOB_NODELIST_HET_GROUP_1", "b1"}});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  // The driver runs once, without a node rank.
+  ASSERT_TRUE(fs::exists(m_out + "/argv."));
+  EXPECT_EQ(split_nul(read_test_file(m_out + "/argv.")), kHostileArgs);
+  EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
+  const auto env = parse_env(read_test_file(m_out + "/env."));
+  EXPECT_EQ(env.at("RAY_ADDRESS"), "node1:24242");
+  EXPECT_EQ(env.at("E_NEWLINES"), "line1\nline2\n");
+  int heads = 0;
+  int workers = 0;
+  for (const auto& entry : fs::directory_iterator(m_out)) {
+    if (entry.path().filename().string().rfind("ray.", 0) != 0) continue;
+    const auto args = split_nul(read_test_file(entry.path()));
+    if (std::find(args.begin(), args.end(), "--head") != args.end()) {
+      ++heads;
+      EXPECT_NE(std::find(args.begin(), args.end(), "--temp-dir=" + m_inputs.cluster_attempt_dir + "/scratch/ray"),
+                args.end());
+    } else {
+      ++workers;
+      EXPECT_NE(std::find(args.begin(), args.end(), "--address=node1:24242"), args.end());
+    }
+  }
+  EXPECT_EQ(heads, 1);
+  EXPECT_EQ(workers, 2);
+  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
+}
+
+}  // namespace
+}  // namespace tpslurm::render
