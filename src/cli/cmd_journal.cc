@@ -10,7 +10,7 @@
 #include "journal/journal.h"
 #include "journal/journal_check.h"
 #include "journal/state_dir_lock.h"
-#include "storage/atomic_file.h"
+#include "base/file_system.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -19,7 +19,7 @@ int run_migrate(Context& context) {
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
   // A running daemon holds the lock; migrating under it would change its schema mid-flight.
-  if (Status made = storage::make_directories(settings->state_dir, 0700); !made.ok()) return context.fail(made.error());
+  if (Status made = make_directories(settings->state_dir, 0700); !made.ok()) return context.fail(made.error());
   auto lock = journal::StateDirLock::acquire(settings->state_dir);
   if (!lock.ok()) return context.fail(lock.error().with_context("migrate"));
   journal::OpenOptions options;

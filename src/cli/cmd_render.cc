@@ -43,28 +43,17 @@ std::string derived_token(const model::LaunchRequest& request, const std::string
          hex.substr(20);
 }
 
-storage::AttemptContents attempt_contents(const model::LaunchRequest& request, const render::AttemptInputs& inputs,
-                                          const render::RenderedAttempt& attempt) {
-  storage::AttemptContents contents;
-  contents.job_id = request.job_id;
-  contents.attempt = inputs.attempt;
-  contents.submit_token = inputs.submit_token;
-  contents.image_registry_path = attempt.image.registry_path;
-  contents.image_local_path = attempt.image.local_path;
-  contents.image_sha256 = attempt.image.sha256;
-  for (const auto& dir : attempt.directories) contents.directories.push_back({dir.path, dir.mode});
-  for (const auto& file : attempt.files) {
-    // No job credential exists before `submit`; the attempt's copy then comes straight from
-    // the request (the same bytes `submit` would write).
+// Before `submit` no job credential exists; the attempt's copy then comes straight from the
+// request (the same bytes `submit` would write).
+model::AttemptLayout attempt_layout(const model::LaunchRequest& request, const render::AttemptInputs& inputs,
+                                    model::AttemptLayout layout) {
+  for (auto& file : layout.files) {
     if (file.copy_from == inputs.job_credential_path && request.ingest_token) {
-      contents.files.push_back({file.path, *request.ingest_token, file.mode, {}});
-    } else {
-      contents.files.push_back({file.path, file.content, file.mode, file.copy_from});
+      file.content = *request.ingest_token;
+      file.copy_from.clear();
     }
   }
-  for (const auto& log : attempt.logs)
-    contents.logs.push_back({log.name, log.component, log.stdout_path, log.stderr_path});
-  return contents;
+  return layout;
 }
 
 // Long image hashes show their progress on a terminal.
@@ -111,13 +100,13 @@ int run_render(Context& context, const RenderOptions& options) {
                   << rendered.error().to_text();
     return kExitBadInput;
   }
-  const storage::AttemptContents contents = attempt_contents(*request, inputs, *rendered);
+  const model::AttemptLayout layout = attempt_layout(*request, inputs, rendered->layout);
 
   bool written = false;
   if (!options.attempt_dir.empty()) {
     storage::MemoryHashCache cache;
     storage::ArtifactHasher hasher(cache, terminal_progress(context));
-    auto outcome = storage::write_attempt_directory(inputs.local_attempt_dir, contents, hasher);
+    auto outcome = storage::write_attempt_directory(inputs.local_attempt_dir, layout, hasher);
     if (!outcome.ok()) return context.fail(outcome.error());
     written = true;
     context.err() << "tuneplane-slurm: attempt "
@@ -129,7 +118,7 @@ int run_render(Context& context, const RenderOptions& options) {
     context.out() << rendered->script;
     return kExitOk;
   }
-  auto manifest = storage::attempt_manifest(contents);
+  auto manifest = storage::attempt_manifest(layout);
   if (!manifest.ok()) return context.fail(manifest.error());
   boost::json::object out;
   out["job_id"] = request->job_id;

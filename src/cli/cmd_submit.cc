@@ -12,7 +12,7 @@
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
 #include "journal/journal.h"
-#include "storage/atomic_file.h"
+#include "base/file_system.h"
 #include "storage/job_credential.h"
 #include "storage/secret_key.h"
 
@@ -66,7 +66,7 @@ int run_submit(Context& context, const SubmitOptions& options) {
     return report(context, options, request->job_id, "unchanged", hash);
   }
 
-  if (Status made = storage::make_directories(settings->state_dir, 0700); !made.ok()) return context.fail(made.error());
+  if (Status made = make_directories(settings->state_dir, 0700); !made.ok()) return context.fail(made.error());
   auto key = storage::load_or_create_secret_key(settings->state_dir + "/hmac.key");
   if (!key.ok()) return context.fail(key.error());
   auto credential =

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <iterator>
 
-#include "base/read_file.h"
+#include "base/file_system.h"
 
 namespace tpslurm::cli {
 namespace {

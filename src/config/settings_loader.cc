@@ -10,7 +10,7 @@
 #include <functional>
 
 #include "base/duration.h"
-#include "base/read_file.h"
+#include "base/file_system.h"
 #include "config/env_file.h"
 #include "config/setting_keys.h"
 

@@ -4,7 +4,7 @@
 
 #include <cerrno>
 
-#include "base/read_file.h"
+#include "base/file_system.h"
 
 namespace tpslurm::journal {
 

@@ -14,7 +14,7 @@
 #include <mutex>
 
 #include "base/digest.h"
-#include "base/read_file.h"
+#include "base/file_system.h"
 #include "journal/embedded_sql.h"
 #include "journal/journal_hash_cache.h"
 #include "journal/migrator.h"
@@ -29,20 +29,6 @@ using model::CleanupStep;
 using model::JobPhase;
 
 constexpr int kBusyTimeoutMs = 5000;
-
-std::string parent_directory(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-Status make_private_directory(const std::string& dir) {
-  struct stat info {};
-  if (::stat(dir.c_str(), &info) == 0) return ok_status();
-  if (Status parent = make_private_directory(parent_directory(dir)); !parent.ok()) return parent;
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return system_error("mkdir", dir, errno);
-  return ok_status();
-}
 
 std::string detail_json(const EventDetail& detail) {
   boost::json::object object;
@@ -143,7 +129,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Cl
   const bool writable = options.mode == OpenOptions::Mode::read_write;
   const std::string dir = parent_directory(path);
   if (writable) {
-    if (Status made = make_private_directory(dir); !made.ok()) return made.error().with_context("journal " + path);
+    if (Status made = make_directories(dir, 0700); !made.ok()) return made.error().with_context("journal " + path);
   }
   auto network = options.probe_filesystem(dir);
   if (!network.ok()) return network.error().with_context("journal " + path);

@@ -5,20 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file_system.h"
 #include "journal/embedded_sql.h"
 #include "journal/migrator.h"
 
 namespace tpslurm::journal {
-namespace {
-
-std::string parent_directory(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-}  // namespace
-
 std::vector<CheckResult> check_journal(const std::string& path, const FilesystemProbe& probe) {
   std::vector<CheckResult> results;
   const auto add = [&](std::string name, bool ok, std::string detail) {

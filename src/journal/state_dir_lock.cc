@@ -6,7 +6,7 @@
 
 #include <cerrno>
 
-#include "base/read_file.h"
+#include "base/file_system.h"
 
 namespace tpslurm::journal {
 

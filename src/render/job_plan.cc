@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "base/file_system.h"
 #include "model/job_tag.h"
 #include "render/attempt_files.h"
 #include "render/shell_quote.h"
@@ -23,15 +24,6 @@ constexpr std::array<std::string_view, 22> kShellOwnedNames = {
 // Variables the platform sets for the job; a value from the request would be silently replaced.
 constexpr std::array<std::string_view, 7> kPlatformNames = {"TMPDIR",      "NNODES",      "NODE_RANK", "MASTER_ADDR",
                                                             "MASTER_PORT", "RAY_ADDRESS", "RAY_TMPDIR"};
-
-std::string join(std::string_view root, std::string_view relative) {
-  std::string out(root);
-  while (out.size() > 1 && out.back() == '/') out.pop_back();
-  if (relative.empty()) return out;
-  if (out != "/") out += '/';
-  out += relative;
-  return out;
-}
 
 bool is_env_name(std::string_view name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
@@ -131,7 +123,7 @@ class Planner {
     }
     const std::string& cluster_root =
         m_settings.slurm_storage_root.empty() ? m_settings.storage_root : m_settings.slurm_storage_root;
-    m_plan.image = {artifact->path, join(m_settings.storage_root, artifact->path), join(cluster_root, artifact->path),
+    m_plan.image = {artifact->path, join_path(m_settings.storage_root, artifact->path), join_path(cluster_root, artifact->path),
                     artifact->sha256};
     if (m_plan.image.cluster_path.find_first_of(",:") != std::string::npos) {
       m_problems.add("spec.framework.runtime_id", quote_value(m_request.runtime_id),
@@ -277,7 +269,7 @@ class Planner {
                        "would cover the attempt directory " + quote_value(dir) + "; pick another target");
         continue;
       }
-      binds.push_back(join(cluster_root, mount.source) + ":" + mount.target + (mount.read_only ? ":ro" : ""));
+      binds.push_back(join_path(cluster_root, mount.source) + ":" + mount.target + (mount.read_only ? ":ro" : ""));
     }
     for (const auto& bind : binds) {
       if (!m_plan.bind_list.empty()) m_plan.bind_list += ',';
@@ -357,7 +349,7 @@ class Planner {
 }  // namespace
 
 std::string attempt_path(const std::string& cluster_attempt_dir, std::string_view relative) {
-  return join(cluster_attempt_dir, relative);
+  return join_path(cluster_attempt_dir, relative);
 }
 
 Result<JobPlan, Problems> plan_job(const model::LaunchRequest& request, const model::Runtime& runtime,

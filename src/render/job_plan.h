@@ -31,7 +31,7 @@ struct JobPlan {
   bool gpu = false;
   std::vector<PlannedComponent> components;
   int total_nodes = 0;
-  ImageRef image;
+  model::AttemptImage image;
   std::string cluster_attempt_dir;
   std::string bind_list;                                         // "src:dst[:ro],..." for --container-mounts / --bind
   std::vector<std::pair<std::string, std::string>> environment;  // the env file: platform's, then the job's

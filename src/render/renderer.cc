@@ -16,8 +16,8 @@ std::string log_path(std::string_view name, std::string_view stream) {
   return std::string(kLogsDir) + "/" + std::string(name) + "." + std::string(stream);
 }
 
-LogFile log_file(std::string name, int component) {
-  LogFile log{std::move(name), component, {}, {}};
+model::AttemptLog log_file(std::string name, int component) {
+  model::AttemptLog log{std::move(name), component, {}, {}};
   log.stdout_path = log_path(log.name, "out");
   log.stderr_path = log_path(log.name, "err");
   return log;
@@ -27,7 +27,7 @@ std::string component_log_name(int index) { return "component-" + std::to_string
 
 // Step options shared by every srun line: placement inside the allocation and the log files.
 TemplateValue step_value(const PlannedComponent& component, const std::string& dir) {
-  const LogFile log = log_file(component_log_name(component.index), component.index);
+  const model::AttemptLog log = log_file(component_log_name(component.index), component.index);
   TemplateValue value;
   value.set("index", component.index);
   value.set("nodes", component.submit.nodes);
@@ -92,7 +92,7 @@ TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& pl
     worker.set("exclude_head", component.index == 0);
     workers.push(std::move(worker));
   }
-  const LogFile program = log_file("program", 0);
+  const model::AttemptLog program = log_file("program", 0);
   TemplateValue driver;
   driver.set("index", 0);
   driver.set("stdout", attempt_path(dir, program.stdout_path));
@@ -104,8 +104,8 @@ TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& pl
   return data;
 }
 
-std::vector<LogFile> log_files(const JobPlan& plan) {
-  std::vector<LogFile> logs = {log_file("batch", -1)};
+std::vector<model::AttemptLog> log_files(const JobPlan& plan) {
+  std::vector<model::AttemptLog> logs = {log_file("batch", -1)};
   for (const auto& component : plan.components)
     logs.push_back(log_file(component_log_name(component.index), component.index));
   if (plan.ray) logs.push_back(log_file("program", 0));
@@ -166,14 +166,18 @@ Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchReque
   out.env_file = std::move(*env_file);
   out.submit = std::move(plan.submit);
   out.submit.script = out.script;
-  out.directories = {{std::string(kLogsDir), 0750}, {std::string(kScratchDir), 0700}};
-  out.files = {{std::string(kScriptFile), out.script, 0440, {}}, {std::string(kEnvFile), out.env_file, 0400, {}}};
+  model::AttemptLayout& layout = out.layout;
+  layout.job_id = request.job_id;
+  layout.attempt = inputs.attempt;
+  layout.submit_token = inputs.submit_token;
+  layout.directories = {{std::string(kLogsDir), 0750}, {std::string(kScratchDir), 0700}};
+  layout.files = {{std::string(kScriptFile), out.script, 0440, {}}, {std::string(kEnvFile), out.env_file, 0400, {}}};
   if (!inputs.job_credential_path.empty()) {
-    out.directories.push_back({std::string(kCredentialsDir), 0700});
-    out.files.push_back({std::string(kCredentialFile), {}, 0400, inputs.job_credential_path});
+    layout.directories.push_back({std::string(kCredentialsDir), 0700});
+    layout.files.push_back({std::string(kCredentialFile), {}, 0400, inputs.job_credential_path});
   }
-  out.image = std::move(plan.image);
-  out.logs = log_files(plan);
+  layout.image = std::move(plan.image);
+  layout.logs = log_files(plan);
   return out;
 }
 

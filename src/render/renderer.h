@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "model/attempt_layout.h"
 #include "model/gpu_series.h"
 #include "model/launch_request.h"
 #include "model/problems.h"
@@ -37,52 +38,11 @@ struct AttemptInputs {
   std::string job_credential_path;  // the job's 0400 ingest credential (local path); empty = none
 };
 
-// A file of the attempt directory. Either `content` is written, or (when `copy_from` is set)
-// the bytes of that local file are copied.
-struct AttemptFile {
-  std::string path;  // relative to the attempt directory
-  std::string content;
-  unsigned mode = 0440;
-  std::string copy_from;
-
-  bool operator==(const AttemptFile&) const = default;
-};
-
-struct AttemptDirectory {
-  std::string path;  // relative to the attempt directory
-  unsigned mode = 0750;
-
-  bool operator==(const AttemptDirectory&) const = default;
-};
-
-// The image the job runs, as the registry names it and as each side sees it.
-struct ImageRef {
-  std::string registry_path;  // relative to the storage root
-  std::string local_path;
-  std::string cluster_path;
-  std::string sha256;  // the registry's value
-
-  bool operator==(const ImageRef&) const = default;
-};
-
-// Scheduler log files of the attempt, relative to its directory.
-struct LogFile {
-  std::string name;    // "batch", "component-0", "program", ...
-  int component = -1;  // the heterogeneous component whose nodes write it; -1 = the job
-  std::string stdout_path;
-  std::string stderr_path;
-
-  bool operator==(const LogFile&) const = default;
-};
-
 struct RenderedAttempt {
   std::string script;
   std::string env_file;
   model::SubmitDescription submit;
-  std::vector<AttemptDirectory> directories;  // created before the files
-  std::vector<AttemptFile> files;             // job.sh, env, credentials/ingest_token
-  ImageRef image;
-  std::vector<LogFile> logs;
+  model::AttemptLayout layout;  // what storage::write_attempt_directory() writes
 };
 
 // The fixed REST environment of every job (PATH, LANG): never the user's variables.

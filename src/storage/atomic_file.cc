@@ -7,28 +7,11 @@
 #include <cerrno>
 #include <cstring>
 
-#include "base/read_file.h"
+#include "base/file_system.h"
 #include "base/uuid.h"
 
 namespace tpslurm::storage {
 namespace {
-
-std::string parent_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-Status fsync_directory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return system_error("open directory", dir, errno);
-  const int rc = ::fsync(fd);
-  const int saved = errno;
-  ::close(fd);
-  if (rc != 0) return system_error("fsync directory", dir, saved);
-  return ok_status();
-}
 
 Status write_all(int fd, std::string_view content, const std::string& path) {
   while (!content.empty()) {
@@ -68,22 +51,7 @@ Status write_file_atomically(const std::string& path, std::string_view content, 
     ::unlink(temp.c_str());
     return status;
   }
-  return fsync_directory(parent_of(path));
-}
-
-Status make_directories(const std::string& path, mode_t mode) {
-  struct stat info {};
-  if (::stat(path.c_str(), &info) == 0) {
-    if (!S_ISDIR(info.st_mode)) return invalid_argument(path + " exists and is not a directory");
-    return ok_status();
-  }
-  if (errno != ENOENT) return system_error("stat", path, errno);
-  const std::string parent = parent_of(path);
-  if (parent != path) {
-    if (Status status = make_directories(parent, mode); !status.ok()) return status;
-  }
-  if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST) return system_error("mkdir", path, errno);
-  return fsync_directory(parent);
+  return fsync_directory(parent_directory(path));
 }
 
 }  // namespace tpslurm::storage

@@ -3,8 +3,7 @@
 // write_file_atomically() writes to a temporary file in the same directory, fsyncs it, sets
 // its mode, renames it over the target and fsyncs the directory: after it returns OK the file
 // is complete and durable; after a crash the target is either absent/old or complete, never
-// half-written. make_directories() creates missing directories (and fsyncs each parent it
-// changed). Errors name the path and the system's reason. Thread-safe (no shared state).
+// half-written. Errors name the path and the system's reason. Thread-safe (no shared state).
 #pragma once
 
 #include <sys/types.h>
@@ -12,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/read_file.h"
+#include "base/file_system.h"
 #include "base/result.h"
 
 namespace tpslurm::storage {
@@ -23,7 +22,5 @@ enum class Overwrite { yes, no };
 // link(2), so two writers cannot both win).
 Status write_file_atomically(const std::string& path, std::string_view content, mode_t mode,
                              Overwrite overwrite = Overwrite::yes);
-
-Status make_directories(const std::string& path, mode_t mode);
 
 }  // namespace tpslurm::storage

@@ -37,7 +37,7 @@ struct PreparedFile {
   unsigned mode;
 };
 
-Result<std::vector<PreparedFile>> prepare_files(const AttemptContents& contents) {
+Result<std::vector<PreparedFile>> prepare_files(const model::AttemptLayout& contents) {
   std::vector<PreparedFile> files;
   for (const auto& spec : contents.files) {
     if (spec.path.empty() || spec.path.front() == '/' || spec.path.find("..") != std::string::npos) {
@@ -54,13 +54,13 @@ Result<std::vector<PreparedFile>> prepare_files(const AttemptContents& contents)
   return files;
 }
 
-Manifest build_manifest(const AttemptContents& contents, const std::vector<PreparedFile>& files) {
+Manifest build_manifest(const model::AttemptLayout& contents, const std::vector<PreparedFile>& files) {
   Manifest manifest;
   manifest.job_id = contents.job_id;
   manifest.attempt = contents.attempt;
   manifest.submit_token = contents.submit_token;
-  manifest.image_path = contents.image_registry_path;
-  manifest.image_sha256 = contents.image_sha256;
+  manifest.image_path = contents.image.registry_path;
+  manifest.image_sha256 = contents.image.sha256;
   manifest.directories = contents.directories;
   for (const auto& file : files) {
     manifest.files.push_back({file.path, file.mode, file.bytes.size(), sha256_hex(file.bytes)});
@@ -98,7 +98,7 @@ Status discard_incomplete(const std::string& dir) {
   return ok_status();
 }
 
-Status write_fresh(const std::string& dir, const AttemptContents& contents, const std::vector<PreparedFile>& files,
+Status write_fresh(const std::string& dir, const model::AttemptLayout& contents, const std::vector<PreparedFile>& files,
                    const std::string& manifest_text) {
   if (Status made = make_directories(dir, 0750); !made.ok()) return made;
   if (Status mode = make_directory(dir, 0750); !mode.ok()) return mode;
@@ -172,15 +172,15 @@ Status verify_manifest(const std::string& dir, ArtifactHasher& hasher, const std
   return hasher.verify(join_path(storage_root, manifest->image_path), manifest->image_sha256);
 }
 
-Result<Manifest> attempt_manifest(const AttemptContents& contents) {
+Result<Manifest> attempt_manifest(const model::AttemptLayout& contents) {
   auto files = prepare_files(contents);
   if (!files.ok()) return files.error();
   return build_manifest(contents, *files);
 }
 
-Result<WriteOutcome> write_attempt_directory(const std::string& dir, const AttemptContents& contents,
+Result<WriteOutcome> write_attempt_directory(const std::string& dir, const model::AttemptLayout& contents,
                                              ArtifactHasher& hasher) {
-  if (Status image = hasher.verify(contents.image_local_path, contents.image_sha256); !image.ok()) return image.error();
+  if (Status image = hasher.verify(contents.image.local_path, contents.image.sha256); !image.ok()) return image.error();
   auto files = prepare_files(contents);
   if (!files.ok()) return files.error();
   const std::string manifest_text = manifest_json(build_manifest(contents, *files));

@@ -24,38 +24,20 @@
 #include <vector>
 
 #include "base/result.h"
+#include "model/attempt_layout.h"
 #include "storage/artifact_hash.h"
 #include "storage/manifest.h"
 
 namespace tpslurm::storage {
 
-struct AttemptFileSpec {
-  std::string path;  // relative to the attempt directory
-  std::string content;
-  unsigned mode = 0440;
-  std::string copy_from;  // when set: copy this local file's bytes instead of `content`
-};
-
-struct AttemptContents {
-  std::string job_id;
-  int attempt = 0;
-  std::string submit_token;
-  std::string image_registry_path;  // relative to the storage root
-  std::string image_local_path;
-  std::string image_sha256;  // the registry's value; verified before anything is written
-  std::vector<ManifestDirectory> directories;
-  std::vector<AttemptFileSpec> files;
-  std::vector<ManifestLog> logs;
-};
-
 enum class WriteOutcome { written, already_complete, rewritten };
 
-Result<WriteOutcome> write_attempt_directory(const std::string& dir, const AttemptContents& contents,
+Result<WriteOutcome> write_attempt_directory(const std::string& dir, const model::AttemptLayout& layout,
                                              ArtifactHasher& hasher);
 
 // The manifest write_attempt_directory() writes for `contents` (reads the files to copy; does
 // not check the image): what `render --json` shows without writing anything.
-Result<Manifest> attempt_manifest(const AttemptContents& contents);
+Result<Manifest> attempt_manifest(const model::AttemptLayout& layout);
 
 // The manifest of a complete attempt directory (not_found if it has none).
 Result<Manifest> read_manifest(const std::string& dir);

@@ -1,16 +1,8 @@
 #include "storage/layout.h"
 
-namespace tpslurm::storage {
+#include "base/file_system.h"
 
-std::string join_path(std::string_view root, std::string_view relative) {
-  std::string out(root);
-  while (out.size() > 1 && out.back() == '/') out.pop_back();
-  while (!relative.empty() && relative.front() == '/') relative.remove_prefix(1);
-  if (relative.empty()) return out;
-  if (out != "/") out += '/';
-  out += relative;
-  return out;
-}
+namespace tpslurm::storage {
 
 std::string job_dir(std::string_view storage_root, std::string_view job_id) {
   return join_path(join_path(storage_root, "slurm/jobs"), job_id);

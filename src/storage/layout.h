@@ -21,7 +21,4 @@ std::string job_credential_path(std::string_view storage_root, std::string_view 
 // when the roots are equal or cluster_root is empty).
 std::string to_cluster_path(std::string_view path, std::string_view storage_root, std::string_view cluster_root);
 
-// root + "/" + relative, without doubling slashes.
-std::string join_path(std::string_view root, std::string_view relative);
-
 }  // namespace tpslurm::storage

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "model/attempt_layout.h"
 
 namespace tpslurm::storage {
 
@@ -31,31 +32,15 @@ struct ManifestFile {
   bool operator==(const ManifestFile&) const = default;
 };
 
-struct ManifestDirectory {
-  std::string path;
-  unsigned mode = 0;
-
-  bool operator==(const ManifestDirectory&) const = default;
-};
-
-struct ManifestLog {
-  std::string name;
-  int component = -1;
-  std::string stdout_path;
-  std::string stderr_path;
-
-  bool operator==(const ManifestLog&) const = default;
-};
-
 struct Manifest {
   std::string job_id;
   int attempt = 0;
   std::string submit_token;
   std::string image_path;    // relative to the storage root
   std::string image_sha256;  // verified before the manifest was written
-  std::vector<ManifestDirectory> directories;
+  std::vector<model::AttemptDirectory> directories;
   std::vector<ManifestFile> files;
-  std::vector<ManifestLog> logs;
+  std::vector<model::AttemptLog> logs;
 
   bool operator==(const Manifest&) const = default;
 };

@@ -51,7 +51,8 @@ model::Settings shape_settings(const Shape& shape) {
   return settings;
 }
 
-std::string layout_text(const RenderedAttempt& attempt) {
+std::string layout_text(const RenderedAttempt& rendered) {
+  const model::AttemptLayout& attempt = rendered.layout;
   char mode[8];
   std::string out = "image " + attempt.image.registry_path + " local " + attempt.image.local_path + " cluster " +
                     attempt.image.cluster_path + " sha256 " + attempt.image.sha256 + "\n";
@@ -117,7 +118,7 @@ TEST_P(GoldenTest, RenderingIsDeterministic) {
   EXPECT_EQ(first->script, second->script);
   EXPECT_EQ(first->env_file, second->env_file);
   EXPECT_EQ(first->submit, second->submit);
-  EXPECT_EQ(first->files, second->files);
+  EXPECT_EQ(first->layout, second->layout);
 }
 
 TEST_P(GoldenTest, SecretsStayOutOfScriptAndSubmitDescription) {

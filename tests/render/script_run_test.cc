@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <map>
 
-#include "attempt_writer.h"
 #include "base/digest.h"
 #include "bash_syntax.h"
 #include "render/shell_quote.h"
 #include "render_fixtures.h"
+#include "storage/attempt_directory.h"
 #include "sbatch_reader.h"
 #include "storage/job_credential.h"
 #include "storage/layout.h"
@@ -186,7 +186,7 @@ class ScriptRunTest : public ::testing::Test {
     storage::MemoryHashCache cache;
     storage::ArtifactHasher hasher(cache);
     auto written = storage::write_attempt_directory(
-        m_inputs.local_attempt_dir, testing::attempt_contents(request.job_id, m_inputs, *rendered), hasher);
+        m_inputs.local_attempt_dir, rendered->layout, hasher);
     EXPECT_TRUE(written.ok()) << written.error().message();
     return std::move(*rendered);
   }

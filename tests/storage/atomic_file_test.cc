@@ -53,23 +53,5 @@ TEST(AtomicFileTest, ReportsAMissingDirectoryWithItsPath) {
   EXPECT_NE(status.error().message().find("No such file or directory"), std::string::npos);
 }
 
-TEST(AtomicFileTest, MakesNestedDirectories) {
-  TempDir dir;
-  ASSERT_TRUE(make_directories(dir.file("a/b/c"), 0700).ok());
-  EXPECT_TRUE(std::filesystem::is_directory(dir.file("a/b/c")));
-  EXPECT_TRUE(make_directories(dir.file("a/b/c"), 0700).ok());
-  testing::write_test_file(dir.file("f"), "x");
-  EXPECT_FALSE(make_directories(dir.file("f"), 0700).ok());
-}
-
-TEST(AtomicFileTest, ReadRefusesOversizedFiles) {
-  TempDir dir;
-  testing::write_test_file(dir.file("big"), std::string(100, 'x'));
-  EXPECT_EQ(*read_file(dir.file("big"), 100), std::string(100, 'x'));
-  const auto result = read_file(dir.file("big"), 99);
-  ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error().message(), dir.file("big") + " is larger than 99 bytes");
-}
-
 }  // namespace
 }  // namespace tpslurm::storage

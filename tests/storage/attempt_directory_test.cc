@@ -33,14 +33,14 @@ class AttemptDirectoryTest : public ::testing::Test {
     m_dir = m_root.file("slurm/jobs/j1/attempts/1");
   }
 
-  AttemptContents contents(const std::string& script = "#!/bin/bash\nsrun true\n") const {
-    AttemptContents c;
+  model::AttemptLayout contents(const std::string& script = "#!/bin/bash\nsrun true\n") const {
+    model::AttemptLayout c;
     c.job_id = "j1";
     c.attempt = 1;
     c.submit_token = "0b6f8c1e-4d2a-4c1f-9a7e-3f1d2c4b5a69";
-    c.image_registry_path = "runtimes/img.sqsh";
-    c.image_local_path = m_root.file("runtimes/img.sqsh");
-    c.image_sha256 = sha256_hex("image bytes");
+    c.image.registry_path = "runtimes/img.sqsh";
+    c.image.local_path = m_root.file("runtimes/img.sqsh");
+    c.image.sha256 = sha256_hex("image bytes");
     c.directories = {{"logs", 0750}, {"scratch", 0700}, {"credentials", 0700}};
     c.files = {{"job.sh", script, 0440, {}},
                {"env", "A=b\n", 0400, {}},
@@ -49,7 +49,7 @@ class AttemptDirectoryTest : public ::testing::Test {
     return c;
   }
 
-  Result<WriteOutcome> write(const AttemptContents& c) { return write_attempt_directory(m_dir, c, m_hasher); }
+  Result<WriteOutcome> write(const model::AttemptLayout& c) { return write_attempt_directory(m_dir, c, m_hasher); }
 
   TempDir m_root;
   std::string m_dir;
@@ -82,8 +82,8 @@ TEST_F(AttemptDirectoryTest, WritesFilesWithTheirModesAndTheManifestLast) {
 }
 
 TEST_F(AttemptDirectoryTest, RefusesAMismatchedImageBeforeWritingAnything) {
-  AttemptContents c = contents();
-  c.image_sha256 = std::string(64, '0');
+  model::AttemptLayout c = contents();
+  c.image.sha256 = std::string(64, '0');
   auto written = write(c);
   ASSERT_FALSE(written.ok());
   EXPECT_EQ(written.error().message(), "image " + m_root.file("runtimes/img.sqsh") + ": expected sha256 " +

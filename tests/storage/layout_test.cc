@@ -19,11 +19,5 @@ TEST(LayoutTest, TranslatesToTheClusterMount) {
   EXPECT_EQ(to_cluster_path("/mnt/tpx/y", "/mnt/tp", "/lustre/tp"), "/mnt/tpx/y");
 }
 
-TEST(LayoutTest, JoinsWithoutDoubleSlashes) {
-  EXPECT_EQ(join_path("/a/", "/b"), "/a/b");
-  EXPECT_EQ(join_path("/", "b"), "/b");
-  EXPECT_EQ(join_path("/a", ""), "/a");
-}
-
 }  // namespace
 }  // namespace tpslurm::storage

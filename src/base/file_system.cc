@@ -1,0 +1,87 @@
+#include "base/file_system.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace tpslurm {
+
+Error system_error(std::string_view what, const std::string& path, int error_number) {
+  const ErrorKind kind = (error_number == ENOENT) ? ErrorKind::not_found
+                         : (error_number == EEXIST || error_number == EACCES || error_number == EPERM ||
+                            error_number == EROFS || error_number == ENOTDIR || error_number == EISDIR)
+                             ? ErrorKind::invalid_argument
+                             : ErrorKind::transient;
+  return {kind, std::string(what) + " " + path + ": " + std::strerror(error_number)};
+}
+
+std::string parent_directory(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string join_path(std::string_view root, std::string_view relative) {
+  std::string out(root);
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  while (!relative.empty() && relative.front() == '/') relative.remove_prefix(1);
+  if (relative.empty()) return out;
+  if (out != "/") out += '/';
+  out += relative;
+  return out;
+}
+
+Status fsync_directory(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return system_error("open directory", dir, errno);
+  const int rc = ::fsync(fd);
+  const int saved = errno;
+  ::close(fd);
+  if (rc != 0) return system_error("fsync directory", dir, saved);
+  return ok_status();
+}
+
+Status make_directories(const std::string& path, mode_t mode) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) {
+    if (!S_ISDIR(info.st_mode)) return invalid_argument(path + " exists and is not a directory");
+    return ok_status();
+  }
+  if (errno != ENOENT) return system_error("stat", path, errno);
+  const std::string parent = parent_directory(path);
+  if (parent != path) {
+    if (Status status = make_directories(parent, mode); !status.ok()) return status;
+  }
+  if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST) return system_error("mkdir", path, errno);
+  return fsync_directory(parent);
+}
+
+Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return system_error("open", path, errno);
+  std::string content;
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int saved = errno;
+      ::close(fd);
+      return system_error("read", path, saved);
+    }
+    if (n == 0) break;
+    if (content.size() + static_cast<std::size_t>(n) > max_bytes) {
+      ::close(fd);
+      return invalid_argument(path + " is larger than " + std::to_string(max_bytes) + " bytes");
+    }
+    content.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return content;
+}
+
+}  // namespace tpslurm
