@@ -1,0 +1,134 @@
+// The control API: stepping jobs, the clock, bulk creation, stats, and its errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "json_shape.h"
+#include "sim_harness.h"
+#include "transcripts.h"
+
+namespace tpslurm::sim::test {
+namespace {
+
+namespace json = boost::json;
+
+TEST(Control, StepsALeaderWithAllItsComponentsOrOneComponent) {
+  SimOptions options = test_options();
+  SimInstance sim(options);
+  std::string het = R"({"script": "#!/bin/bash\n", "jobs": [{"environment": ["A=1"]}, {"environment": ["A=1"]}]})";
+  ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.45/job/submit", het).status, 200);
+  EXPECT_EQ(control(sim, "POST", "/sim/jobs/1/state", R"({"state": "RUNNING"})").at("jobs").as_array().size(), 2u);
+  control(sim, "POST", "/sim/jobs/2/state", R"({"state": "OUT_OF_MEMORY"})");
+  EXPECT_EQ(job_states(slurm_call(sim, options, "GET", "/slurm/v0.0.45/job/1").json()),
+            (std::vector<std::string>{"RUNNING", "OUT_OF_MEMORY"}));
+  control(sim, "POST", "/sim/jobs/1/state", R"({"state": "CANCELLED", "signal": "SIGINT", "component_only": true})");
+  json::value summary = control(sim, "GET", "/sim/jobs/1");
+  EXPECT_EQ(summary.at("signal").to_number<int>(), 2);
+}
+
+TEST(Control, RefusesStepsSlurmWouldNotTakeAndNamesTheFix) {
+  SimInstance sim(test_options());
+  EXPECT_EQ(control_raw(sim, "POST", "/sim/jobs/1/state", R"({"state": "RUNNING"})").json().at("error"),
+            "job 1 is not in slurmctld (never submitted or already purged)");
+  control(sim, "POST", "/sim/jobs/bulk", R"({"count": 1, "state": "COMPLETED"})");
+  HttpResult back = control_raw(sim, "POST", "/sim/jobs/1/state", R"({"state": "RUNNING"})");
+  EXPECT_EQ(back.status, 409);
+  EXPECT_EQ(back.json().at("error"), "job 1 already finished (COMPLETED); requeue it first");
+  HttpResult bad = control_raw(sim, "POST", "/sim/jobs/1/state", R"({"state": "DONE"})");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(control_raw(sim, "POST", "/sim/jobs/1/state", "{}").json().at("error"),
+            "give \"state\", \"completing\" or \"reason\"");
+  EXPECT_EQ(control_raw(sim, "POST", "/sim/clock/advance", R"({"ms": -5})").json().at("error"),
+            "\"ms\"/\"seconds\" must not be negative: the clock never goes back");
+  EXPECT_EQ(control_raw(sim, "GET", "/sim/nope").status, 404);
+}
+
+TEST(Control, RealTimeClockCannotBeMoved) {
+  SimOptions options = test_options();
+  options.manual_clock = false;
+  SimInstance sim(options);
+  HttpResult r = control_raw(sim, "POST", "/sim/clock/advance", R"({"seconds": 1})");
+  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(r.json().at("error"), "the clock follows real time; start with --manual-clock to move it");
+}
+
+TEST(Control, BulkCreatesJobsWithoutRestAndAdvanceMovesSomeOfThem) {
+  SimOptions options = test_options();
+  SimInstance sim(options);
+  json::value made = control(sim, "POST", "/sim/jobs/bulk", R"({"count": 500, "name_prefix": "b-", "het_components": 2})");
+  EXPECT_EQ(made.at("first_job_id").to_number<int>(), 1);
+  EXPECT_EQ(made.at("last_job_id").to_number<int>(), 1000);
+  json::value moved = control(sim, "POST", "/sim/jobs/advance", R"({"count": 3, "from": "PENDING", "to": "RUNNING"})");
+  EXPECT_EQ(moved.at("changed"), (json::array{1, 2, 3}));
+  json::value stats = control(sim, "GET", "/sim/stats");
+  EXPECT_EQ(stats.at("jobs_in_controller").to_number<int>(), 1000);
+  EXPECT_EQ(stats.at("submits_received").to_number<int>(), 0);  // no REST involved
+}
+
+TEST(Control, StatsCountRoutesBytesAndConnections) {
+  SimOptions options = test_options();
+  SimInstance sim(options);
+  HttpClient client;
+  RequestOptions req;
+  req.headers = auth_headers(options);
+  for (int i = 0; i < 3; ++i) client.request("GET", sim.url("/slurm/v0.0.45/job/" + std::to_string(i + 1)), req);
+  json::value stats = control(sim, "GET", "/sim/stats");
+  EXPECT_EQ(stats.at("requests_by_route").at("GET /slurm/v0.0.45/job/{job_id}").to_number<int>(), 3);
+  EXPECT_GT(stats.at("bytes_in").to_number<std::int64_t>(), 0);
+  EXPECT_GT(stats.at("bytes_out").to_number<std::int64_t>(), 0);
+  // 404s close the connection, as slurmrestd does: three connections, plus the one above.
+  EXPECT_EQ(stats.at("connections").to_number<int>(), 4);
+  control(sim, "POST", "/sim/stats/reset");
+  EXPECT_EQ(control(sim, "GET", "/sim/stats").at("requests").to_number<int>(), 1);
+}
+
+TEST(Control, TimingCanBeSwitchedAtRunTime) {
+  SimOptions options = test_options();
+  SimInstance sim(options);
+  ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.45/job/submit", simple_job()).status, 200);
+  control(sim, "POST", "/sim/timing", R"({"mode": "auto", "pending": "1s", "running": "inf", "completing_ms": 0})");
+  control(sim, "POST", "/sim/clock/advance", R"({"seconds": 1})");
+  EXPECT_EQ(control(sim, "GET", "/sim/jobs/1").at("state"), "PENDING");  // scheduled before the switch
+  ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.45/job/submit", simple_job()).status, 200);
+  control(sim, "POST", "/sim/clock/advance", R"({"seconds": 100})");
+  EXPECT_EQ(control(sim, "GET", "/sim/jobs/2").at("state"), "RUNNING");
+}
+
+// Every transcript in tests/fixtures/slurm is either replayed by the conformance tests
+// or listed here with the reason it is not; a new transcript fails this test until it is
+// placed in one of the lists.
+TEST(Control, EveryTranscriptIsReplayedOrListedWithAReason) {
+  const std::set<std::string> not_replayed = {
+      "samples-v0.0.38/diag.txt",       // GET /diag: statistics endpoint the simulator does not serve
+      "samples-v0.0.38/get_nodes.txt",  // GET /nodes: node list the simulator does not serve
+  };
+  std::set<std::string> replayed_sources;
+  for (const char* file : {"conformance_v45_test.cc", "conformance_v38_test.cc"}) {
+    replayed_sources.insert(read_file(std::string(TP_SOURCE_DIR) + "/tests/sim/" + file));
+  }
+  std::string sources;
+  for (const auto& s : replayed_sources) sources += s;
+  int replayed = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(fixture_dir())) {
+    std::string path = entry.path().string().substr(fixture_dir().size() + 1);
+    std::string name = entry.path().filename().string();
+    std::string stem;
+    if (name.size() > 14 && name.substr(name.size() - 14) == ".response.json") {
+      stem = path.substr(std::string("samples-v0.0.45/").size(), path.size() - 14 - std::string("samples-v0.0.45/").size());
+    } else if (path.rfind("samples-v0.0.38/", 0) == 0 && name.size() > 4 && name.substr(name.size() - 4) == ".txt") {
+      stem = name.substr(0, name.size() - 4);
+    } else {
+      continue;
+    }
+    if (not_replayed.count(path)) continue;
+    const bool named = sources.find("\"" + stem + "\"") != std::string::npos ||
+                       sources.find(stem + ".txt\"") != std::string::npos;
+    EXPECT_TRUE(named) << path << " is neither replayed nor listed";
+    ++replayed;
+  }
+  EXPECT_EQ(replayed + static_cast<int>(not_replayed.size()), 54 + 55);  // 54 v0.0.4x exchanges, 55 v0.0.38 files
+}
+
+}  // namespace
+}  // namespace tpslurm::sim::test

@@ -1,0 +1,39 @@
+// ClusterConfig: the simulated cluster's static configuration (slurm.conf in small).
+//
+// Partitions, node names and features decide which submits slurmctld rejects before
+// creating anything (unknown partition 2000, a constraint no node has 2029); accounts and
+// QoS, when configured, emulate accounting enforcement (2045, 2066). Every partition
+// spans every node; node i offers `cpus_per_node` CPUs. Values only; thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tpslurm::sim {
+
+struct ClusterConfig {
+  std::string cluster_name = "simcluster";
+  std::vector<std::string> partitions = {"debug", "gpu", "cpu"};
+  std::string default_partition = "debug";
+  std::vector<std::string> nodes = {"vm", "vm-b"};
+  std::set<std::string> features = {"h100", "cpuonly", "emu"};
+  std::uint32_t cpus_per_node = 2;
+  std::uint64_t memory_per_node_mb = 7951;
+  std::uint64_t def_mem_per_cpu_mb = 256;
+  std::set<std::string> accounts;  // empty: no enforcement
+  std::set<std::string> qos;       // empty: no enforcement
+  bool accounting = true;          // slurmdbd runs: /slurmdb/ endpoints exist
+
+  bool has_partition(std::string_view name) const;
+  // A constraint expression ("a&b", "a|b", "[a|b]", "a*2") is satisfiable when every
+  // feature named in it exists on some node.
+  bool constraint_satisfiable(std::string_view expression) const;
+};
+
+// Splits "a,b,c" (empty items dropped).
+std::vector<std::string> split_csv(std::string_view text);
+
+}  // namespace tpslurm::sim

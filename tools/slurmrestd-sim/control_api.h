@@ -1,0 +1,43 @@
+// ControlApi: the simulator's own endpoints under /sim/ (no auth, JSON in and out).
+//
+// Lets a test or benchmark drive what a real cluster would do on its own: step jobs,
+// move the simulated clock, inject faults, reset job ids, bulk-create jobs, read stats.
+// Every endpoint is documented in tools/slurmrestd-sim/README.md. Errors answer 400
+// (bad input), 404 (unknown job or endpoint) or 409 (a step Slurm would not take) with
+// {"error": "..."} naming the field and the fix. Not thread-safe: server thread only.
+#pragma once
+
+#include <cstdint>
+
+#include "faults.h"
+#include "http_types.h"
+#include "job_store.h"
+#include "options.h"
+#include "sim_clock.h"
+#include "stats.h"
+#include "url.h"
+
+namespace tpslurm::sim {
+
+class ControlApi {
+ public:
+  ControlApi(SimOptions& options, SimClock& clock, JobStore& store, FaultPlan& faults, Stats& stats)
+      : m_options(options), m_clock(clock), m_store(store), m_faults(faults), m_stats(stats) {}
+
+  HttpReply handle(const HttpRequest& request, const Target& target);
+  void set_ports(std::uint16_t port, std::uint16_t control_port) {
+    m_port = port;
+    m_control_port = control_port;
+  }
+
+ private:
+  SimOptions& m_options;
+  SimClock& m_clock;
+  JobStore& m_store;
+  FaultPlan& m_faults;
+  Stats& m_stats;
+  std::uint16_t m_port = 0;
+  std::uint16_t m_control_port = 0;
+};
+
+}  // namespace tpslurm::sim

@@ -1,0 +1,349 @@
+#include "dbd_json.h"
+
+#include <algorithm>
+
+#include "envelope.h"
+#include "job_json.h"
+#include "sluid.h"
+
+namespace tpslurm::sim {
+
+namespace {
+
+void no_val_field(JsonWriter& out, std::string_view name, std::int64_t number, bool set = true,
+                  bool infinite = false) {
+  out.key(name);
+  write_no_val(out, number, set, infinite);
+}
+
+void seconds_field(JsonWriter& out, std::string_view name) {
+  out.key(name).begin_object().int_field("seconds", 0).int_field("microseconds", 0).end_object();
+}
+
+void tres_list(JsonWriter& out, std::string_view name, const JobRecord& job, const ClusterConfig& cluster,
+               bool present) {
+  out.key(name).begin_array();
+  if (present) {
+    struct Tres {
+      const char* type;
+      int id;
+      std::int64_t count;
+    };
+    const Tres items[] = {
+        {"cpu", 1, job.total_cpus()},
+        {"mem", 2, static_cast<std::int64_t>(job.allocated_mem_mb(cluster.def_mem_per_cpu_mb))},
+        {"node", 4, job.min_nodes},
+        {"billing", 5, job.total_cpus()},
+    };
+    for (const auto& t : items) {
+      out.begin_object().str_field("type", t.type).str_field("name", "").int_field("id", t.id).int_field("count", t.count).end_object();
+    }
+    if (job.gpus) {
+      out.begin_object().str_field("type", "gres").str_field("name", "gpu").int_field("id", 1001).int_field("count", job.gpus * job.min_nodes).end_object();
+    }
+  }
+  out.end_array();
+}
+
+std::int64_t elapsed_of(const JobRecord& job, std::int64_t now_s) {
+  if (!job.start_time) return 0;
+  std::int64_t end = is_finished(job.state) ? job.end_time : now_s;
+  return std::max<std::int64_t>(0, end - job.start_time);
+}
+
+void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster, std::int64_t now_s) {
+  auto exit_v38 = [&](std::string_view name, std::int32_t status) {
+    out.key(name).begin_object();
+    if ((status & 0x7f) == 0) {
+      // dbv0.0.38 tests WIFEXITED first: every normal exit, even a non-zero one, reads SUCCESS.
+      out.str_field("status", "SUCCESS");
+      out.int_field("return_code", 0);
+    } else {
+      out.str_field("status", "SIGNALED");
+      out.null_field("return_code");
+      out.key("signal").begin_object().int_field("signal_id", status & 0x7f).str_field("name", signal_name(status & 0x7f)).end_object();
+    }
+    out.end_object();
+  };
+  out.begin_object();
+  out.str_field("account", job.account);
+  out.key("comment").begin_object().str_field("administrator", "").str_field("job", job.comment).str_field("system", "").end_object();
+  out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
+  out.key("array").begin_object();
+  out.int_field("job_id", 0);
+  out.key("limits").begin_object().key("max").begin_object().key("running").begin_object().int_field("tasks", 0).end_object().end_object().end_object();
+  out.str_field("task", "");
+  out.null_field("task_id");
+  out.end_object();
+  out.key("time").begin_object();
+  out.int_field("elapsed", elapsed_of(job, now_s));
+  out.int_field("eligible", job.eligible_time);
+  out.int_field("end", is_finished(job.state) ? job.end_time : 0);
+  out.int_field("start", job.start_time);
+  out.int_field("submission", job.submit_time);
+  out.int_field("suspended", 0);
+  seconds_field(out, "system");
+  if (job.time_limit_min) {
+    out.int_field("limit", *job.time_limit_min);
+  } else {
+    out.null_field("limit");
+  }
+  seconds_field(out, "total");
+  seconds_field(out, "user");
+  out.end_object();
+  out.key("association").begin_object().str_field("account", job.account).str_field("cluster", cluster.cluster_name).str_field("partition", job.partition).str_field("user", job.user_name).end_object();
+  out.str_field("cluster", cluster.cluster_name);
+  out.str_field("constraints", job.constraints);
+  exit_v38("derived_exit_code", job.derived_exit_status);
+  exit_v38("exit_code", job.exit_status);
+  out.key("flags").begin_array().string(job.allocated ? "STARTED_ON_SCHEDULE" : "NOT_SET").end_array();
+  out.str_field("group", job.group_name);
+  out.key("het").begin_object().int_field("job_id", job.het_job_id).int_field("job_offset", job.het_job_offset).end_object();
+  out.int_field("job_id", job.job_id);
+  out.str_field("name", job.name);
+  out.key("mcs").begin_object().str_field("label", "").end_object();
+  out.str_field("nodes", job.allocated ? job.nodes : "None assigned");
+  out.str_field("partition", job.partition);
+  out.int_field("priority", job.priority);
+  out.str_field("qos", job.qos);
+  out.key("required").begin_object().int_field("CPUs", job.total_cpus()).int_field("memory", static_cast<std::int64_t>(job.allocated_mem_mb(cluster.def_mem_per_cpu_mb))).end_object();
+  out.str_field("kill_request_user", job.kill_request_uid ? std::to_string(job.kill_request_uid) : "");
+  out.key("reservation").begin_object().int_field("id", 0).str_field("name", job.reservation).end_object();
+  out.key("state").begin_object().str_field("current", base_state_name(job.state)).str_field("reason", job.state_reason).end_object();
+  out.empty_array_field("steps");
+  out.key("tres").begin_object();
+  tres_list(out, "allocated", job, cluster, job.allocated);
+  tres_list(out, "requested", job, cluster, true);
+  out.end_object();
+  out.str_field("user", job.user_name);
+  out.key("wckey").begin_object().str_field("wckey", job.wckey).empty_array_field("flags").end_object();
+  out.str_field("working_directory", job.cwd);
+  out.str_field("container", "");
+  out.end_object();
+}
+
+}  // namespace
+
+void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const ClusterConfig& cluster,
+                   std::int64_t now_s) {
+  if (!is_v4x(dialect)) {
+    write_dbd_job_v38(out, job, cluster, now_s);
+    return;
+  }
+  const bool v45 = dialect == Dialect::v0045;
+  const bool finished = is_finished(job.state);
+  out.begin_object();
+  out.str_field("account", job.account);
+  out.key("comment").begin_object().str_field("administrator", "").str_field("job", job.comment).str_field("system", "").end_object();
+  out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
+  out.key("array").begin_object();
+  out.int_field("job_id", 0);
+  out.key("limits").begin_object().key("max").begin_object().key("running").begin_object().int_field("tasks", 0).end_object().end_object().end_object();
+  no_val_field(out, "task_id", 0, false);
+  out.str_field("task", "");
+  out.end_object();
+  out.key("association").begin_object();
+  out.str_field("account", job.account).str_field("cluster", cluster.cluster_name).str_field("partition", job.partition);
+  out.str_field("user", job.user_name).int_field("id", 0);
+  out.end_object();
+  out.str_field("block", "");
+  out.str_field("cluster", cluster.cluster_name);
+  out.str_field("constraints", job.constraints);
+  out.str_field("container", "");
+  if (v45) out.str_field("sluid", format_sluid(job.sluid));
+  out.key("derived_exit_code");
+  write_exit_code_v4x(out, job.derived_exit_status);
+  out.key("time").begin_object();
+  out.int_field("elapsed", elapsed_of(job, now_s));
+  out.int_field("eligible", job.eligible_time);
+  out.int_field("end", finished ? job.end_time : 0);
+  no_val_field(out, "planned", job.start_time ? job.start_time - job.eligible_time : 0, job.start_time != 0);
+  out.int_field("start", job.start_time);
+  out.int_field("submission", job.submit_time);
+  out.int_field("suspended", 0);
+  seconds_field(out, "system");
+  if (job.time_limit_min) {
+    no_val_field(out, "limit", *job.time_limit_min);
+  } else {
+    no_val_field(out, "limit", 0, false, true);
+  }
+  seconds_field(out, "total");
+  seconds_field(out, "user");
+  out.end_object();
+  if (v45) out.str_field("exclusive", "");
+  out.key("exit_code");
+  write_exit_code_v4x(out, job.exit_status);
+  out.str_field("extra", "");
+  out.str_field("failed_node", "");
+  out.key("flags").begin_array().string(job.allocated ? "STARTED_ON_SCHEDULE" : "NOT_SET").end_array();
+  out.str_field("group", job.group_name);
+  out.key("het").begin_object();
+  out.int_field("job_id", job.het_job_id);
+  no_val_field(out, "job_offset", job.het_job_offset, job.is_het());
+  out.end_object();
+  out.int_field("job_id", job.job_id);
+  out.str_field("name", job.name);
+  out.str_field("licenses", "");
+  out.key("mcs").begin_object().str_field("label", "").end_object();
+  out.str_field("nodes", job.allocated ? job.nodes : "None assigned");
+  if (v45) out.str_field("oversubscribe", "");
+  out.str_field("partition", job.partition);
+  out.bool_field("hold", job.hold && job.state == BaseState::pending);
+  no_val_field(out, "priority", job.priority);
+  out.str_field("qos", job.qos);
+  out.str_field("qosreq", job.qos);
+  out.key("required").begin_object();
+  out.int_field("CPUs", job.total_cpus());
+  if (job.mem_per_node_mb) {
+    no_val_field(out, "memory_per_cpu", 0, false);
+    no_val_field(out, "memory_per_node", static_cast<std::int64_t>(job.mem_per_node_mb));
+  } else {
+    no_val_field(out, "memory_per_cpu",
+                 static_cast<std::int64_t>(job.mem_per_cpu_mb ? job.mem_per_cpu_mb : cluster.def_mem_per_cpu_mb));
+    no_val_field(out, "memory_per_node", 0, false);
+  }
+  out.end_object();
+  out.str_field("kill_request_user", job.kill_request_uid || job.state == BaseState::cancelled ? job.user_name : "");
+  out.int_field("restart_cnt", job.restart_cnt);
+  out.key("reservation").begin_object().int_field("id", 0).str_field("name", job.reservation).str_field("requested", job.reservation).end_object();
+  out.str_field("script", "");
+  out.int_field("segment_size", 0);
+  if (v45) out.str_field("original_sluid", format_sluid(job.original_sluid));
+  out.str_field("stdin_expanded", job.expand_path(job.std_in, v45));
+  out.str_field("stdout_expanded", job.expand_path(job.std_out.empty() ? "slurm-%j.out" : job.std_out, v45));
+  out.str_field("stderr_expanded", job.expand_path(job.std_err, v45));
+  out.str_field("stdout", job.std_out.empty() ? "slurm-%j.out" : job.std_out);
+  out.str_field("stderr", job.std_err);
+  out.str_field("stdin", job.std_in);
+  out.key("state").begin_object();
+  out.string_array_field("current", state_array(job.state, job.flags));
+  out.str_field("reason", job.state_reason);
+  out.end_object();
+  out.empty_array_field("steps");
+  out.str_field("submit_line", "");
+  out.key("tres").begin_object();
+  tres_list(out, "allocated", job, cluster, job.allocated);
+  tres_list(out, "requested", job, cluster, true);
+  out.end_object();
+  out.str_field("used_gres", "");
+  out.str_field("user", job.user_name);
+  out.key("wckey").begin_object().str_field("wckey", job.wckey).empty_array_field("flags").end_object();
+  out.str_field("working_directory", job.cwd);
+  out.end_object();
+}
+
+void write_partition(JsonWriter& out, const std::string& name, Dialect dialect, const ClusterConfig& cluster) {
+  std::string node_list;
+  for (const auto& n : cluster.nodes) node_list += (node_list.empty() ? "" : ",") + n;
+  const std::int64_t total_cpus = static_cast<std::int64_t>(cluster.cpus_per_node * cluster.nodes.size());
+  const std::string tres = "cpu=" + std::to_string(total_cpus) +
+                           ",mem=" + std::to_string(cluster.memory_per_node_mb * cluster.nodes.size()) +
+                           "M,node=" + std::to_string(cluster.nodes.size()) + ",billing=" + std::to_string(total_cpus);
+  const bool is_default = name == cluster.default_partition;
+  out.begin_object();
+  if (!is_v4x(dialect)) {
+    out.key("flags").begin_array();
+    if (is_default) out.string("default");
+    out.end_array();
+    out.key("preemption_mode").begin_array().string("disabled").end_array();
+    out.str_field("allowed_allocation_nodes", "");
+    out.str_field("allowed_accounts", "");
+    out.str_field("allowed_groups", "");
+    out.str_field("allowed_qos", "");
+    out.str_field("alternative", "");
+    out.str_field("billing_weights", "");
+    out.null_field("default_memory_per_cpu");
+    out.null_field("default_memory_per_node");
+    out.null_field("default_time_limit");
+    out.str_field("denied_accounts", "");
+    out.str_field("denied_qos", "");
+    out.int_field("preemption_grace_time", 0);
+    out.int_field("maximum_cpus_per_node", -1);
+    out.null_field("maximum_memory_per_cpu");
+    out.null_field("maximum_memory_per_node");
+    out.int_field("maximum_nodes_per_job", -1);
+    out.int_field("max_time_limit", -1);
+    out.int_field("min nodes per job", 0);
+    out.str_field("name", name);
+    out.str_field("nodes", node_list);
+    out.null_field("over_time_limit");
+    out.int_field("priority_job_factor", 1);
+    out.int_field("priority_tier", 1);
+    out.str_field("qos", "");
+    out.str_field("state", "UP");
+    out.int_field("total_cpus", total_cpus);
+    out.int_field("total_nodes", static_cast<std::int64_t>(cluster.nodes.size()));
+    out.str_field("tres", tres);
+    out.end_object();
+    return;
+  }
+  const bool v45 = dialect == Dialect::v0045;
+  out.key("nodes").begin_object().str_field("allowed_allocation", "").str_field("configured", node_list).int_field("total", static_cast<std::int64_t>(cluster.nodes.size())).end_object();
+  out.key("accounts").begin_object().str_field("allowed", "").str_field("deny", "").end_object();
+  out.key("groups").begin_object().str_field("allowed", "").end_object();
+  out.key("qos").begin_object().str_field("allowed", "").str_field("deny", "").str_field("assigned", "").end_object();
+  out.str_field("alternate", "");
+  out.key("tres").begin_object().str_field("billing_weights", "").str_field("configured", tres).end_object();
+  out.str_field("cluster", "");
+  out.key("select_type").begin_array();
+  if (v45) {
+    out.string("CR_CORE_MEMORY");
+  } else {
+    out.string("CORE").string("MEMORY");
+  }
+  out.end_array();
+  out.key("cpus").begin_object();
+  if (v45) {
+    out.empty_array_field("task_binding");
+  } else {
+    out.int_field("task_binding", 0);
+  }
+  out.int_field("total", total_cpus);
+  out.end_object();
+  out.key("defaults").begin_object();
+  out.int_field("memory_per_cpu", static_cast<std::int64_t>(cluster.def_mem_per_cpu_mb));
+  no_val_field(out, "partition_memory_per_cpu", static_cast<std::int64_t>(cluster.def_mem_per_cpu_mb));
+  no_val_field(out, "partition_memory_per_node", 0, false);
+  no_val_field(out, "time", 0, false, true);
+  out.str_field("job", "");
+  out.end_object();
+  if (v45) {
+    out.key("flags").begin_array();
+    if (is_default) out.string("DEFAULT");
+    out.end_array();
+  }
+  out.key("partition").begin_object();
+  if (v45) {
+    out.str_field("exclusive", "");
+    out.str_field("oversubscribe", "");
+  }
+  out.key("state").begin_array().string("UP").end_array();
+  out.end_object();
+  out.int_field("grace_time", 0);
+  out.key("maximums").begin_object();
+  no_val_field(out, "cpus_per_node", 0, false, true);
+  no_val_field(out, "cpus_per_socket", 0, false, true);
+  out.int_field("memory_per_cpu", 0);
+  no_val_field(out, "partition_memory_per_cpu", 0, false);
+  no_val_field(out, "partition_memory_per_node", 0, false, true);
+  no_val_field(out, "nodes", 0, false, true);
+  out.int_field("shares", 1);
+  out.key("oversubscribe").begin_object().int_field("jobs", 1).key("flags").begin_array().end_array().end_object();
+  no_val_field(out, "time", 0, false, true);
+  no_val_field(out, "over_time_limit", 0, false);
+  out.end_object();
+  out.key("minimums").begin_object().int_field("nodes", 0).end_object();
+  out.str_field("name", name);
+  out.str_field("node_sets", "");
+  if (v45) out.key("preempt_mode").begin_array().string("DISABLED").end_array();
+  out.key("priority").begin_object().int_field("job_factor", 1).int_field("tier", 1).end_object();
+  out.key("timeouts").begin_object();
+  no_val_field(out, "resume", 0, false);
+  no_val_field(out, "suspend", 0, false);
+  out.end_object();
+  out.str_field("topology", "");
+  no_val_field(out, "suspend_time", 0, false);
+  out.end_object();
+}
+
+}  // namespace tpslurm::sim

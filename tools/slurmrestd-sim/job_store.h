@@ -1,0 +1,131 @@
+// JobStore: the simulated slurmctld's job table and slurmdbd's job archive.
+//
+// Records are indexed by job id (ordered, like `GET /jobs` lists them) and by SLUID, so
+// lookups for `jobs/state` with hundreds of ids and GETs by SLUID never scan the table.
+// Time-driven changes (automatic PENDING -> RUNNING -> COMPLETING -> done, and the purge
+// MinJobAge after a job ended) sit in a queue ordered by due time; `tick()` applies every
+// due change at its own due time, so results do not depend on when somebody looked.
+// Every change bumps `last_job_update` (one-second resolution, as slurmctld keeps it).
+// A purged record leaves the controller's views but stays in the accounting archive,
+// which also outlives `reset_ids` (a controller that lost its state).
+//
+// Ownership: the store owns every record (shared with the archive). Raw pointers it
+// returns stay valid until the next tick, purge or reset. Not thread-safe: the server's
+// single I/O thread is the only caller.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/result.h"
+#include "cluster.h"
+#include "job.h"
+#include "options.h"
+#include "sim_clock.h"
+#include "sluid.h"
+
+namespace tpslurm::sim {
+
+// A control-API step: any subset of the fields.
+struct StateChange {
+  std::optional<BaseState> state;
+  std::optional<int> exit_code;  // for COMPLETED/FAILED
+  std::optional<int> signal;     // for CANCELLED/TIMEOUT/... ("killed by signal")
+  std::optional<bool> completing;
+  std::optional<std::string> reason;
+};
+
+enum class KillResult { signalled, already_done, not_found, pending_het_component, job_pending, denied };
+
+class JobStore {
+ public:
+  using JobPtr = std::shared_ptr<JobRecord>;
+
+  JobStore(SimClock& clock, const ClusterConfig& cluster, Timing timing, std::int64_t min_job_age_s,
+           std::uint32_t first_job_id, std::uint16_t cluster_id);
+
+  // Applies every scheduled change that is due by the clock's now.
+  void tick();
+
+  // Creates the records of one submission (one element: a plain job; more: a het job),
+  // assigning ids, SLUIDs and times. Returns the (leader's) job id.
+  std::uint32_t submit(std::vector<JobRecord> components);
+
+  JobRecord* find(std::uint32_t job_id);
+  JobRecord* find_sluid(std::uint64_t sluid);
+  // Every component of the record's het job in offset order; the record alone if plain.
+  std::vector<JobRecord*> het_group(const JobRecord& record);
+  // What `GET /job/{id}` returns: a leader brings all components, anything else itself.
+  std::vector<JobRecord*> records_for_get(JobRecord& record);
+
+  const std::map<std::uint32_t, JobPtr>& controller_jobs() const { return m_jobs; }
+  std::int64_t last_job_update() const { return m_last_job_update; }
+  std::int64_t last_backfill() const { return m_last_backfill; }
+  std::uint32_t next_job_id() const { return m_next_id; }
+
+  // scancel semantics: SIGKILL cancels (a leader cancels every component); any other
+  // signal is delivered to running jobs and changes nothing visible.
+  KillResult kill(JobRecord& record, int signal, std::uint32_t requester_uid, bool requester_privileged);
+
+  // Control API.
+  Status apply(JobRecord& record, const StateChange& change);
+  Status requeue(JobRecord& record, bool force);
+  // Forgets every job (when `forget_jobs`) and restarts numbering at `next_id`.
+  void reset_ids(std::uint32_t next_id, bool forget_jobs);
+  void set_timing(Timing timing) { m_timing = timing; }
+  const Timing& timing() const { return m_timing; }
+  void set_min_job_age(std::int64_t seconds) { m_min_job_age_s = seconds; }
+  std::int64_t min_job_age() const { return m_min_job_age_s; }
+
+  // slurmdbd's view: every record ever created, purged or not.
+  const std::vector<JobPtr>& accounting() const { return m_archive; }
+  std::vector<JobPtr> accounting_by_id(std::uint32_t job_id) const;
+  std::vector<JobPtr> accounting_by_name(const std::string& name) const;
+
+  // Scheduled changes waiting (for tests and stats).
+  std::size_t pending_events() const { return m_events.size(); }
+
+ private:
+  enum class EventKind { start, finish, end_completing, purge };
+  struct Event {
+    std::uint32_t job_id;
+    std::uint64_t generation;
+    EventKind kind;
+  };
+
+  void index(const JobPtr& record);
+  void touch(std::int64_t at_ms);
+  void reschedule(JobRecord& record, std::int64_t now_ms);
+  void schedule(JobRecord& record, std::int64_t due_ms, EventKind kind);
+  void run_event(const Event& event, std::int64_t at_ms);
+  void start(JobRecord& record, std::int64_t at_ms);
+  void finish(JobRecord& record, BaseState state, std::int32_t exit_status, bool completing, std::int64_t at_ms);
+  void purge(std::uint32_t job_id, std::int64_t at_ms);
+  std::string node_for(const JobRecord& record) const;
+
+  SimClock& m_clock;
+  const ClusterConfig& m_cluster;
+  Timing m_timing;
+  std::int64_t m_min_job_age_s;
+  SluidGenerator m_sluids;
+  std::uint32_t m_next_id;
+  std::uint64_t m_generation = 0;
+  std::uint64_t m_event_seq = 0;
+  std::int64_t m_last_job_update;
+  std::int64_t m_last_backfill;
+
+  std::map<std::uint32_t, JobPtr> m_jobs;
+  std::unordered_map<std::uint64_t, JobPtr> m_by_sluid;
+  std::multimap<std::int64_t, Event> m_events;
+
+  std::vector<JobPtr> m_archive;
+  std::unordered_multimap<std::uint32_t, JobPtr> m_archive_by_id;
+  std::unordered_multimap<std::string, JobPtr> m_archive_by_name;
+};
+
+}  // namespace tpslurm::sim

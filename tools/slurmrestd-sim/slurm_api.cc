@@ -1,0 +1,844 @@
+#include "slurm_api.h"
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <set>
+#include <unordered_set>
+
+#include "auth.h"
+#include "dbd_json.h"
+#include "envelope.h"
+#include "job_json.h"
+#include "json_writer.h"
+#include "slurm_errors.h"
+#include "sluid.h"
+#include "submit_request.h"
+
+namespace tpslurm::sim {
+
+namespace {
+
+constexpr int kSigKill = 9;
+constexpr std::uint32_t kMaxJobId = 0x03ffffff;
+
+HttpReply json_reply(int status, std::string body) {
+  HttpReply reply;
+  reply.status = status;
+  reply.body = std::move(body);
+  // slurmrestd closes the connection after every error answer.
+  reply.close = status >= 400;
+  return reply;
+}
+
+HttpReply not_found_url() { return text_reply(404, "Unable to find requested URL", true); }
+
+bool all_digits(std::string_view s) {
+  if (s.empty() || s.size() > 10) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+std::uint64_t to_u64(std::string_view s) { return std::stoull(std::string(s)); }
+
+// How a v0.0.4x path names a job.
+struct JobRef {
+  bool valid = false;
+  bool by_sluid = false;
+  std::uint64_t sluid = 0;
+  std::uint32_t id = 0;
+  std::vector<std::string> warnings;
+};
+
+JobRef parse_job_ref_v4x(std::string_view text, Release release) {
+  JobRef ref;
+  if (!text.empty() && text[0] == 's') {
+    if (!sluid_in_paths(release)) return ref;
+    auto sluid = parse_sluid(text);
+    if (!sluid) return ref;
+    ref.valid = true;
+    ref.by_sluid = true;
+    ref.sluid = *sluid;
+    return ref;
+  }
+  std::size_t sep = text.find_first_of("+_.");
+  std::string_view head = text.substr(0, sep);
+  if (!all_digits(head)) return ref;
+  std::uint64_t id = to_u64(head);
+  if (id == 0 || id >= kMaxJobId) return ref;
+  if (sep != std::string_view::npos) {
+    std::string_view tail = text.substr(sep + 1);
+    if (text[sep] == '+') {
+      if (!all_digits(tail)) return ref;
+      id += to_u64(tail);  // the REST layer adds the het offset
+    } else if (text[sep] == '_') {
+      if (!all_digits(tail)) return ref;
+      ref.warnings.push_back(
+          "Job array Ids are not currently supported for job searches. Showing all jobs in array instead.");
+    } else {
+      if (tail.empty()) return ref;
+      ref.warnings.push_back("Job steps are not supported for job searches. Showing whole job instead.");
+    }
+  }
+  ref.valid = true;
+  ref.id = static_cast<std::uint32_t>(id);
+  return ref;
+}
+
+// slurm_xlate_job_id()@22.05: "123", "123+1" (the component), "123_4"; 0 if not a job id.
+std::uint32_t xlate_job_id_v38(std::string_view text, JobStore& store) {
+  std::size_t sep = text.find_first_of("+_");
+  std::string_view head = text.substr(0, sep);
+  if (!all_digits(head)) return 0;
+  std::uint64_t id = to_u64(head);
+  if (id == 0 || id >= kMaxJobId) return 0;
+  if (sep != std::string_view::npos && text[sep] == '+') {
+    std::string_view tail = text.substr(sep + 1);
+    if (!all_digits(tail)) return 0;
+    JobRecord* leader = store.find(static_cast<std::uint32_t>(id));
+    std::uint64_t offset = to_u64(tail);
+    if (!leader || !leader->is_het_leader() || offset >= leader->het_size) return 0;
+    return static_cast<std::uint32_t>(id + offset);
+  }
+  if (sep != std::string_view::npos && !all_digits(text.substr(sep + 1))) return 0;
+  return static_cast<std::uint32_t>(id);
+}
+
+std::string iso_time(std::int64_t unix_s) {
+  std::time_t t = static_cast<std::time_t>(unix_s);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return buf;
+}
+
+std::optional<std::int64_t> parse_time_param(const std::string* value) {
+  if (!value || value->empty() || value->size() > 12) return std::nullopt;
+  for (char c : *value) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  }
+  return std::stoll(*value);
+}
+
+}  // namespace
+
+struct SlurmApi::Call {
+  const HttpRequest& request;
+  const Target& target;
+  const Identity& identity;
+  RequestContext ctx;
+  bool dbd = false;
+};
+
+SlurmApi::SlurmApi(const SimOptions& options, SimClock& clock, JobStore& store, Stats& stats, FaultPlan& faults)
+    : m_options(options), m_clock(clock), m_store(store), m_stats(stats), m_faults(faults) {}
+
+std::string SlurmApi::route_key(const std::string& method, const Target& target) {
+  const auto& s = target.segments;
+  std::string key = method + " ";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    std::string part = s[i];
+    const bool slurm = !s.empty() && (s[0] == "slurm" || s[0] == "slurmdb");
+    if (slurm && i == 3 && s.size() == 4 && s[2] == "job" && part != "submit" && part != "allocate") {
+      part = "{job_id}";
+    } else if (slurm && i == 3 && s.size() == 4 && s[2] == "partition") {
+      part = "{partition_name}";
+    } else if (s.size() > 2 && s[0] == "sim" && s[1] == "jobs" && i == 2 && all_digits(part)) {
+      part = "{job_id}";
+    }
+    key += "/" + part;
+  }
+  if (s.empty()) key += "/";
+  return key;
+}
+
+HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, const Identity& identity) {
+  const auto& seg = target.segments;
+  if (seg.size() < 2 || (seg[0] != "slurm" && seg[0] != "slurmdb")) return not_found_url();
+  Dialect dialect = Dialect::v0045;
+  if (version_support(m_options.release, seg[1], &dialect) != VersionSupport::implemented) return not_found_url();
+  const bool dbd = seg[0] == "slurmdb";
+  // The openapi/slurmdbd plugin refuses to load on a cluster without slurmdbd.
+  if (dbd && !m_options.cluster.accounting) return not_found_url();
+  if (!target.path_valid) {
+    int status = invalid_path_status(m_options.release);
+    return text_reply(status, status == 404 ? "Unable to find requested URL" : "Unable to parse URL path.", true);
+  }
+
+  Call call{request, target, identity, {}, dbd};
+  call.ctx.release = m_options.release;
+  call.ctx.dialect = dialect;
+  call.ctx.slurmdbd = dbd;
+  call.ctx.user = identity.user;
+  call.ctx.group = group_of(identity.user);
+  call.ctx.client_source = request.client_source;
+  call.ctx.cluster_name = m_options.cluster.cluster_name;
+  call.ctx.accounting = m_options.cluster.accounting;
+
+  // 26.05 fails to parse a query holding a literal comma before any handler runs.
+  if (is_v4x(dialect) && target.query_has_literal_comma) return text_reply(500, "Unspecified error", true);
+  if (!target.query_valid) return text_reply(400, "Unable to parse query.", true);
+
+  // 22.05: a token slurmctld refuses surfaces as this misleading 500 on every endpoint.
+  if (!identity.token_ok && !is_v4x(dialect)) {
+    Diagnostics diag;
+    diag.error(err::kUnspecified, "slurmctld config is unable to load", "slurm_load_ctl_conf");
+    JsonWriter out;
+    out.begin_object();
+    write_tail(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(500, out.take());
+  }
+
+  m_store.tick();
+  const std::string& method = request.method;
+  const std::size_t n = seg.size();
+  const std::string& res = n > 2 ? seg[2] : std::string();
+  if (!dbd) {
+    if (n == 3 && res == "ping" && method == "GET") return ping(call);
+    if (n == 4 && res == "job" && seg[3] == "submit") {
+      return method == "POST" ? submit(call) : text_reply(405, "Unsupported HTTP method", true);
+    }
+    if (n == 4 && res == "job") {
+      if (method == "GET") return get_job(call, seg[3]);
+      if (method == "DELETE") return delete_job(call, seg[3]);
+      return text_reply(405, "Unsupported HTTP method", true);
+    }
+    if (n == 3 && res == "jobs" && method == "GET") return get_jobs(call);
+    if (n == 4 && res == "jobs" && seg[3] == "state" && is_v4x(dialect) && method == "GET") return jobs_state(call);
+    if (n == 3 && res == "partitions" && method == "GET") return partitions(call, nullptr);
+    if (n == 4 && res == "partition" && method == "GET") return partitions(call, &seg[3]);
+  } else {
+    if (n == 3 && res == "jobs" && method == "GET") return dbd_jobs(call);
+    if (n == 4 && res == "job" && method == "GET") return dbd_job(call, seg[3]);
+  }
+  return not_found_url();
+}
+
+HttpReply SlurmApi::ping(Call& call) {
+  const bool ok = call.identity.token_ok;
+  const std::string host = m_options.cluster.nodes.empty() ? "localhost" : m_options.cluster.nodes.front();
+  const std::int64_t latency = 800 + static_cast<std::int64_t>((m_pings++ * 37) % 500);
+  if (!is_v4x(call.ctx.dialect)) {
+    // v0.0.38 puts meta and errors first.
+    JsonWriter v38;
+    v38.begin_object();
+    write_tail(v38, call.ctx, Diagnostics{});
+    v38.key("pings").begin_array().begin_object();
+    v38.str_field("hostname", host).str_field("ping", "UP").int_field("status", 0).str_field("mode", "primary");
+    v38.end_object().end_array();
+    v38.end_object();
+    return json_reply(200, v38.take());
+  }
+  JsonWriter out;
+  out.begin_object();
+  out.key("pings").begin_array().begin_object();
+  out.str_field("hostname", host);
+  if (call.ctx.dialect == Dialect::v0045) {
+    out.bool_field("responding", ok);
+    out.int_field("latency", latency);
+    out.bool_field("primary", true);
+    out.str_field("status", ok ? "No error" : err::strerror(err::kProtocolAuthentication));
+  } else {
+    out.str_field("pinged", ok ? "UP" : "DOWN");
+    out.bool_field("responding", ok);
+    out.int_field("latency", latency);
+    out.str_field("mode", "primary");
+    out.bool_field("primary", true);
+  }
+  out.end_object().end_array();
+  write_tail(out, call.ctx, Diagnostics{});
+  out.end_object();
+  return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::submit(Call& call) {
+  ++m_stats.submits_received;
+  const Dialect dialect = call.ctx.dialect;
+  SubmitDefaults defaults;
+  defaults.user_name = call.identity.user;
+  defaults.user_id = call.identity.uid;
+  defaults.group_name = group_of(call.identity.user);
+  defaults.group_id = uid_of(defaults.group_name == "nogroup" ? "nobody" : defaults.group_name);
+  defaults.default_cwd = m_options.default_cwd;
+  SubmitParse parsed = parse_submit(call.request.body, dialect, defaults);
+  if (parsed.unparsable_body) return text_reply(400, "Unable to parse query.", true);
+
+  auto refused = [&](Diagnostics& diag, int rc) {
+    JsonWriter out;
+    out.begin_object();
+    if (is_v4x(dialect)) {
+      write_errors_first(out, call.ctx, diag);
+    } else {
+      write_tail(out, call.ctx, diag);
+    }
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, rc), out.take());
+  };
+
+  if (parsed.rc) return refused(parsed.diag, parsed.rc);
+  if (!call.identity.token_ok) {
+    Diagnostics diag;
+    diag.error(err::kProtocolAuthentication, "Batch job submission failed", "slurm_submit_batch_job()");
+    return refused(diag, err::kProtocolAuthentication);
+  }
+  SubmitCheck check = check_submit(parsed.components, m_options.cluster, dialect);
+  if (check.rc) {
+    Diagnostics diag = parsed.diag;
+    if (is_v4x(dialect)) {
+      diag.error(check.rc, "Batch job submission failed", "slurm_submit_batch_job()");
+    } else {
+      diag.errors.push_back({check.rc, "", "", ErrorItem::Form::code_first, {}});
+    }
+    return refused(diag, check.rc);
+  }
+  const std::size_t components = parsed.components.size();
+  const std::uint32_t job_id = m_store.submit(std::move(parsed.components));
+  m_stats.jobs_created += components;
+
+  Diagnostics diag = parsed.diag;
+  JsonWriter out;
+  out.begin_object();
+  if (is_v4x(dialect)) {
+    if (check.nonfatal) diag.warn(std::string(err::strerror(check.nonfatal)), "slurm_submit_batch_job()");
+    out.int_field("job_id", job_id);
+    out.str_field("step_id", "batch");
+    out.str_field("job_submit_user_msg", "");
+    write_tail(out, call.ctx, diag);
+  } else {
+    // 22.05 reports a non-fatal code as an error next to the job id.
+    if (check.nonfatal) diag.errors.push_back({check.nonfatal, "", "", ErrorItem::Form::code_first, {}});
+    write_tail(out, call.ctx, diag);
+    out.int_field("job_id", job_id);
+    out.str_field("step_id", "BATCH");
+    out.str_field("job_submit_user_msg", "");
+  }
+  out.end_object();
+  return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
+  const Dialect dialect = call.ctx.dialect;
+  if (!is_v4x(dialect)) {
+    std::uint32_t id = xlate_job_id_v38(id_text, m_store);
+    Diagnostics diag;
+    JsonWriter out;
+    out.begin_object();
+    if (!id) {
+      diag.error(err::kRestInvalidJobsDesc, "Unable to find JobId=" + id_text, "_handle_job_get");
+      write_tail(out, call.ctx, diag);
+      out.end_object();
+      return json_reply(http_status_for_error(m_options.release, err::kRestInvalidJobsDesc), out.take());
+    }
+    JobRecord* job = m_store.find(id);
+    if (!job) {
+      diag.error(err::kInvalidJobId, "Unable to find JobId=" + id_text, "slurm_load_job");
+      write_tail(out, call.ctx, diag);
+      out.empty_array_field("jobs");
+      out.end_object();
+      return json_reply(http_status_for_error(m_options.release, err::kInvalidJobId), out.take());
+    }
+    write_tail(out, call.ctx, diag);
+    out.key("jobs").begin_array();
+    for (JobRecord* r : m_store.records_for_get(*job)) write_job_v38(out, *r, m_options.cluster);
+    out.end_array();
+    out.end_object();
+    return json_reply(200, out.take());
+  }
+
+  JobRef ref = parse_job_ref_v4x(id_text, m_options.release);
+  Diagnostics diag;
+  JsonWriter out;
+  out.begin_object();
+  if (!ref.valid) {
+    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_job");
+    write_errors_first(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+  }
+  for (auto& w : ref.warnings) diag.warn(w, "_handle_job_get");
+  auto empty_answer = [&](int rc) {
+    out.empty_array_field("jobs");
+    out.key("last_backfill");
+    write_no_val(out, 0);
+    out.key("last_update");
+    write_no_val(out, 0);
+    diag.error(rc, "Unable to query JobId=" + id_text, "_handle_job_get");
+    write_tail(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, rc), out.take());
+  };
+  if (!call.identity.token_ok) return empty_answer(err::kProtocolAuthentication);
+  JobRecord* job = ref.by_sluid ? m_store.find_sluid(ref.sluid) : m_store.find(ref.id);
+  if (!job) return empty_answer(err::kInvalidJobId);
+  out.key("jobs").begin_array();
+  for (JobRecord* r : m_store.records_for_get(*job)) write_job_v4x(out, *r, dialect, m_options.release, m_options.cluster);
+  out.end_array();
+  out.key("last_backfill");
+  write_no_val(out, m_store.last_backfill());
+  out.key("last_update");
+  write_no_val(out, m_clock.now_s());
+  write_tail(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::delete_job(Call& call, const std::string& id_text) {
+  const Dialect dialect = call.ctx.dialect;
+  int signal = kSigKill;
+  if (const std::string* s = call.target.param("signal")) {
+    signal = parse_signal(*s);
+    if (signal == 0 && *s == "0") signal = kSigKill;
+    if (signal < 1 || signal > 64) {
+      Diagnostics diag;
+      diag.error(err::kRestInvalidQuery, "invalid signal: " + *s, "HTTP request: signal");
+      JsonWriter out;
+      out.begin_object();
+      if (is_v4x(dialect)) {
+        write_errors_first(out, call.ctx, diag);
+      } else {
+        write_tail(out, call.ctx, diag);
+      }
+      out.end_object();
+      return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+    }
+  }
+
+  if (!is_v4x(dialect)) {
+    Diagnostics diag;
+    int rc = 0;
+    std::uint32_t id = xlate_job_id_v38(id_text, m_store);
+    JobRecord* job = id ? m_store.find(id) : nullptr;
+    KillResult result = job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged)
+                            : KillResult::not_found;
+    switch (result) {
+      case KillResult::signalled:
+      case KillResult::already_done: break;  // 22.05 counts "already done" as success
+      case KillResult::not_found: rc = err::kInvalidJobId; break;
+      case KillResult::denied: rc = err::kAccessDenied; break;
+      case KillResult::pending_het_component: rc = err::kNotWholeHetJob; break;
+      case KillResult::job_pending: rc = err::kJobPending; break;
+    }
+    if (rc) {
+      diag.error(rc, "unable to kill JobId=" + id_text + " with signal " + std::to_string(signal) + ": " +
+                         std::string(err::strerror(rc)),
+                 "slurm_kill_job");
+    }
+    JsonWriter out;
+    out.begin_object();
+    write_tail(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, rc), out.take());
+  }
+
+  JobRef ref = parse_job_ref_v4x(id_text, m_options.release);
+  Diagnostics diag;
+  JsonWriter out;
+  out.begin_object();
+  if (!ref.valid) {
+    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_job");
+    write_errors_first(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+  }
+  if (!call.identity.token_ok) {
+    out.empty_array_field("status");
+    diag.error(err::kProtocolAuthentication, "Signal request failed", "slurm_kill_jobs()");
+    write_tail(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kProtocolAuthentication), out.take());
+  }
+  JobRecord* job = ref.by_sluid ? m_store.find_sluid(ref.sluid) : m_store.find(ref.id);
+  KillResult result =
+      job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged) : KillResult::not_found;
+  int code = 0;
+  switch (result) {
+    case KillResult::signalled: break;
+    case KillResult::already_done: code = err::kAlreadyDone; break;
+    case KillResult::not_found: code = err::kInvalidJobId; break;
+    case KillResult::denied: code = err::kAccessDenied; break;
+    case KillResult::pending_het_component: code = err::kNotWholeHetJob; break;
+    case KillResult::job_pending: code = err::kJobPending; break;
+  }
+  // Failures to signal come back per job in status[], with HTTP 200.
+  out.key("status").begin_array();
+  if (code) {
+    out.begin_object();
+    out.key("error").begin_object();
+    out.str_field("string", err::strerror(code));
+    out.int_field("code", code);
+    out.str_field("message", err::strerror(code));
+    out.end_object();
+    out.str_field("step_id", id_text);
+    out.key("job_id");
+    if (job) {
+      write_no_val(out, job->job_id);
+    } else {
+      write_no_val(out, 0, false);
+    }
+    out.key("federation").begin_object().str_field("sibling", "").end_object();
+    out.end_object();
+  }
+  out.end_array();
+  write_tail(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::get_jobs(Call& call) {
+  const Dialect dialect = call.ctx.dialect;
+  std::int64_t update_time = 0;
+  if (const std::string* t = call.target.param("update_time")) {
+    auto parsed = parse_time_param(t);
+    if (!parsed) {
+      Diagnostics diag;
+      diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_jobs");
+      JsonWriter out;
+      out.begin_object();
+      if (is_v4x(dialect)) {
+        write_errors_first(out, call.ctx, diag);
+      } else {
+        write_tail(out, call.ctx, diag);
+      }
+      out.end_object();
+      return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+    }
+    update_time = *parsed;
+  }
+  // slurmctld: nothing changed when (update_time - 1) >= last_job_update.
+  const bool unchanged = update_time > 0 && update_time - 1 >= m_store.last_job_update();
+  if (!is_v4x(dialect)) {
+    if (unchanged) {
+      HttpReply reply;
+      reply.status = 304;
+      reply.content_type.clear();
+      return reply;
+    }
+    JsonWriter out;
+    out.begin_object();
+    write_tail(out, call.ctx, Diagnostics{});
+    out.key("jobs").begin_array();
+    for (const auto& [id, job] : m_store.controller_jobs()) write_job_v38(out, *job, m_options.cluster);
+    out.end_array();
+    out.end_object();
+    return json_reply(200, out.take());
+  }
+  Diagnostics diag;
+  JsonWriter out;
+  out.begin_object();
+  if (!call.identity.token_ok || unchanged) {
+    out.empty_array_field("jobs");
+    out.key("last_backfill");
+    write_no_val(out, 0);
+    out.key("last_update");
+    write_no_val(out, 0);
+    int status = 200;
+    if (!call.identity.token_ok) {
+      diag.error(err::kProtocolAuthentication, "Unable to query jobs", "slurm_load_jobs()");
+      status = http_status_for_error(m_options.release, err::kProtocolAuthentication);
+    } else {
+      diag.warn("No job changes since update_time[" + std::to_string(update_time) + "]=" + iso_time(update_time),
+                "op_handler_jobs");
+    }
+    write_tail(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(status, out.take());
+  }
+  out.key("jobs").begin_array();
+  for (const auto& [id, job] : m_store.controller_jobs()) {
+    write_job_v4x(out, *job, dialect, m_options.release, m_options.cluster);
+  }
+  out.end_array();
+  out.key("last_backfill");
+  write_no_val(out, m_store.last_backfill());
+  out.key("last_update");
+  write_no_val(out, m_clock.now_s());
+  write_tail(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::jobs_state(Call& call) {
+  Diagnostics diag;
+  JsonWriter out;
+  out.begin_object();
+  if (!call.identity.token_ok) {
+    out.empty_array_field("jobs");
+    diag.error(err::kProtocolAuthentication, "Unable to query jobs", "slurm_load_jobs_state()");
+    write_tail(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kProtocolAuthentication), out.take());
+  }
+  std::vector<const JobRecord*> entries;
+  auto add_all = [&]() {
+    for (const auto& [id, job] : m_store.controller_jobs()) entries.push_back(job.get());
+  };
+  const std::vector<std::string> ids = call.target.params("job_id");
+  if (ids.empty()) add_all();
+  for (const std::string& value : ids) {
+    if (!value.empty() && (value[0] == 's' || value[0] == 'S')) {
+      // A SLUID does not filter jobs/state: each one brings back every job.
+      add_all();
+      continue;
+    }
+    if (!all_digits(value)) {
+      diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_jobs_state");
+      JsonWriter fail;
+      fail.begin_object();
+      write_errors_first(fail, call.ctx, diag);
+      fail.end_object();
+      return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), fail.take());
+    }
+    JobRecord* job = m_store.find(static_cast<std::uint32_t>(to_u64(value)));
+    if (!job) continue;
+    for (JobRecord* r : m_store.records_for_get(*job)) entries.push_back(r);
+  }
+  out.key("jobs").begin_array();
+  for (const JobRecord* job : entries) {
+    out.begin_object();
+    std::string id = std::to_string(job->job_id);
+    if (job->is_het()) id += "+" + std::to_string(job->het_job_offset);
+    out.str_field("job_id", id);
+    out.string_array_field("state", state_array(job->state, job->flags));
+    out.end_object();
+  }
+  out.end_array();
+  write_tail(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::partitions(Call& call, const std::string* name) {
+  const Dialect dialect = call.ctx.dialect;
+  const auto& cluster = m_options.cluster;
+  Diagnostics diag;
+  int rc = 0;
+  if (!call.identity.token_ok) {
+    rc = err::kProtocolAuthentication;
+    diag.error(rc, "Unable to query partitions", "slurm_load_partitions()");
+  } else if (name && !cluster.has_partition(*name)) {
+    rc = err::kInvalidPartitionName;
+    diag.error(rc, "Unable to find partition " + *name, "_op_handler_partitions");
+  }
+  JsonWriter out;
+  out.begin_object();
+  auto list = [&]() {
+    out.key("partitions").begin_array();
+    if (!rc) {
+      for (const auto& p : cluster.partitions) {
+        if (!name || p == *name) write_partition(out, p, dialect, cluster);
+      }
+    }
+    out.end_array();
+  };
+  if (is_v4x(dialect)) {
+    list();
+    out.key("last_update");
+    write_no_val(out, rc ? 0 : m_clock.now_s());
+    write_tail(out, call.ctx, diag);
+  } else {
+    write_tail(out, call.ctx, diag);
+    list();
+  }
+  out.end_object();
+  return json_reply(http_status_for_error(m_options.release, rc), out.take());
+}
+
+HttpReply SlurmApi::dbd_unavailable(Call& call, const std::string& description, int status_override) {
+  Diagnostics diag;
+  diag.error(err::kDbConnection, description, "openapi_get_db_conn");
+  JsonWriter out;
+  out.begin_object();
+  if (is_v4x(call.ctx.dialect)) {
+    write_errors_first(out, call.ctx, diag);
+  } else {
+    write_tail(out, call.ctx, diag);
+  }
+  out.end_object();
+  int status = status_override ? status_override : http_status_for_error(m_options.release, err::kDbConnection);
+  return json_reply(status, out.take());
+}
+
+HttpReply SlurmApi::dbd_jobs(Call& call) {
+  const Dialect dialect = call.ctx.dialect;
+  const std::int64_t now_ms = m_clock.now_ms();
+  if (const FaultRule* outage = m_faults.accounting_outage(now_ms, call.request.method, call.target.path)) {
+    ++m_stats.faults_by_kind["accounting_outage"];
+    return dbd_unavailable(call, "Failed to open slurmdbd connection", outage->status);
+  }
+  if (!call.identity.token_ok) return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
+
+  static const std::set<std::string> kKnownV38 = {
+      "account", "association", "cluster", "constraints", "format", "groups", "job_name", "partition", "qos",
+      "reason", "reservation", "state", "wckey", "cpus_min", "cpus_max", "exit_code", "nodes_min", "nodes_max",
+      "skip_steps", "disable_wait_for_result", "start_time", "end_time", "submit_time", "node", "step", "users"};
+  Diagnostics diag;
+  for (const auto& [key, value] : call.target.query) {
+    if (!is_v4x(dialect) && !kKnownV38.count(key)) {
+      diag.error(err::kRestFailParsing, "Unknown query key \"" + key + "\"", "_parse_job_cond");
+      JsonWriter out;
+      out.begin_object();
+      write_tail(out, call.ctx, diag);
+      out.end_object();
+      return json_reply(http_status_for_error(m_options.release, err::kRestFailParsing), out.take());
+    }
+  }
+  auto time_param = [&](const char* key, std::optional<std::int64_t>& out) -> bool {
+    const std::string* v = call.target.param(key);
+    if (!v) return true;
+    out = parse_time_param(v);
+    return out.has_value();
+  };
+  std::optional<std::int64_t> start_time;
+  std::optional<std::int64_t> end_time;
+  std::optional<std::int64_t> submit_time;
+  if (!time_param("start_time", start_time) || !time_param("end_time", end_time) ||
+      !time_param("submit_time", submit_time)) {
+    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_jobs");
+    JsonWriter out;
+    out.begin_object();
+    write_errors_first(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+  }
+  const std::string* names = call.target.param("job_name");
+  const std::string* steps = call.target.param("step");
+  const std::string* states = call.target.param("state");
+  const std::string* users = call.target.param("users");
+  const std::string* parts = call.target.param("partition");
+
+  // slurmdb_job_cond_def_start_end(): without step or state, an unset start_time means
+  // midnight today; an unset end means now.
+  const std::int64_t now_s = m_clock.now_s();
+  std::int64_t window_start = 0;
+  if (start_time) {
+    window_start = *start_time;
+  } else if (!steps && !states && !submit_time) {
+    window_start = now_s - (now_s % 86400);
+  }
+  const std::int64_t window_end = end_time ? *end_time : now_s;
+
+  std::vector<JobStore::JobPtr> candidates;
+  if (names) {
+    for (const auto& name : split_csv(*names)) {
+      auto found = m_store.accounting_by_name(name);
+      candidates.insert(candidates.end(), found.begin(), found.end());
+    }
+  } else if (steps) {
+    for (const auto& step : split_csv(*steps)) {
+      if (!step.empty() && step[0] == 's' && dialect == Dialect::v0045) {
+        if (auto sluid = parse_sluid(step)) {
+          for (const auto& job : m_store.accounting()) {
+            if (job->sluid == *sluid || job->original_sluid == *sluid) candidates.push_back(job);
+          }
+        }
+      } else if (all_digits(step.substr(0, step.find('.')))) {
+        auto found = m_store.accounting_by_id(static_cast<std::uint32_t>(to_u64(step.substr(0, step.find('.')))));
+        candidates.insert(candidates.end(), found.begin(), found.end());
+      }
+    }
+  } else {
+    candidates = m_store.accounting();
+  }
+  std::set<std::string> state_filter;
+  if (states) {
+    for (const auto& s : split_csv(*states)) state_filter.insert(s);
+  }
+  std::set<std::string> user_filter;
+  if (users) {
+    for (const auto& u : split_csv(*users)) user_filter.insert(u);
+  }
+  std::set<std::string> partition_filter;
+  if (parts) {
+    for (const auto& p : split_csv(*parts)) partition_filter.insert(p);
+  }
+  std::sort(candidates.begin(), candidates.end(), [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) {
+    return a->created_seq < b->created_seq;
+  });
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+
+  JsonWriter out;
+  out.begin_object();
+  out.key("jobs").begin_array();
+  std::size_t count = 0;
+  for (const auto& job : candidates) {
+    if (!state_filter.empty() && !state_filter.count(std::string(base_state_name(job->state)))) continue;
+    if (!user_filter.empty() && !user_filter.count(job->user_name)) continue;
+    if (!partition_filter.empty() && !partition_filter.count(job->partition)) continue;
+    if (submit_time) {
+      if (job->submit_time < *submit_time || job->submit_time > window_end) continue;
+    } else if (!steps || start_time || end_time) {
+      // The usage window: the job was eligible or running at some point inside it.
+      const bool ended = is_finished(job->state);
+      if (job->eligible_time > window_end) continue;
+      if (ended && job->end_time < window_start) continue;
+    }
+    write_dbd_job(out, *job, dialect, m_options.cluster, now_s);
+    ++count;
+  }
+  out.end_array();
+  if (count == 0 && is_v4x(dialect)) diag.warn("slurmdb_jobs_get(0x1) found nothing", "op_handler_jobs");
+  write_tail(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::dbd_job(Call& call, const std::string& id_text) {
+  const Dialect dialect = call.ctx.dialect;
+  const std::int64_t now_ms = m_clock.now_ms();
+  if (const FaultRule* outage = m_faults.accounting_outage(now_ms, call.request.method, call.target.path)) {
+    ++m_stats.faults_by_kind["accounting_outage"];
+    return dbd_unavailable(call, "Failed to open slurmdbd connection", outage->status);
+  }
+  if (!call.identity.token_ok) return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
+  std::vector<JobStore::JobPtr> found;
+  if (!id_text.empty() && id_text[0] == 's' && dialect == Dialect::v0045) {
+    if (auto sluid = parse_sluid(id_text)) {
+      for (const auto& job : m_store.accounting()) {
+        if (job->sluid == *sluid || job->original_sluid == *sluid) found.push_back(job);
+      }
+    }
+  } else if (all_digits(id_text)) {
+    found = m_store.accounting_by_id(static_cast<std::uint32_t>(to_u64(id_text)));
+  } else {
+    Diagnostics diag;
+    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_job");
+    JsonWriter out;
+    out.begin_object();
+    write_errors_first(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+  }
+  // A het component brings its whole het job, as slurmdbd's job/{id} does.
+  std::vector<JobStore::JobPtr> expanded;
+  for (const auto& job : found) {
+    if (!job->is_het()) {
+      expanded.push_back(job);
+      continue;
+    }
+    for (std::uint32_t k = 0; k < job->het_size; ++k) {
+      for (const auto& member : m_store.accounting_by_id(job->het_job_id + k)) {
+        if (member->het_job_id == job->het_job_id && member->submit_time == job->submit_time) {
+          expanded.push_back(member);
+        }
+      }
+    }
+  }
+  std::sort(expanded.begin(), expanded.end());
+  expanded.erase(std::unique(expanded.begin(), expanded.end()), expanded.end());
+  std::sort(expanded.begin(), expanded.end(), [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) {
+    return a->created_seq < b->created_seq;
+  });
+  Diagnostics diag;
+  JsonWriter out;
+  out.begin_object();
+  out.key("jobs").begin_array();
+  for (const auto& job : expanded) write_dbd_job(out, *job, dialect, m_options.cluster, m_clock.now_s());
+  out.end_array();
+  if (expanded.empty() && is_v4x(dialect)) diag.warn("slurmdb_jobs_get(0x1) found nothing", "op_handler_job");
+  write_tail(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(200, out.take());
+}
+
+}  // namespace tpslurm::sim

@@ -1,0 +1,64 @@
+// SlurmApi: the /slurm/ and /slurmdb/ endpoints, per release and dialect.
+//
+// Serves ping, job/submit, job/{id} (GET, DELETE), jobs (with update_time), jobs/state,
+// partitions, partition/{name}, and slurmdbd's jobs and job/{id}. It is handed requests
+// whose headers passed slurmrestd's own check, together with the outcome of slurmctld's
+// token verification, because a bad token is answered per endpoint and release: 22.05
+// answers every call with HTTP 500 and a misleading "slurmctld config is unable to load";
+// 25.x/26.05 answer 511 with error 1007 in the endpoint's own shape, and `ping` 200 with
+// `responding: false`. Error statuses follow http_status_for_error(); every answer with
+// a status >= 400 carries "Connection: Close", as slurmrestd's do.
+// Not thread-safe: the server thread is the only caller.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "faults.h"
+#include "http_types.h"
+#include "job_store.h"
+#include "options.h"
+#include "sim_clock.h"
+#include "stats.h"
+#include "url.h"
+
+namespace tpslurm::sim {
+
+struct Identity {
+  bool token_ok = true;
+  std::string user = "root";
+  std::uint32_t uid = 0;
+  bool privileged = true;  // root or SlurmUser
+};
+
+class SlurmApi {
+ public:
+  SlurmApi(const SimOptions& options, SimClock& clock, JobStore& store, Stats& stats, FaultPlan& faults);
+
+  HttpReply handle(const HttpRequest& request, const Target& target, const Identity& identity);
+
+  // "GET /slurm/v0.0.45/job/{job_id}" for stats.
+  static std::string route_key(const std::string& method, const Target& target);
+
+ private:
+  struct Call;
+  HttpReply ping(Call& call);
+  HttpReply submit(Call& call);
+  HttpReply get_job(Call& call, const std::string& id_text);
+  HttpReply delete_job(Call& call, const std::string& id_text);
+  HttpReply get_jobs(Call& call);
+  HttpReply jobs_state(Call& call);
+  HttpReply partitions(Call& call, const std::string* name);
+  HttpReply dbd_jobs(Call& call);
+  HttpReply dbd_job(Call& call, const std::string& id_text);
+  HttpReply dbd_unavailable(Call& call, const std::string& description, int status_override);
+
+  const SimOptions& m_options;
+  SimClock& m_clock;
+  JobStore& m_store;
+  Stats& m_stats;
+  FaultPlan& m_faults;
+  std::uint64_t m_pings = 0;
+};
+
+}  // namespace tpslurm::sim
