@@ -1,15 +1,11 @@
 #include "config/env_file.h"
 
+#include "model/names.h"
+
 namespace tpslurm::config {
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-bool is_name(std::string_view name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  return name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-         std::string_view::npos;
-}
 
 // Reads text character by character, counting lines.
 class Cursor {
@@ -110,7 +106,7 @@ Result<std::vector<EnvFileEntry>, model::Problems> parse_env_file(std::string_vi
                    "has text after the closing quote: " + model::quote_value(rest));
       continue;
     }
-    if (!is_name(key)) {
+    if (!model::is_env_name(key)) {
       problems.add(location(source, line), model::quote_value(key),
                    "is not a variable name (letters, digits and '_', not starting with a digit)");
       continue;

@@ -13,6 +13,7 @@
 #include "base/file_system.h"
 #include "config/env_file.h"
 #include "config/setting_keys.h"
+#include "model/names.h"
 
 extern char** environ;
 
@@ -101,9 +102,7 @@ std::optional<std::string> absolute_path(const std::string& value, std::string& 
 
 // Partition, account, QoS, reservation and wckey names: one word, no separators Slurm splits on.
 std::optional<std::string> slurm_name(const std::string& value, std::string& target) {
-  if (value.empty() || value.find_first_of(" \t\n\r,;:'\"\\`$") != std::string::npos) {
-    return "expected one Slurm name without blanks, commas, colons or quotes";
-  }
+  if (auto why = model::slurm_name_problem(value)) return "expected a value that " + *why;
   target = value;
   return std::nullopt;
 }

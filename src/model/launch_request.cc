@@ -7,6 +7,7 @@
 #include "model/detail/json_fields.h"
 #include "model/detail/json_input.h"
 #include "model/detail/relative_path.h"
+#include "model/names.h"
 
 namespace tpslurm::model {
 namespace json = boost::json;
@@ -17,30 +18,6 @@ namespace {
 
 constexpr detail::JsonLimits kRequestLimits{RequestLimits::max_body_bytes, RequestLimits::max_depth,
                                             RequestLimits::max_string_bytes};
-
-// Names owned by Slurm, the container runtime or the shell (LAUNCH_REQUEST.md).
-constexpr std::string_view kReservedPrefixes[] = {"SLURM_", "SBATCH_", "SRUN_",   "SALLOC_",     "PMI",
-                                                  "PMIX_",  "OMPI_",   "TUNEPLANE_", "ENROOT_", "PYXIS_",
-                                                  "APPTAINER", "SINGULARITY", "NVIDIA_", "BASH_FUNC_"};
-constexpr std::string_view kReservedNames[] = {"CUDA_VISIBLE_DEVICES", "LD_PRELOAD", "LD_LIBRARY_PATH", "BASH_ENV",
-                                               "ENV",                  "PATH",       "HOME",            "IFS"};
-
-bool is_env_name(std::string_view name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  return name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-         std::string_view::npos;
-}
-
-// "SLURM_*" for a reserved prefix, the name itself for a reserved name, or nothing.
-std::optional<std::string> reserved_family(std::string_view name) {
-  for (const auto prefix : kReservedPrefixes) {
-    if (name.substr(0, prefix.size()) == prefix) return std::string(prefix) + "*";
-  }
-  for (const auto reserved : kReservedNames) {
-    if (name == reserved) return std::string(reserved);
-  }
-  return std::nullopt;
-}
 
 bool is_pool_name(std::string_view name) {
   return !name.empty() && name.size() <= 32 &&
@@ -116,7 +93,7 @@ class RequestParser {
     if (auto minutes = fields.integer("time_limit_minutes", Need::optional, 1, RequestLimits::max_time_limit_minutes)) {
       out.time_limit_minutes = static_cast<int>(*minutes);
     }
-    out.partition = fields.string("partition", Need::optional);
+    out.partition = slurm_name(fields, "partition");
     if (const json::object* retry = fields.object("retry", Need::optional)) {
       Fields retry_fields(*retry, "spec.retry", m_problems);
       if (auto attempts = retry_fields.integer("max_attempts", Need::optional, 1, RequestLimits::max_attempts)) {
@@ -126,10 +103,10 @@ class RequestParser {
     }
     if (const json::object* slurm = fields.object("slurm", Need::optional)) {
       Fields slurm_fields(*slurm, "spec.slurm", m_problems);
-      out.slurm.account = slurm_fields.string("account", Need::optional);
-      out.slurm.qos = slurm_fields.string("qos", Need::optional);
-      out.slurm.reservation = slurm_fields.string("reservation", Need::optional);
-      out.slurm.wckey = slurm_fields.string("wckey", Need::optional);
+      out.slurm.account = slurm_name(slurm_fields, "account");
+      out.slurm.qos = slurm_name(slurm_fields, "qos");
+      out.slurm.reservation = slurm_name(slurm_fields, "reservation");
+      out.slurm.wckey = slurm_name(slurm_fields, "wckey");
       out.slurm.exclusive = slurm_fields.boolean("exclusive", Need::optional);
       slurm_fields.reject_unknown();
     }
@@ -155,6 +132,16 @@ class RequestParser {
       data_fields.reject_unknown();
     }
     fields.reject_unknown();
+  }
+
+  std::optional<std::string> slurm_name(Fields& fields, std::string_view key) {
+    auto value = fields.string(key, Need::optional);
+    if (!value) return std::nullopt;
+    if (auto why = slurm_name_problem(*value)) {
+      m_problems.add(fields.path_of(key), quote_value(*value), *why);
+      return std::nullopt;
+    }
+    return value;
   }
 
   void parse_framework(const json::object& framework, LaunchRequest& out) {
@@ -212,6 +199,9 @@ class RequestParser {
     for (std::size_t i = 0; i < command->size(); ++i) {
       // Arguments may be empty strings; only the program name may not.
       if (auto arg = detail::string_at((*command)[i], detail::index_path("spec.command", i), m_problems, i == 0)) {
+        if (i == 0 && arg->front() == '-') {
+          m_problems.add("spec.command[0]", quote_value(*arg), "must name a program; it may not start with '-'");
+        }
         out.command.push_back(std::move(*arg));
       }
     }
@@ -232,9 +222,8 @@ class RequestParser {
         m_problems.add(path, "is not a valid variable name; use letters, digits and '_', not starting with a digit");
         continue;
       }
-      if (auto family = reserved_family(name)) {
-        m_problems.add(path, "reserved name (" + *family +
-                                 " belongs to Slurm, the container runtime or the shell); rename the variable");
+      if (auto why = reserved_env_name(name)) {
+        m_problems.add(path, *why);
         continue;
       }
       if (auto value = detail::string_at(entry.value(), path, m_problems, false)) {
@@ -300,6 +289,10 @@ class RequestParser {
       m_problems.add(fields.path_of("scratch_gb"), detail::show(*scratch),
                      "scratch space is not supported on Slurm; the job's temporary space is its attempt's scratch/ "
                      "directory on the shared filesystem");
+    }
+    if (pool.gpus_per_node > 0 && !fields.has("cpus")) {
+      m_problems.add(fields.path_of("cpus"),
+                     "is required; give the CPUs each node of the pool needs (one task per node gets them all)");
     }
     if (auto series = fields.string("gpu_series", Need::optional)) {
       pool.gpu_series = std::move(*series);

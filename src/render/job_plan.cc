@@ -5,6 +5,7 @@
 
 #include "base/file_system.h"
 #include "model/job_tag.h"
+#include "model/names.h"
 #include "render/attempt_files.h"
 #include "render/shell_quote.h"
 
@@ -13,23 +14,6 @@ namespace {
 
 using model::Problems;
 using model::quote_value;
-
-// Variables the batch shell itself owns: assigning them while the env file is loaded would
-// fail (read-only) or change how bash runs the script.
-constexpr std::array<std::string_view, 22> kShellOwnedNames = {
-    "SHELLOPTS",  "POSIXLY_CORRECT", "EUID",         "UID",           "PPID",     "GROUPS",    "FUNCNAME", "CDPATH",
-    "GLOBIGNORE", "FUNCNEST",        "EXECIGNORE",   "OPTIND",        "OPTARG",   "OPTERR",    "SECONDS",  "RANDOM",
-    "SRANDOM",    "LINENO",          "EPOCHSECONDS", "EPOCHREALTIME", "DIRSTACK", "PIPESTATUS"};
-
-// Variables the platform sets for the job; a value from the request would be silently replaced.
-constexpr std::array<std::string_view, 7> kPlatformNames = {"TMPDIR",      "NNODES",      "NODE_RANK", "MASTER_ADDR",
-                                                            "MASTER_PORT", "RAY_ADDRESS", "RAY_TMPDIR"};
-
-bool is_env_name(std::string_view name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  return name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-         std::string_view::npos;
-}
 
 bool has_nul(std::string_view value) { return value.find('\0') != std::string_view::npos; }
 
@@ -171,10 +155,12 @@ class Planner {
       component.submit.partition = partition;
       component.submit.nodes = pool.nodes;
       component.submit.tasks_per_node = 1;
-      component.submit.cpus_per_task = pool.cpus > 0 ? pool.cpus : 1;
+      component.submit.cpus_per_task = pool.cpus;
       component.submit.memory_mb = pool.memory_mb;
       if (pool.nodes < 1) m_problems.add(path + ".nodes", std::to_string(pool.nodes), "must be at least 1");
-      if (pool.cpus < 0) m_problems.add(path + ".cpus", std::to_string(pool.cpus), "must be positive");
+      if (!cpu_only && pool.cpus <= 0) {
+        m_problems.add(path + ".cpus", std::to_string(pool.cpus), "must be a positive number of CPUs");
+      }
       if (pool.memory_mb < 0) m_problems.add(path + ".memory_gb", "must be positive");
       if (cpu_only) {
         check_cpu_only(pool, path);
@@ -289,19 +275,10 @@ class Planner {
     env.emplace_back("TMPDIR", attempt_path(dir, kScratchDir));
     for (const auto& [name, value] : m_request.env) {
       const std::string path = "spec.env." + name;
-      if (!is_env_name(name)) {
+      if (!model::is_env_name(name)) {
         m_problems.add(path, "is not a valid variable name; use letters, digits and '_', not starting with a digit");
-      } else if (name.starts_with("TUNEPLANE_")) {
-        m_problems.add(path, "reserved name (TUNEPLANE_* belongs to the platform); rename the variable");
-      } else if (name.starts_with("BASH") ||
-                 std::find(kShellOwnedNames.begin(), kShellOwnedNames.end(), name) != kShellOwnedNames.end()) {
-        m_problems.add(path,
-                       "is a variable bash itself uses, and the job's environment is loaded by bash; "
-                       "rename the variable");
-      } else if (std::find(kPlatformNames.begin(), kPlatformNames.end(), name) != kPlatformNames.end()) {
-        m_problems.add(path,
-                       "is set by the platform for every job (the launcher and the attempt's scratch/); "
-                       "remove it");
+      } else if (auto why = model::reserved_env_name(name)) {
+        m_problems.add(path, *why);
       } else if (has_nul(value)) {
         m_problems.add(path, "contains a NUL byte, which no environment variable can hold");
       } else {

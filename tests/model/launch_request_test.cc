@@ -342,6 +342,43 @@ TEST(LaunchRequestTest, CommandArgumentsMayBeEmptyButNotTheProgram) {
   EXPECT_EQ(refusal(request), "spec.command[0] \"\": must not be empty\n");
 }
 
+TEST(LaunchRequestTest, RefusesNamesTheShellOrThePlatformOwn) {
+  json::value request = valid_request();
+  spec(request)["env"] = json::parse(R"({"BASHOPTS": "x", "SHELLOPTS": "y", "UID": "0", "MASTER_PORT": "1",
+      "TMPDIR": "/tmp", "RAY_ADDRESS": "auto"})");
+  const std::string shell =
+      ": is a variable bash itself uses, and the job's environment is loaded by bash; rename the variable\n";
+  const std::string platform =
+      ": is set by the platform for every job (the launcher and the attempt's scratch/); remove it\n";
+  EXPECT_EQ(refusal(request), "spec.env.BASHOPTS" + shell + "spec.env.SHELLOPTS" + shell + "spec.env.UID" + shell +
+                                  "spec.env.MASTER_PORT" + platform + "spec.env.TMPDIR" + platform +
+                                  "spec.env.RAY_ADDRESS" + platform);
+}
+
+TEST(LaunchRequestTest, RefusesAProgramNameThatLooksLikeAnOption) {
+  json::value request = valid_request();
+  spec(request)["command"] = json::array{"--help"};
+  EXPECT_EQ(refusal(request), "spec.command[0] \"--help\": must name a program; it may not start with '-'\n");
+}
+
+TEST(LaunchRequestTest, RefusesSlurmNamesSlurmWouldSplit) {
+  json::value request = valid_request();
+  spec(request)["partition"] = "gpu,cpu";
+  spec(request)["slurm"] = json::parse(R"({"account": "ml\nteam", "qos": "high prio", "wckey": "ok*"})");
+  const std::string why =
+      ": must be one Slurm name, without blanks, commas, colons, quotes, shell or control characters\n";
+  EXPECT_EQ(refusal(request), "spec.partition \"gpu,cpu\"" + why + "spec.slurm.account \"ml\\nteam\"" + why +
+                                  "spec.slurm.qos \"high prio\"" + why);
+}
+
+TEST(LaunchRequestTest, GpuPoolsNameTheirCpus) {
+  json::value request = valid_request();
+  pool(request, 1).erase("cpus");
+  EXPECT_EQ(refusal(request),
+            "spec.pools[1].cpus: is required; give the CPUs each node of the pool needs (one task per node gets them "
+            "all)\n");
+}
+
 TEST(JobIdTest, FollowsThePattern) {
   EXPECT_TRUE(is_valid_job_id("a"));
   EXPECT_TRUE(is_valid_job_id("ft-7f3c2a"));

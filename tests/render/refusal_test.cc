@@ -306,7 +306,8 @@ TEST_F(FailClosedTest, VariableNamesBashCannotAssign) {
   request.env = {{"A-B", "x"}, {"TUNEPLANE_X", "y"}};
   EXPECT_EQ(problems(request),
             "spec.env.A-B: is not a valid variable name; use letters, digits and '_', not starting with a digit\n"
-            "spec.env.TUNEPLANE_X: reserved name (TUNEPLANE_* belongs to the platform); rename the variable\n");
+            "spec.env.TUNEPLANE_X: reserved name (TUNEPLANE_* belongs to Slurm, the container runtime or the shell); "
+            "rename the variable\n");
 }
 
 TEST_F(FailClosedTest, MountThatWouldHideTheAttemptDirectory) {
