@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include "base/digest.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 
@@ -212,6 +213,53 @@ TEST_F(CliTest, JournalCheckFailsOnADamagedFileAndLeavesItAlone) {
   EXPECT_EQ(submit.exit_code, 1);
   EXPECT_NE(submit.err.find("file is not a database"), std::string::npos) << submit.err;
   EXPECT_EQ(testing::read_test_file(dir.file("state/journal.db")), "garbage, not SQLite");
+}
+
+TEST_F(CliTest, RenderPrintsTheScriptAndRefusesLikeValidate) {
+  env["TUNEPLANE_SLURM_PARTITION"] = "gpu";
+  const auto script = cli({"render", source("etc/launch-request.example.json")});
+  EXPECT_EQ(script.exit_code, 0) << script.err;
+  EXPECT_EQ(script.out.substr(0, 12), "#!/bin/bash\n");
+  EXPECT_NE(script.out.find("#SBATCH --no-requeue\n"), std::string::npos);
+  EXPECT_NE(script.out.find("#SBATCH hetjob\n"), std::string::npos);
+  EXPECT_EQ(script.out.find("example-ingest-token"), std::string::npos);
+
+  const std::string bad = example_with("\"type\": \"custom\"", "\"type\": \"deployment\"");
+  const auto refused = cli({"render", bad});
+  const auto validated = cli({"validate", bad});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.err, validated.err);
+  EXPECT_EQ(refused.out, "");
+}
+
+TEST_F(CliTest, RenderWritesAnAttemptDirectoryOnceAfterCheckingTheImage) {
+  env["TUNEPLANE_SLURM_PARTITION"] = "gpu";
+  const std::string image = "image bytes";
+  testing::write_test_file(dir.file("storage/runtimes/cpu.sqsh"), image);
+  testing::write_test_file(dir.file("registry.json"),
+                           R"({"runtimes": {"custom-pytorch-2.5": {"framework": "custom", "launcher": "srun",
+                               "sqsh": {"path": "runtimes/cpu.sqsh",
+                                        "sha256": "6b2f8a4d57b5c6d3ba8b2b6e1f1c2e4d09b51be2d41e33bcd7e5d1a7c3a4f5e6"}}}})");
+  env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = dir.file("registry.json");
+  const std::string attempt = dir.file("storage/slurm/jobs/prep-41d9e0/attempts/1");
+  const auto mismatch = cli({"render", source("etc/launch-request.cpu-only.example.json"), "--attempt-dir", attempt});
+  EXPECT_EQ(mismatch.exit_code, 1) << mismatch.err;  // the request is fine; the storage is not
+  EXPECT_NE(mismatch.err.find("expected sha256 6b2f8a4d"), std::string::npos) << mismatch.err;
+  struct stat info {};
+  EXPECT_NE(::stat(attempt.c_str(), &info), 0);
+
+  testing::write_test_file(dir.file("registry.json"),
+                           R"({"runtimes": {"custom-pytorch-2.5": {"framework": "custom", "launcher": "srun",
+                               "sqsh": {"path": "runtimes/cpu.sqsh", "sha256": ")" + sha256_hex(image) + R"("}}}})");
+  const auto written = cli({"render", source("etc/launch-request.cpu-only.example.json"), "--attempt-dir", attempt});
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  EXPECT_EQ(written.err, "tuneplane-slurm: attempt written to " + attempt + "\n");
+  for (const char* file : {"job.sh", "env", "manifest.json", "credentials/ingest_token"}) {
+    EXPECT_EQ(::stat((attempt + "/" + file).c_str(), &info), 0) << file;
+  }
+  const auto again = cli({"render", source("etc/launch-request.cpu-only.example.json"), "--attempt-dir", attempt});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err, "tuneplane-slurm: attempt already complete in " + attempt + "\n");
 }
 
 TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
