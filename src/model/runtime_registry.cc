@@ -1,7 +1,7 @@
 #include "model/runtime_registry.h"
 
 #include "model/detail/json_fields.h"
-#include "model/detail/json_input.h"
+#include "model/detail/catalog_document.h"
 #include "model/detail/relative_path.h"
 #include "model/enum_names.h"
 
@@ -11,8 +11,6 @@ using detail::Fields;
 using detail::Need;
 
 namespace {
-
-constexpr detail::JsonLimits kCatalogLimits{4 << 20, 16, 4096};
 
 constexpr std::pair<RuntimeProfile, std::string_view> kProfileNames[] = {
     {RuntimeProfile::enroot_pyxis, "enroot-pyxis"},
@@ -70,51 +68,32 @@ const std::optional<Artifact>& Runtime::artifact_for(RuntimeProfile profile) con
 }
 
 Result<RuntimeRegistry, Problems> RuntimeRegistry::parse(std::string_view text, std::string_view source) {
-  auto parsed = detail::parse_untrusted_json(text, kCatalogLimits, source);
-  if (!parsed.ok()) return parsed.error();
-  Problems problems;
   RuntimeRegistry registry;
-  const std::string root(source);
-  if (!parsed->is_object()) {
-    problems.add(root, "must be a JSON object with a \"runtimes\" object");
-    return problems;
-  }
-  Fields top(parsed->get_object(), root, problems);
-  if (const json::object* runtimes = top.object("runtimes", Need::required)) {
-    for (const auto& entry : *runtimes) {
-      const std::string id(entry.key().data(), entry.key().size());
-      const std::string path = detail::child_path(top.path_of("runtimes"), id);
-      if (!entry.value().is_object()) {
-        problems.add(path, detail::show(entry.value()), "must be an object");
-        continue;
+  Problems problems = detail::parse_catalog(text, source, "runtimes", [&](const std::string& id, Fields& fields) {
+    Problems& found = fields.problems();
+    Runtime runtime;
+    runtime.id = id;
+    if (auto framework = fields.string("framework", Need::required)) {
+      runtime.framework = std::move(*framework);
+      if (runtime.framework == "custom" && id.rfind("custom-", 0) != 0) {
+        found.add(fields.path(), "a runtime of framework \"custom\" must be named custom-…; rename it to \"custom-" + id +
+                                     "\"");
       }
-      Fields fields(entry.value().get_object(), path, problems);
-      Runtime runtime;
-      runtime.id = id;
-      if (auto framework = fields.string("framework", Need::required)) {
-        runtime.framework = std::move(*framework);
-        if (runtime.framework == "custom" && id.rfind("custom-", 0) != 0) {
-          problems.add(path, "a runtime of framework \"custom\" must be named custom-…; rename it to \"custom-" + id +
-                                 "\"");
-        }
-      }
-      if (auto launcher = fields.string("launcher", Need::required)) {
-        if (auto value = detail::value_of<Launcher>(kLauncherNames, *launcher)) {
-          runtime.launcher = *value;
-        } else {
-          problems.add(fields.path_of("launcher"), quote_value(*launcher), "must be \"srun\" or \"ray\"");
-        }
-      }
-      runtime.sqsh = parse_artifact(fields, "sqsh");
-      runtime.sif = parse_artifact(fields, "sif");
-      if (!fields.has("sqsh") && !fields.has("sif")) {
-        problems.add(path, "needs a \"sqsh\" (Enroot/Pyxis) or \"sif\" (Apptainer) artifact");
-      }
-      fields.reject_unknown();
-      registry.m_runtimes.emplace(id, std::move(runtime));
     }
-  }
-  top.reject_unknown();
+    if (auto launcher = fields.string("launcher", Need::required)) {
+      if (auto value = detail::value_of<Launcher>(kLauncherNames, *launcher)) {
+        runtime.launcher = *value;
+      } else {
+        found.add(fields.path_of("launcher"), quote_value(*launcher), "must be \"srun\" or \"ray\"");
+      }
+    }
+    runtime.sqsh = parse_artifact(fields, "sqsh");
+    runtime.sif = parse_artifact(fields, "sif");
+    if (!fields.has("sqsh") && !fields.has("sif")) {
+      found.add(fields.path(), "needs a \"sqsh\" (Enroot/Pyxis) or \"sif\" (Apptainer) artifact");
+    }
+    registry.m_runtimes.emplace(id, std::move(runtime));
+  });
   if (!problems.empty()) return problems;
   return registry;
 }
