@@ -1,6 +1,8 @@
 #include "slurm/dialect.h"
 
 #include "slurm/dialect_v0038.h"
+#include "slurm/dialect_v0043.h"
+#include "slurm/dialect_v0044.h"
 #include "slurm/dialect_v0045.h"
 
 namespace tpslurm::slurm {
@@ -75,10 +77,30 @@ std::string Dialect::ping_path() const { return "/slurm/" + std::string(version(
 
 std::string Dialect::partitions_path() const { return "/slurm/" + std::string(version()) + "/partitions"; }
 
-std::vector<std::string_view> supported_dialects() { return {"v0.0.45", "v0.0.38"}; }
+std::string Dialect::diag_path() const { return "/slurm/" + std::string(version()) + "/diag"; }
+
+std::string Dialect::jobs_state_path(std::span<const std::uint32_t> ids) const {
+  std::string path = "/slurm/" + std::string(version()) + "/jobs/state";
+  char separator = '?';
+  for (std::uint32_t id : ids) {
+    path += separator;
+    path += "job_id=" + std::to_string(id);
+    separator = '&';
+  }
+  return path;
+}
+
+std::string Dialect::db_jobs_path(std::string_view job_name, std::int64_t start_unix) const {
+  return "/slurmdb/" + std::string(version()) + "/jobs?job_name=" + escape(job_name) +
+         "&start_time=" + escape(query_time(start_unix));
+}
+
+std::vector<std::string_view> supported_dialects() { return {"v0.0.45", "v0.0.44", "v0.0.43", "v0.0.38"}; }
 
 std::unique_ptr<Dialect> make_dialect(std::string_view version) {
   if (version == "v0.0.45") return make_dialect_v0045();
+  if (version == "v0.0.44") return make_dialect_v0044();
+  if (version == "v0.0.43") return make_dialect_v0043();
   if (version == "v0.0.38") return make_dialect_v0038();
   return nullptr;
 }

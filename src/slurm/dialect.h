@@ -9,11 +9,16 @@
 //
 // Decoders return `corrupt` when the body is not the JSON this version answers with; the
 // caller then classifies the exchange as having an unparsable body (outcome.h).
+//
+// The four codecs: v0.0.45, v0.0.44 and v0.0.43 share one implementation (data_parser
+// dialects differ only in which fields exist, dialect_v004x.h); v0.0.38 is its own
+// (dialect_v0038.h). Decoding of envelopes common to all of them lives in json_dialect.h.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +26,7 @@
 #include "base/result.h"
 #include "model/job_snapshot.h"
 #include "model/submit_description.h"
+#include "slurm/job_state_entry.h"
 #include "slurm/outcome.h"
 
 namespace tpslurm::slurm {
@@ -62,6 +68,14 @@ struct PartitionsReply : ReplyBase {
   std::vector<std::string> names;
 };
 
+struct JobsStateReply : ReplyBase {
+  std::vector<JobStateEntry> entries;  // as answered: a component asked twice appears twice
+};
+
+struct ServerTimeReply : ReplyBase {
+  std::optional<std::int64_t> request_time;  // diag's statistics.req_time: the server's "now"
+};
+
 class Dialect {
  public:
   virtual ~Dialect() = default;
@@ -78,6 +92,19 @@ class Dialect {
   virtual Result<CancelReply> decode_cancel(std::string_view body) const = 0;
   virtual Result<PingReply> decode_ping(std::string_view body) const = 0;
   virtual Result<PartitionsReply> decode_partitions(std::string_view body) const = 0;
+  // `jobs/state` (v0.0.4x only): corrupt when the body has no "jobs" list.
+  virtual Result<JobsStateReply> decode_jobs_state(std::string_view body) const = 0;
+  // slurmdbd's job records (`/slurmdb/vX/jobs`): name, `comment.job`, working directory,
+  // `state.current`, `het`, `time`, exit code, and on v0.0.45 the original SLUID.
+  virtual Result<JobsReply> decode_db_jobs(std::string_view body) const = 0;
+  virtual Result<ServerTimeReply> decode_diag(std::string_view body) const = 0;
+
+  // Whether this version has `jobs/state` (Slurm 24.05+; not v0.0.38, which polls with
+  // `jobs?update_time=`).
+  virtual bool has_jobs_state() const = 0;
+  // slurmdbd's time parameters: v0.0.4x takes Unix seconds; 22.05's dbv0.0.38 refuses a bare
+  // number ("Unable to parse time format", error 9000) and takes "uts<seconds>".
+  virtual std::string query_time(std::int64_t unix_seconds) const = 0;
 
   // A cheap call that slurmctld authenticates (26.05's ping is not one: it answers 200 with
   // `responding: false` for a bad token).
@@ -95,6 +122,13 @@ class Dialect {
   std::string cancel_path(std::string_view id, std::string_view signal) const;
   std::string ping_path() const;
   std::string partitions_path() const;
+  std::string diag_path() const;
+  // `jobs/state?job_id=1&job_id=2`: one parameter per id (a comma list is a 500 on 26.05.3).
+  // Never called with no id: without a filter the endpoint lists every job.
+  std::string jobs_state_path(std::span<const std::uint32_t> ids) const;
+  // slurmdbd's job search by exact name over a usage window that starts at `start_unix`
+  // (without start_time slurmdbd silently searches from midnight today; REST-API.md §4.3).
+  std::string db_jobs_path(std::string_view job_name, std::int64_t start_unix) const;
 };
 
 // What every dialect requires of a description before encoding it: invalid_argument naming

@@ -1,17 +1,12 @@
 #include "slurm/dialect_v0038.h"
 
+#include "slurm/json_dialect.h"
 #include "slurm/json_reader.h"
 
 namespace tpslurm::slurm {
 namespace {
 
 namespace bj = boost::json;
-
-std::optional<TimePoint> time_of(const bj::value* value) {
-  auto seconds = json::plain_integer(value);
-  if (!seconds || *seconds <= 0) return std::nullopt;
-  return from_unix_seconds(*seconds);
-}
 
 bj::object component_body(const model::SubmitDescription& description, std::size_t index) {
   const model::SubmitComponent& component = description.components[index];
@@ -47,41 +42,7 @@ bj::object component_body(const model::SubmitDescription& description, std::size
   return job;
 }
 
-model::JobSnapshot read_job(const bj::object& record) {
-  model::JobSnapshot job;
-  job.job_id = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("job_id")).value_or(0));
-  if (auto leader = json::plain_integer(record.if_contains("het_job_id")); leader && *leader > 0) {
-    job.het_job_id = static_cast<std::uint32_t>(*leader);
-    job.het_job_offset = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("het_job_offset")).value_or(0));
-  }
-  job.name = json::string_field(record, "name");
-  job.comment = json::string_field(record, "comment");
-  job.working_directory = json::string_field(record, "current_working_directory");
-  job.partition = json::string_field(record, "partition");
-  job.nodes = json::string_field(record, "nodes");
-  job.state = model::SlurmState::from_v0038(json::string_field(record, "job_state"));
-  job.state_reason = json::string_field(record, "state_reason");
-  if (job.state.base_is_final() || !job.state.base_known) {
-    // The raw wait status: exit 3 is 768, SIGTERM is 15.
-    if (auto raw = json::plain_integer(record.if_contains("exit_code")); raw && *raw >= 0) {
-      if ((*raw & 0x7f) == 0) {
-        job.exit_code = static_cast<int>((*raw >> 8) & 0xff);
-      } else {
-        job.exit_signal = static_cast<int>(*raw & 0x7f);
-      }
-    }
-  }
-  job.requeue = json::bool_field(record, "requeue");
-  job.restart_count = static_cast<int>(json::plain_integer(record.if_contains("restart_cnt")).value_or(0));
-  job.submit_time = time_of(record.if_contains("submit_time"));
-  job.start_time = time_of(record.if_contains("start_time"));
-  job.end_time = time_of(record.if_contains("end_time"));
-  job.standard_output = json::string_field(record, "standard_output");
-  job.standard_error = json::string_field(record, "standard_error");
-  return job;
-}
-
-class DialectV0038 final : public Dialect {
+class DialectV0038 final : public JsonDialect {
  public:
   std::string_view version() const override { return "v0.0.38"; }
 
@@ -99,90 +60,8 @@ class DialectV0038 final : public Dialect {
     return bj::serialize(body);
   }
 
-  Result<ReplyBase> decode_base(std::string_view body) const override {
-    auto object = json::parse_object(body);
-    if (!object.ok()) return object.error();
-    return json::read_base(*object);
-  }
-
-  Result<SubmitReply> decode_submit(std::string_view body) const override {
-    auto object = json::parse_object(body);
-    if (!object.ok()) return object.error();
-    SubmitReply reply;
-    static_cast<ReplyBase&>(reply) = json::read_base(*object);
-    if (auto id = json::plain_integer(object->if_contains("job_id")); id && *id > 0) {
-      reply.job_id = static_cast<std::uint32_t>(*id);
-    }
-    reply.user_message = json::string_field(*object, "job_submit_user_msg");
-    return reply;
-  }
-
-  Result<JobsReply> decode_jobs(std::string_view body) const override {
-    auto object = json::parse_object(body);
-    if (!object.ok()) return object.error();
-    JobsReply reply;
-    static_cast<ReplyBase&>(reply) = json::read_base(*object);
-    const auto* jobs = object->if_contains("jobs");
-    if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
-    for (const auto& record : jobs->as_array()) {
-      if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
-      reply.jobs.push_back(read_job(record.as_object()));
-    }
-    return reply;
-  }
-
-  Result<CancelReply> decode_cancel(std::string_view body) const override {
-    auto object = json::parse_object(body);
-    if (!object.ok()) return object.error();
-    CancelReply reply;
-    static_cast<ReplyBase&>(reply) = json::read_base(*object);
-    reply.refusals = reply.errors;
-    bool all_unknown = true;
-    bool all_done = true;
-    for (const auto& message : reply.refusals) {
-      all_unknown = all_unknown && message.number == 2017;
-      all_done = all_done && message.number == 2021;
-    }
-    if (reply.refusals.empty()) {
-      reply.status = CancelStatus::signalled;
-    } else if (all_unknown) {
-      reply.status = CancelStatus::not_found;
-    } else if (all_done) {
-      reply.status = CancelStatus::already_done;
-    } else {
-      reply.status = CancelStatus::refused;
-    }
-    return reply;
-  }
-
-  Result<PingReply> decode_ping(std::string_view body) const override {
-    auto object = json::parse_object(body);
-    if (!object.ok()) return object.error();
-    PingReply reply;
-    static_cast<ReplyBase&>(reply) = json::read_base(*object);
-    const auto* pings = object->if_contains("pings");
-    if (pings == nullptr || !pings->is_array()) return corrupt("the answer has no \"pings\" list");
-    for (const auto& entry : pings->as_array()) {
-      const auto* fields = entry.if_object();
-      if (fields == nullptr) continue;
-      reply.status = json::string_field(*fields, "ping");
-      reply.responding = reply.status == "UP";
-      if (json::string_field(*fields, "mode") == "primary") break;
-    }
-    return reply;
-  }
-
-  Result<PartitionsReply> decode_partitions(std::string_view body) const override {
-    auto object = json::parse_object(body);
-    if (!object.ok()) return object.error();
-    PartitionsReply reply;
-    static_cast<ReplyBase&>(reply) = json::read_base(*object);
-    const auto* partitions = object->if_contains("partitions");
-    if (partitions == nullptr || !partitions->is_array()) return corrupt("the answer has no \"partitions\" list");
-    for (const auto& entry : partitions->as_array()) {
-      if (const auto* fields = entry.if_object()) reply.names.push_back(json::string_field(*fields, "name"));
-    }
-    return reply;
+  Result<JobsStateReply> decode_jobs_state(std::string_view) const override {
+    return invalid_argument("v0.0.38 has no jobs/state endpoint (Slurm 24.05+); poll with jobs?update_time=");
   }
 
   // On 22.05 ping loads slurmctld's configuration, so it is authenticated: a bad token answers
@@ -190,6 +69,90 @@ class DialectV0038 final : public Dialect {
   std::string preflight_path() const override { return "/slurm/v0.0.38/ping"; }
 
   bool unchanged(int http_status, const JobsReply*) const override { return http_status == 304; }
+
+  bool has_jobs_state() const override { return false; }
+
+  // Seen on the real 22.05.8: a bare number is refused with error 9000 "Unable to parse time
+  // format"; Slurm's time parser reads "uts<seconds>" as Unix seconds, whatever the time zone.
+  std::string query_time(std::int64_t unix_seconds) const override { return "uts" + std::to_string(unix_seconds); }
+
+ protected:
+  model::JobSnapshot read_job(const bj::object& record) const override {
+    model::JobSnapshot job;
+    job.job_id = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("job_id")).value_or(0));
+    if (auto leader = json::plain_integer(record.if_contains("het_job_id")); leader && *leader > 0) {
+      job.het_job_id = static_cast<std::uint32_t>(*leader);
+      job.het_job_offset = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("het_job_offset")).value_or(0));
+    }
+    job.name = json::string_field(record, "name");
+    job.comment = json::string_field(record, "comment");
+    job.working_directory = json::string_field(record, "current_working_directory");
+    job.partition = json::string_field(record, "partition");
+    job.nodes = json::string_field(record, "nodes");
+    job.state = model::SlurmState::from_v0038(json::string_field(record, "job_state"));
+    job.state_reason = json::string_field(record, "state_reason");
+    if (job.state.base_is_final() || !job.state.base_known) {
+      // The raw wait status: exit 3 is 768, SIGTERM is 15.
+      if (auto raw = json::plain_integer(record.if_contains("exit_code")); raw && *raw >= 0) {
+        if ((*raw & 0x7f) == 0) {
+          job.exit_code = static_cast<int>((*raw >> 8) & 0xff);
+        } else {
+          job.exit_signal = static_cast<int>(*raw & 0x7f);
+        }
+      }
+    }
+    job.requeue = json::bool_field(record, "requeue");
+    job.restart_count = static_cast<int>(json::plain_integer(record.if_contains("restart_cnt")).value_or(0));
+    job.submit_time = json::time_field(record.if_contains("submit_time"));
+    job.start_time = json::time_field(record.if_contains("start_time"));
+    job.end_time = json::time_field(record.if_contains("end_time"));
+    job.standard_output = json::string_field(record, "standard_output");
+    job.standard_error = json::string_field(record, "standard_error");
+    return job;
+  }
+
+  // dbv0.0.38 (recorded from the real 22.05.8 in tests/slurm/recorded/): `state.current` is one
+  // string, `comment.job` is null unless slurmdbd stores job comments
+  // (AccountingStoreFlags=job_comment), `het.job_offset` is null for a plain job. Its exit
+  // code is left unset: dbv0.0.38 reports SUCCESS and 0 for every normal exit, even exit 3
+  // (REST-API.md §8.5).
+  model::JobSnapshot read_db_job(const bj::object& record) const override {
+    model::JobSnapshot job;
+    job.job_id = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("job_id")).value_or(0));
+    if (const auto* het = record.if_contains("het"); het != nullptr && het->is_object()) {
+      if (auto leader = json::plain_integer(het->as_object().if_contains("job_id")); leader && *leader > 0) {
+        job.het_job_id = static_cast<std::uint32_t>(*leader);
+        job.het_job_offset = static_cast<std::uint32_t>(json::plain_integer(het->as_object().if_contains("job_offset")).value_or(0));
+      }
+    }
+    job.name = json::string_field(record, "name");
+    if (const auto* comment = record.if_contains("comment"); comment != nullptr && comment->is_object()) {
+      job.comment = json::string_field(comment->as_object(), "job");
+    }
+    job.working_directory = json::string_field(record, "working_directory");
+    job.partition = json::string_field(record, "partition");
+    job.nodes = json::string_field(record, "nodes");
+    if (const auto* state = record.if_contains("state"); state != nullptr && state->is_object()) {
+      job.state = model::SlurmState::from_v0038(json::string_field(state->as_object(), "current"));
+      job.state_reason = json::string_field(state->as_object(), "reason");
+    }
+    if (const auto* time = record.if_contains("time"); time != nullptr && time->is_object()) {
+      job.submit_time = json::time_field(time->as_object().if_contains("submission"));
+      job.start_time = json::time_field(time->as_object().if_contains("start"));
+      job.end_time = json::time_field(time->as_object().if_contains("end"));
+    }
+    return job;
+  }
+
+  Result<std::vector<SlurmMessage>> read_refusals(const bj::object&, const ReplyBase& base) const override {
+    return base.errors;
+  }
+
+  bool read_ping(const bj::object& entry, PingReply& reply) const override {
+    reply.status = json::string_field(entry, "ping");
+    reply.responding = reply.status == "UP";
+    return json::string_field(entry, "mode") == "primary";
+  }
 };
 
 }  // namespace

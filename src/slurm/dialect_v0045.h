@@ -6,6 +6,8 @@
 // numbers as {"set","infinite","number"}, `requeue: false` on every component (26.05 applies it
 // per component). Records: `job_state` lists, `exit_code` objects, SLUID from
 // `step_id.sluid`; DELETE answers 200 with `status[].error.code` (2017 unknown, 2021 done).
+// slurmdbd records carry `sluid` and `original_sluid`. Built by dialect_v004x.h, which v0.0.44
+// and v0.0.43 share.
 #pragma once
 
 #include <memory>

@@ -21,18 +21,19 @@ std::optional<std::int64_t> plain_integer(const boost::json::value* value) {
   if (value->is_int64()) return value->as_int64();
   if (value->is_uint64()) return static_cast<std::int64_t>(value->as_uint64());
   if (value->is_double()) return static_cast<std::int64_t>(value->as_double());
-  if (value->is_string()) {
-    const auto& text = value->as_string();
-    std::int64_t number = 0;
-    bool any = false;
-    for (char c : text) {
-      if (c < '0' || c > '9') return std::nullopt;
-      number = number * 10 + (c - '0');
-      any = true;
-    }
-    if (any) return number;
-  }
+  if (value->is_string()) return plain_integer_text(value->as_string());
   return std::nullopt;
+}
+
+std::optional<std::int64_t> plain_integer_text(std::string_view text) {
+  // 18 digits cannot overflow an int64; Slurm's numbers are far shorter.
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  std::int64_t number = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    number = number * 10 + (c - '0');
+  }
+  return number;
 }
 
 std::optional<std::int64_t> no_val_integer(const boost::json::value* value) {
@@ -94,6 +95,12 @@ ReplyBase read_base(const boost::json::object& body) {
   base.errors = read_messages(body, "errors");
   base.warnings = read_messages(body, "warnings");
   return base;
+}
+
+std::optional<TimePoint> time_field(const boost::json::value* value) {
+  auto seconds = no_val_integer(value);
+  if (!seconds || *seconds <= 0) return std::nullopt;
+  return from_unix_seconds(*seconds);
 }
 
 boost::json::object no_val_struct(std::int64_t number) {

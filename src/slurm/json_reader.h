@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/result.h"
 #include "slurm/dialect.h"
 
@@ -23,6 +24,8 @@ Result<boost::json::object> parse_object(std::string_view body);
 
 std::string string_field(const boost::json::object& object, std::string_view key);
 std::optional<std::int64_t> plain_integer(const boost::json::value* value);
+// Decimal digits only ("15" of "15+1"); empty for anything else.
+std::optional<std::int64_t> plain_integer_text(std::string_view text);
 // A plain integer, or v0.0.4x's {"set","infinite","number"}: empty when unset or infinite.
 std::optional<std::int64_t> no_val_integer(const boost::json::value* value);
 bool bool_field(const boost::json::object& object, std::string_view key, bool fallback = false);
@@ -33,5 +36,8 @@ ReplyBase read_base(const boost::json::object& body);
 std::vector<SlurmMessage> read_messages(const boost::json::object& body, std::string_view key);
 
 boost::json::object no_val_struct(std::int64_t number);  // {"set":true,"infinite":false,"number":N}
+
+// A Unix time in either form (plain or {"set","infinite","number"}); empty when unset or 0.
+std::optional<TimePoint> time_field(const boost::json::value* value);
 
 }  // namespace tpslurm::slurm::json

@@ -88,10 +88,11 @@ const SlurmMessage* first_with_class(const DecodedFacts& facts, ErrorClass wante
 
 std::string http_words(const HttpExchange& exchange, const DecodedFacts& facts) {
   std::string words = "HTTP " + std::to_string(exchange.response.status);
-  if (!facts.parsed) {
-    words += exchange.response.body.empty() ? " with an empty body" : " with a body that is not the expected JSON";
-  } else if (!facts.errors.empty()) {
+  // An error answer often lacks the list a read expects but still says what went wrong.
+  if (!facts.errors.empty()) {
     words += ": " + join_texts(facts.errors);
+  } else if (!facts.parsed) {
+    words += exchange.response.body.empty() ? " with an empty body" : " with a body that is not the expected JSON";
   }
   return words;
 }

@@ -2,88 +2,38 @@
 
 #include <algorithm>
 
+#include "slurm/tag_search.h"
+
 namespace tpslurm::slurm {
-namespace {
 
-bool answered(const HttpExchange& exchange) { return exchange.delivery == Delivery::answered; }
-
-// Fills what every result carries from one exchange and its classification.
-void fill(CallResult& result, const std::string& label, const HttpExchange& exchange,
-          const Classification& classification, const ReplyBase* base, std::string_view dialect,
-          const std::string& endpoint) {
-  result.outcome = classification.outcome;
-  result.http_status = answered(exchange) ? exchange.response.status : 0;
-  result.transport_detail = exchange.detail;
-  result.dialect = std::string(dialect);
-  if (base != nullptr) {
-    result.release = base->release;
-    result.errors = base->errors;
-    result.warnings = base->warnings;
-  }
-  std::string reason = classification.reason;
-  if (reason.empty() && base != nullptr && !base->warnings.empty()) reason = "warning: " + join_texts(base->warnings);
-  if (!answered(exchange)) reason += " (" + endpoint + ")";
-  result.message = reason.empty() ? std::string() : label + ": " + reason;
-}
-
-template <class R>
-bool credentials_failed(R& result, const std::string& label, const std::optional<Error>& error, std::string_view dialect) {
-  if (!error) return false;
-  result.outcome = Outcome::auth;
-  result.dialect = std::string(dialect);
-  result.message = label + ": not sent: " + error->message();
-  return true;
-}
-
-}  // namespace
+const SystemClock RestClient::kSystemClock;
 
 Result<std::unique_ptr<RestClient>> RestClient::create(Transport& transport, TokenSource& tokens,
-                                                       std::string api_version) {
+                                                       std::string api_version, RestClientOptions options) {
   if (api_version != "auto" && make_dialect(api_version) == nullptr) {
     std::string known;
     for (auto version : supported_dialects()) known += std::string(known.empty() ? "" : ", ") + std::string(version);
     return invalid_argument("TUNEPLANE_SLURM_REST_API_VERSION \"" + api_version + "\": this build speaks " + known +
                             " (or auto)");
   }
-  return std::unique_ptr<RestClient>(new RestClient(transport, tokens, std::move(api_version)));
+  if (auto checked = options.bulk.check(); !checked.ok()) return checked.error();
+  return std::unique_ptr<RestClient>(new RestClient(transport, tokens, std::move(api_version), options));
 }
 
-RestClient::RestClient(Transport& transport, TokenSource& tokens, std::string api_version)
-    : m_transport(transport), m_tokens(tokens), m_api_version(std::move(api_version)) {
+RestClient::RestClient(Transport& transport, TokenSource& tokens, std::string api_version, RestClientOptions options)
+    : m_api_version(std::move(api_version)),
+      m_options(options),
+      m_caller(transport, tokens, options.clock != nullptr ? *options.clock : kSystemClock, options.budget),
+      m_server_clock(options.clock != nullptr ? *options.clock : kSystemClock) {
   // A configured version needs no probing before the first call; the release is learnt from
   // the first answer's meta (until then ids follow the most conservative policy).
   if (m_api_version != "auto") m_dialect = make_dialect(m_api_version);
 }
 
-RestClient::Sent RestClient::send(HttpMethod method, std::string target, std::string body, Reuse reuse) {
-  Sent sent;
-  sent.label = std::string(to_string(method)) + " " + target;
-  auto credentials = m_tokens.credentials();
-  if (!credentials.ok()) {
-    sent.credentials_error = credentials.error();
-    return sent;
-  }
-  HttpRequest request;
-  request.method = method;
-  request.target = std::move(target);
-  request.body = std::move(body);
-  request.reuse = reuse;
-  request.headers = {{"X-SLURM-USER-NAME", credentials->user}, {"X-SLURM-USER-TOKEN", credentials->token}};
-  sent.exchange = m_transport.perform(request);
-  return sent;
-}
-
-void RestClient::remember_release(const std::string& release) {
-  if (auto parsed = SlurmRelease::parse(release)) {
-    std::lock_guard lock(m_mutex);
-    m_release = *parsed;
-  }
-}
-
 IdPolicy RestClient::policy(std::string_view dialect) {
-  std::lock_guard lock(m_mutex);
   // An unknown release gets the most conservative policy: job id and tag.
-  return m_release ? id_policy(*m_release, dialect) : IdPolicy{};
+  const auto release = m_caller.release();
+  return release ? id_policy(*release, dialect) : IdPolicy{};
 }
 
 std::shared_ptr<const Dialect> RestClient::dialect(CallResult& failure) {
@@ -105,13 +55,15 @@ ServerResult RestClient::detect() {
   std::string release;
   for (std::string_view version : supported_dialects()) {
     const auto probe = make_dialect(version);
-    Sent sent = send(HttpMethod::get, probe->ping_path(), {}, Reuse::allowed);
-    if (credentials_failed(result, sent.label, sent.credentials_error, version)) return result;
-    if (!answered(sent.exchange)) {
-      fill(result, sent.label, sent.exchange, classify_read(sent.exchange, {}), nullptr, version,
-           m_transport.endpoint());
+    RestCaller::Sent sent = m_caller.send(HttpMethod::get, probe->ping_path());
+    if (m_caller.refused(result, sent, version)) return result;
+    if (sent.exchange.delivery != Delivery::answered) {
+      const Classification failed = classify_read(sent.exchange, {});
+      m_caller.record(failed.outcome);
+      m_caller.fill(result, sent, failed, nullptr, version);
       return result;
     }
+    m_caller.record(sent.exchange.response.status >= 500 ? Outcome::uncertain : Outcome::ok);
     // A version the server does not serve answers 404; anything else (even an auth error)
     // proves the version is there.
     if (sent.exchange.response.status == 404) continue;
@@ -122,7 +74,7 @@ ServerResult RestClient::detect() {
   }
   result.release = release;
   result.server_release = SlurmRelease::parse(release);
-  if (result.server_release) remember_release(release);
+  if (result.server_release) m_caller.remember_release(release);
 
   std::string chosen;
   if (m_api_version == "auto") {
@@ -136,7 +88,7 @@ ServerResult RestClient::detect() {
     std::string known;
     for (auto version : supported_dialects()) known += std::string(known.empty() ? "" : ", ") + std::string(version);
     result.outcome = Outcome::rejected;
-    result.message = "slurmrestd at " + m_transport.endpoint() + " (release " + (release.empty() ? "unknown" : release) +
+    result.message = "slurmrestd at " + m_caller.endpoint() + " (release " + (release.empty() ? "unknown" : release) +
                      ") offers " + (offered.empty() ? "none of " + known : offered) +
                      (m_api_version == "auto" ? "" : "; configured " + m_api_version) +
                      ": set TUNEPLANE_SLURM_REST_API_VERSION to an offered version or auto";
@@ -154,19 +106,9 @@ CallResult RestClient::preflight() {
   CallResult result;
   auto codec = dialect(result);
   if (!codec) return result;
-  Sent sent = send(HttpMethod::get, codec->preflight_path(), {}, Reuse::allowed);
-  if (credentials_failed(result, sent.label, sent.credentials_error, codec->version())) return result;
-  DecodedFacts facts;
-  std::optional<ReplyBase> base;
-  if (answered(sent.exchange)) {
-    if (auto decoded = codec->decode_base(sent.exchange.response.body); decoded.ok()) {
-      base = *decoded;
-      facts = {true, false, decoded->errors};
-    }
-  }
-  fill(result, sent.label, sent.exchange, classify_read(sent.exchange, facts), base ? &*base : nullptr,
-       codec->version(), m_transport.endpoint());
-  if (base) remember_release(base->release);
+  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->preflight_path());
+  if (m_caller.refused(result, sent, codec->version())) return result;
+  m_caller.read(result, sent, *codec, &Dialect::decode_base);
   return result;
 }
 
@@ -181,20 +123,21 @@ SubmitResult RestClient::submit(const model::SubmitDescription& description) {
     result.message = "POST " + codec->submit_path() + ": not sent: " + body.error().message();
     return result;
   }
-  Sent sent = send(HttpMethod::post, codec->submit_path(), std::move(body).value(), Reuse::forbidden);
-  if (credentials_failed(result, sent.label, sent.credentials_error, codec->version())) return result;
+  RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec->submit_path(), std::move(body).value(), Reuse::forbidden);
+  if (m_caller.refused(result, sent, codec->version())) return result;
   DecodedFacts facts;
   std::optional<SubmitReply> reply;
-  if (answered(sent.exchange)) {
+  if (sent.exchange.delivery == Delivery::answered) {
     if (auto decoded = codec->decode_submit(sent.exchange.response.body); decoded.ok()) {
       reply = std::move(decoded).value();
       facts = {true, reply->job_id.has_value(), reply->errors};
     }
   }
-  fill(result, sent.label, sent.exchange, classify_submit(sent.exchange, facts), reply ? &*reply : nullptr,
-       codec->version(), m_transport.endpoint());
+  const Classification classification = classify_submit(sent.exchange, facts);
+  m_caller.record(classification.outcome);
+  m_caller.fill(result, sent, classification, reply ? &*reply : nullptr, codec->version());
   if (reply) {
-    remember_release(reply->release);
+    m_caller.remember_release(reply->release);
     if (result.ok()) {
       result.job_id = reply->job_id;
       result.user_message = reply->user_message;
@@ -221,27 +164,10 @@ JobsResult RestClient::get_job(const JobRef& job) {
   result.dialect = std::string(codec->version());
   auto id = job_id_text(job, result);
   if (!id) return result;
-  Sent sent = send(HttpMethod::get, codec->job_path(*id), {}, Reuse::allowed);
-  if (credentials_failed(result, sent.label, sent.credentials_error, codec->version())) return result;
-  DecodedFacts facts;
-  std::optional<JobsReply> reply;
-  std::optional<ReplyBase> base;
-  if (answered(sent.exchange)) {
-    if (auto decoded = codec->decode_jobs(sent.exchange.response.body); decoded.ok()) {
-      reply = std::move(decoded).value();
-      facts = {true, false, reply->errors};
-    } else if (auto decoded_base = codec->decode_base(sent.exchange.response.body); decoded_base.ok()) {
-      // Error answers without a jobs list still carry errors (2017, 1007) worth classifying.
-      base = *decoded_base;
-      facts = {false, false, base->errors};
-    }
-  }
-  fill(result, sent.label, sent.exchange, classify_read(sent.exchange, facts), reply ? static_cast<const ReplyBase*>(&*reply) : (base ? &*base : nullptr),
-       codec->version(), m_transport.endpoint());
-  if (reply) {
-    remember_release(reply->release);
-    if (result.ok()) result.jobs = std::move(reply->jobs);
-  }
+  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->job_path(*id));
+  if (m_caller.refused(result, sent, codec->version())) return result;
+  auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_jobs);
+  if (reply && result.ok()) result.jobs = std::move(reply->jobs);
   return result;
 }
 
@@ -251,28 +177,14 @@ JobsResult RestClient::jobs_changed_since(std::optional<TimePoint> since) {
   if (!codec) return result;
   std::optional<std::int64_t> seconds;
   if (since) seconds = unix_seconds(*since);
-  Sent sent = send(HttpMethod::get, codec->jobs_path(seconds), {}, Reuse::allowed);
-  if (credentials_failed(result, sent.label, sent.credentials_error, codec->version())) return result;
-  DecodedFacts facts;
-  std::optional<JobsReply> reply;
-  std::optional<ReplyBase> base;
-  if (answered(sent.exchange)) {
-    if (auto decoded = codec->decode_jobs(sent.exchange.response.body); decoded.ok()) {
-      reply = std::move(decoded).value();
-      facts = {true, false, reply->errors};
-    } else if (auto decoded_base = codec->decode_base(sent.exchange.response.body); decoded_base.ok()) {
-      base = *decoded_base;
-      facts = {false, false, base->errors};
-    }
-  }
-  fill(result, sent.label, sent.exchange, classify_read(sent.exchange, facts), reply ? static_cast<const ReplyBase*>(&*reply) : (base ? &*base : nullptr),
-       codec->version(), m_transport.endpoint());
+  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->jobs_path(seconds));
+  if (m_caller.refused(result, sent, codec->version())) return result;
+  auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_jobs);
   if (result.ok()) {
     result.unchanged = codec->unchanged(sent.exchange.response.status, reply ? &*reply : nullptr);
     if (result.unchanged) result.message.clear();
     if (reply) result.jobs = std::move(reply->jobs);
   }
-  if (reply) remember_release(reply->release);
   return result;
 }
 
@@ -283,66 +195,70 @@ CancelResult RestClient::cancel(const JobRef& job, std::string_view signal) {
   result.dialect = std::string(codec->version());
   auto id = job_id_text(job, result);
   if (!id) return result;
-  Sent sent = send(HttpMethod::del, codec->cancel_path(*id, signal), {}, Reuse::allowed);
-  if (credentials_failed(result, sent.label, sent.credentials_error, codec->version())) return result;
-  DecodedFacts facts;
-  std::optional<CancelReply> reply;
-  std::optional<ReplyBase> base;
-  if (answered(sent.exchange)) {
-    if (auto decoded = codec->decode_cancel(sent.exchange.response.body); decoded.ok()) {
-      reply = std::move(decoded).value();
-      facts = {true, false, reply->errors};
-    } else if (auto decoded_base = codec->decode_base(sent.exchange.response.body); decoded_base.ok()) {
-      base = *decoded_base;
-      facts = {false, false, base->errors};
-    }
+  if (*id == std::to_string(job.job_id)) {
+    if (auto refused = check_before_cancel(*codec, job)) return *refused;
   }
-  Classification classification = classify_read(sent.exchange, facts);
-  if (reply && classification.outcome != Outcome::auth) {
-    switch (reply->status) {
-      case CancelStatus::signalled:
-        classification = {Outcome::ok, {}};
-        break;
-      case CancelStatus::already_done:
-        classification = {Outcome::ok, {}};
-        result.already_done = true;
-        break;
-      case CancelStatus::not_found:
-        classification = {Outcome::not_found, join_texts(reply->refusals)};
-        break;
-      case CancelStatus::refused:
-        classification = {Outcome::rejected_transient, "not signalled: " + join_texts(reply->refusals)};
-        break;
-    }
+  RestCaller::Sent sent = m_caller.send(HttpMethod::del, codec->cancel_path(*id, signal));
+  if (m_caller.refused(result, sent, codec->version())) return result;
+  auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_cancel);
+  if (!reply || result.outcome == Outcome::auth) return result;
+  Classification classification{Outcome::ok, {}};
+  switch (reply->status) {
+    case CancelStatus::signalled:
+      break;
+    case CancelStatus::already_done:
+      result.already_done = true;
+      break;
+    case CancelStatus::not_found:
+      classification = {Outcome::not_found, join_texts(reply->refusals)};
+      break;
+    case CancelStatus::refused:
+      classification = {Outcome::rejected_transient, "not signalled: " + join_texts(reply->refusals)};
+      break;
   }
-  fill(result, sent.label, sent.exchange, classification, reply ? static_cast<const ReplyBase*>(&*reply) : (base ? &*base : nullptr), codec->version(),
-       m_transport.endpoint());
-  if (reply) remember_release(reply->release);
+  m_caller.fill(result, sent, classification, &*reply, codec->version());
   return result;
+}
+
+std::optional<CancelResult> RestClient::check_before_cancel(const Dialect& codec, const JobRef& job) {
+  // v0.0.43 and v0.0.38 records carry no SLUID to compare with.
+  const bool sluid_readable = codec.version() == "v0.0.44" || codec.version() == "v0.0.45";
+  if (!job.tag && (job.sluid.empty() || !sluid_readable)) return std::nullopt;
+  const JobsResult read = get_job({job.job_id, "", std::nullopt});
+  // The read taught the release, which says whether this server's records have SLUIDs.
+  const bool check_sluid = !job.sluid.empty() && policy(codec.version()).records_have_sluid;
+  CancelResult refused;
+  static_cast<CallResult&>(refused) = read;
+  if (!read.ok()) {
+    refused.message = "not cancelled: " + read.message;
+    return refused;
+  }
+  const auto record = std::find_if(read.jobs.begin(), read.jobs.end(),
+                                   [&](const model::JobSnapshot& snapshot) { return snapshot.job_id == job.job_id; });
+  std::string why;
+  if (record == read.jobs.end()) {
+    why = "the answer has no record for it";
+  } else if (check_sluid && record->sluid != job.sluid) {
+    why = "it now carries SLUID " + (record->sluid.empty() ? std::string("(none)") : record->sluid) + ", not " +
+          job.sluid + " (a reused id or a requeued job)";
+  } else if (job.tag && !job.tag->identifies(record->tag())) {
+    why = "its name, comment and working directory (\"" + record->name + "\", \"" + record->comment + "\", \"" +
+          record->working_directory + "\") do not carry the tag (a reused id)";
+  }
+  if (why.empty()) return std::nullopt;
+  refused.outcome = Outcome::rejected;
+  refused.message = "DELETE " + codec.cancel_path(std::to_string(job.job_id), {}) + ": not sent: job " +
+                    std::to_string(job.job_id) + " is not the job asked for: " + why;
+  return refused;
 }
 
 PingResult RestClient::ping() {
   PingResult result;
   auto codec = dialect(result);
   if (!codec) return result;
-  Sent sent = send(HttpMethod::get, codec->ping_path(), {}, Reuse::allowed);
-  if (credentials_failed(result, sent.label, sent.credentials_error, codec->version())) return result;
-  DecodedFacts facts;
-  std::optional<PingReply> reply;
-  std::optional<ReplyBase> base;
-  if (answered(sent.exchange)) {
-    if (auto decoded = codec->decode_ping(sent.exchange.response.body); decoded.ok()) {
-      reply = std::move(decoded).value();
-      facts = {true, false, reply->errors};
-    } else if (auto decoded_base = codec->decode_base(sent.exchange.response.body); decoded_base.ok()) {
-      base = *decoded_base;
-      facts = {false, false, base->errors};
-    }
-  }
-  fill(result, sent.label, sent.exchange, classify_read(sent.exchange, facts), reply ? static_cast<const ReplyBase*>(&*reply) : (base ? &*base : nullptr),
-       codec->version(), m_transport.endpoint());
-  if (reply) {
-    remember_release(reply->release);
+  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->ping_path());
+  if (m_caller.refused(result, sent, codec->version())) return result;
+  if (auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_ping)) {
     result.responding = reply->responding;
     result.status = reply->status;
   }
@@ -353,27 +269,53 @@ PartitionsResult RestClient::partitions() {
   PartitionsResult result;
   auto codec = dialect(result);
   if (!codec) return result;
-  Sent sent = send(HttpMethod::get, codec->partitions_path(), {}, Reuse::allowed);
-  if (credentials_failed(result, sent.label, sent.credentials_error, codec->version())) return result;
-  DecodedFacts facts;
-  std::optional<PartitionsReply> reply;
-  std::optional<ReplyBase> base;
-  if (answered(sent.exchange)) {
-    if (auto decoded = codec->decode_partitions(sent.exchange.response.body); decoded.ok()) {
-      reply = std::move(decoded).value();
-      facts = {true, false, reply->errors};
-    } else if (auto decoded_base = codec->decode_base(sent.exchange.response.body); decoded_base.ok()) {
-      base = *decoded_base;
-      facts = {false, false, base->errors};
-    }
-  }
-  fill(result, sent.label, sent.exchange, classify_read(sent.exchange, facts), reply ? static_cast<const ReplyBase*>(&*reply) : (base ? &*base : nullptr),
-       codec->version(), m_transport.endpoint());
-  if (reply) {
-    remember_release(reply->release);
-    if (result.ok()) result.names = std::move(reply->names);
-  }
+  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->partitions_path());
+  if (m_caller.refused(result, sent, codec->version())) return result;
+  auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_partitions);
+  if (reply && result.ok()) result.names = std::move(reply->names);
   return result;
+}
+
+std::string RestClient::refresh_server_clock(const Dialect& codec) {
+  const TimePoint now = m_caller.clock().now();
+  if (auto at = m_server_clock.observed_at(); at && now - *at < m_options.server_clock_max_age) return {};
+  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec.diag_path());
+  CallResult result;
+  if (m_caller.refused(result, sent, codec.version())) return result.message;
+  auto reply = m_caller.read(result, sent, codec, &Dialect::decode_diag);
+  if (!result.ok() || !reply || !reply->request_time) {
+    if (result.ok()) return sent.label + ": no statistics.req_time in the answer";
+    return result.message;
+  }
+  m_server_clock.observe(*reply->request_time, sent.received_at);
+  return {};
+}
+
+BulkStateResult RestClient::bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since) {
+  BulkStateResult failure;
+  auto codec = dialect(failure);
+  if (!codec) {
+    failure.unanswered = normalize_ids(ids);
+    return failure;
+  }
+  if (codec->has_jobs_state()) return poll_jobs_state(m_caller, *codec, ids, m_options.bulk);
+  // A failed clock reading only costs the next poll its baseline (next_since stays empty).
+  (void)refresh_server_clock(*codec);
+  return poll_update_time(m_caller, *codec, ids, since, m_server_clock);
+}
+
+SearchResult RestClient::find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) {
+  SearchResult failure;
+  auto codec = dialect(failure);
+  if (!codec) return failure;
+  if (tag.name.empty()) {
+    failure.outcome = Outcome::rejected;
+    failure.dialect = std::string(codec->version());
+    failure.message = "search by tag: the tag has no job name; slurmdbd can only be searched by name";
+    return failure;
+  }
+  const std::string clock_note = refresh_server_clock(*codec);
+  return search_by_tag(m_caller, *codec, tag, intent_time, m_server_clock, clock_note);
 }
 
 }  // namespace tpslurm::slurm

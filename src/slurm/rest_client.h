@@ -1,28 +1,48 @@
 // RestClient: SlurmClient (slurm_client.h) over a Transport, a TokenSource and the dialects.
 //
-// Owns nothing it is given: the transport and the token source must outlive it. The dialect
-// and the last server release seen are guarded by a mutex; calls may run on several threads.
-// Headers X-SLURM-USER-NAME and X-SLURM-USER-TOKEN go with every request (22.05 needs both);
-// a token that cannot be had makes the call `auth` without sending anything.
+// Owns nothing it is given: the transport, the token source, the clock and the budget must
+// outlive it. The dialect, the last server release seen and the server clock estimate are
+// guarded; calls may run on several threads. Headers X-SLURM-USER-NAME and X-SLURM-USER-TOKEN
+// go with every request (22.05 needs both); a token that cannot be had makes the call `auth`
+// without sending anything, and a call the request budget refuses is `not_sent`.
+//
+// The server's clock (for slurmdbd's search window and 22.05's update_time baseline) is read
+// from `GET diag` (`statistics.req_time`) when the last reading is older than
+// `server_clock_max_age`; a server that will not say leaves the local clock in use, which the
+// results report.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
+#include "base/clock.h"
+#include "slurm/bulk_state.h"
 #include "slurm/dialect.h"
 #include "slurm/jwt_source.h"
+#include "slurm/request_budget.h"
+#include "slurm/rest_call.h"
+#include "slurm/server_clock.h"
 #include "slurm/slurm_client.h"
 #include "slurm/transport.h"
 
 namespace tpslurm::slurm {
 
+struct RestClientOptions {
+  const Clock* clock = nullptr;     // null: the system clock
+  RequestBudget* budget = nullptr;  // null: no budget, no back-off
+  BulkLimits bulk;
+  std::chrono::seconds server_clock_max_age{600};
+};
+
 class RestClient final : public SlurmClient {
  public:
-  // `api_version` is "auto" or one of supported_dialects(); invalid_argument otherwise.
-  static Result<std::unique_ptr<RestClient>> create(Transport& transport, TokenSource& tokens,
-                                                    std::string api_version);
+  // `api_version` is "auto" or one of supported_dialects(); invalid_argument otherwise, or
+  // when the bulk limits are not valid.
+  static Result<std::unique_ptr<RestClient>> create(Transport& transport, TokenSource& tokens, std::string api_version,
+                                                    RestClientOptions options = {});
 
   ServerResult detect() override;
   CallResult preflight() override;
@@ -32,28 +52,32 @@ class RestClient final : public SlurmClient {
   CancelResult cancel(const JobRef& job, std::string_view signal = {}) override;
   PingResult ping() override;
   PartitionsResult partitions() override;
+  BulkStateResult bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since = {}) override;
+  SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) override;
+
+  const ServerClock& server_clock() const { return m_server_clock; }
 
  private:
-  RestClient(Transport& transport, TokenSource& tokens, std::string api_version);
+  RestClient(Transport& transport, TokenSource& tokens, std::string api_version, RestClientOptions options);
 
-  struct Sent {
-    HttpExchange exchange;
-    std::string label;  // "GET /slurm/v0.0.45/job/12"
-    std::optional<Error> credentials_error;
-  };
-  Sent send(HttpMethod method, std::string target, std::string body, Reuse reuse);
-  // The dialect to use, detecting it first if needed; empty result carries the failure.
+  // The dialect to use, detecting it first if needed; null with `failure` filled otherwise.
   std::shared_ptr<const Dialect> dialect(CallResult& failure);
-  void remember_release(const std::string& release);
   std::optional<std::string> job_id_text(const JobRef& job, CallResult& failure);
   IdPolicy policy(std::string_view dialect);
+  // Before a cancel by id: reads the job and checks the SLUID / tag the ref carries. Empty
+  // when the DELETE may go, else the result to return instead.
+  std::optional<CancelResult> check_before_cancel(const Dialect& codec, const JobRef& job);
+  // Reads diag's req_time unless a recent reading exists; empty on success, else why not.
+  std::string refresh_server_clock(const Dialect& codec);
 
-  Transport& m_transport;
-  TokenSource& m_tokens;
+  static const SystemClock kSystemClock;
+
   const std::string m_api_version;
+  const RestClientOptions m_options;
+  RestCaller m_caller;
+  ServerClock m_server_clock;
   std::mutex m_mutex;
   std::shared_ptr<const Dialect> m_dialect;
-  std::optional<SlurmRelease> m_release;
 };
 
 }  // namespace tpslurm::slurm

@@ -10,19 +10,27 @@
 // call — before each batch of submits so that an auth failure is found before a submit can
 // become `uncertain`.
 //
-// Implementations are safe to call from several threads. Part 2 adds bulk_state() and
-// find_jobs_by_tag() (issue 5) to this interface.
+// Polling is in bulk (bulk_state), never per job in a loop; find_jobs_by_tag is the search a
+// lost submit answer needs. Both report exactly what they could and could not learn: an id
+// the server did not report is not the same as an id nobody was asked about, and an empty
+// search is only meaningful when every source answered.
+//
+// Implementations are safe to call from several threads.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/clock.h"
 #include "model/job_snapshot.h"
+#include "model/job_tag.h"
 #include "model/submit_description.h"
+#include "slurm/job_state_entry.h"
 #include "slurm/outcome.h"
 #include "slurm/server_info.h"
 
@@ -72,11 +80,62 @@ struct ServerResult : CallResult {
   IdPolicy policy;  // for `dialect` on `server_release`
 };
 
+struct BulkStateResult : CallResult {
+  // One entry per job id reported, ascending; components of an asked heterogeneous leader
+  // are reported too. The outcome is ok only when every call answered.
+  std::vector<JobStateEntry> states;
+  // Asked, answered, and absent from the answer: slurmctld does not know them (any more).
+  std::vector<std::uint32_t> not_reported;
+  // Asked in a call that failed or was never made (budget): nothing is known about them.
+  std::vector<std::uint32_t> unanswered;
+  // v0.0.38 only: the full records behind `states` (its fallback fetches them anyway).
+  std::vector<model::JobSnapshot> records;
+  // v0.0.38 only: 304, nothing changed anywhere since `since`; nothing else is filled in.
+  bool unchanged = false;
+  // v0.0.38 only: pass as `since` next time (server clock, never later than the truth);
+  // empty when the server's clock could not be read, and the next poll lists every job.
+  std::optional<TimePoint> next_since;
+  int calls = 0;  // REST calls made
+};
+
+enum class SearchSource { slurmctld, slurmdbd };
+std::string_view to_string(SearchSource source);  // "slurmctld job list", "slurmdbd job search"
+
+struct SourceReport {
+  SearchSource source = SearchSource::slurmctld;
+  Outcome outcome = Outcome::not_sent;  // ok: the source answered
+  std::string message;                   // why it failed, or notes ("window on the local clock")
+  int records = 0;                       // job records the source returned
+};
+
+struct SearchMatch {
+  model::JobSnapshot job;  // one heterogeneous component per match
+  SearchSource source = SearchSource::slurmctld;
+  int marks = 0;  // how many of name, comment and working directory match: 2 or 3
+};
+
+struct SearchResult : CallResult {
+  // Every record that carries the tag (two of three marks), slurmctld's when both know it.
+  std::vector<SearchMatch> matches;
+  std::vector<SourceReport> sources;  // every source, in the order consulted
+  // slurmdbd's start_time: the intent time minus a day, on the server's clock when it could
+  // be read (`window_on_server_clock`), else on the local clock.
+  std::optional<TimePoint> window_start;
+  bool window_on_server_clock = false;
+  // Every source answered: only then does an empty `matches` say "no such job".
+  bool complete() const;
+};
+
 // A job as the caller knows it. Operations use the SLUID when the server accepts SLUIDs in
-// paths (>= 26.05) and one is given, else the numeric id.
+// paths (>= 26.05) and one is given, else the numeric id. `tag` (optional) lets cancel verify
+// a job it can only address by id (below).
 struct JobRef {
+  JobRef(std::uint32_t id = 0, std::string run_sluid = {}, std::optional<model::JobTag> job_tag = std::nullopt)
+      : job_id(id), sluid(std::move(run_sluid)), tag(std::move(job_tag)) {}
+
   std::uint32_t job_id = 0;
   std::string sluid;
+  std::optional<model::JobTag> tag;
 };
 
 class SlurmClient {
@@ -95,10 +154,29 @@ class SlurmClient {
   // v0.0.38's bulk state: every job when anything changed since `since` (empty: all jobs).
   virtual JobsResult jobs_changed_since(std::optional<TimePoint> since) = 0;
   // `signal` empty: Slurm's default, SIGKILL. ok (maybe already_done), not_found, or
-  // rejected_transient when Slurm refused to signal (retry and report).
+  // rejected_transient when Slurm refused to signal (retry and report). When the job must be
+  // addressed by id (no SLUID in paths before 26.05), a job id may since have been reused or
+  // the job requeued: if the ref carries a SLUID (on a server whose records have one) or a tag,
+  // the job is read first and only cancelled when its record still carries them; otherwise
+  // the answer is `rejected` and nothing is signalled.
   virtual CancelResult cancel(const JobRef& job, std::string_view signal = {}) = 0;
   virtual PingResult ping() = 0;
   virtual PartitionsResult partitions() = 0;
+
+  // The states of `ids` in as few calls as the limits allow. Give every component id of a
+  // heterogeneous job (a component asked on its own is reported even when its leader is not
+  // asked); zeros and duplicates are dropped. v0.0.4x asks `jobs/state` with repeated numeric
+  // `job_id` parameters (it ignores SLUIDs), batched under a URL length bound; `since` is not
+  // used. v0.0.38 (22.05) has no jobs/state: it lists `jobs?update_time=<since>` (304 when
+  // nothing changed anywhere; else every job of every user, so mind the bytes) and reports the
+  // asked ones.
+  virtual BulkStateResult bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since = {}) = 0;
+
+  // Every job carrying `tag`: slurmctld's job list, then slurmdbd's exact `job_name` search
+  // over a usage window from `intent_time` (the local clock's time the attempt was journaled
+  // `submitting`) minus a day on the server's clock. A record matches when two of name,
+  // comment and working directory match (model::JobTag::identifies).
+  virtual SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) = 0;
 };
 
 }  // namespace tpslurm::slurm

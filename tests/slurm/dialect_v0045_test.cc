@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "dialect_shapes.h"
 #include "golden_support.h"
 #include "slurm/dialect.h"
 #include "test_support.h"
@@ -31,6 +32,10 @@ TEST_F(DialectV0045Test, EncodesACpuOnlyJobAsTheGoldenBody) {
   auto body = m_dialect->encode_submit(testing::cpu_description());
   ASSERT_TRUE(body.ok()) << body.error().message();
   testing::expect_golden_json(*body, "v0.0.45_submit_cpu.json");
+}
+
+TEST_F(DialectV0045Test, WritesEveryFieldTheRealRequestHadInTheSameShape) {
+  testing::expect_same_shape_as_transcript(*m_dialect, "04_submit_single");
 }
 
 TEST_F(DialectV0045Test, EveryComponentCarriesTheTagEnvironmentAndNoRequeue) {

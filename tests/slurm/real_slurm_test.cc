@@ -167,6 +167,34 @@ TEST_F(RealSlurmTest, BulkStateListsNewJobsAndThenNothingChanged) {
   EXPECT_EQ(m_client->cancel({*submitted.job_id, ""}).outcome, Outcome::ok);
 }
 
+// bulk_state on 22.05: no jobs/state, so `jobs?update_time=` with a baseline read from the
+// server's own clock (diag); 304 once nothing changed; a purged job is not reported.
+TEST_F(RealSlurmTest, BulkStateReportsAskedJobsAndThenNothingChanged) {
+  const SubmitResult submitted = m_client->submit(description("bulkstate", "#!/bin/bash\nsleep 60\n", {cpu_component()}));
+  ASSERT_EQ(submitted.outcome, Outcome::ok) << submitted.message;
+  const std::vector<std::uint32_t> ids{*submitted.job_id, 67000000};
+  BulkStateResult polled = m_client->bulk_state(ids);
+  ASSERT_EQ(polled.outcome, Outcome::ok) << polled.message;
+  ASSERT_EQ(polled.states.size(), 1u);
+  EXPECT_EQ(polled.states[0].job_id, *submitted.job_id);
+  EXPECT_EQ(polled.records.at(0).name, "tp-realtest-bulkstate-1");
+  EXPECT_EQ(polled.not_reported, std::vector<std::uint32_t>{67000000});
+  ASSERT_TRUE(polled.next_since) << "22.05 serves diag: the next baseline is on its clock";
+  // Other jobs may still be finishing; within a few seconds the cluster is quiet.
+  bool unchanged = false;
+  for (int i = 0; i < 20 && !unchanged; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    polled = m_client->bulk_state(ids, polled.next_since);
+    ASSERT_EQ(polled.outcome, Outcome::ok) << polled.message;
+    unchanged = polled.unchanged;
+  }
+  EXPECT_TRUE(unchanged) << "no 304 within 22 s";
+  EXPECT_EQ(m_client->cancel({*submitted.job_id, ""}).outcome, Outcome::ok);
+  const BulkStateResult after = m_client->bulk_state(ids, polled.next_since);
+  EXPECT_FALSE(after.unchanged) << "the cancel is a change";
+  ASSERT_EQ(after.states.size(), 1u);
+}
+
 TEST_F(RealSlurmTest, CancelsARunningJobAndKnowsUnknownOnes) {
   const SubmitResult submitted = m_client->submit(description("cancel", "#!/bin/bash\nsleep 300\n", {cpu_component()}));
   ASSERT_EQ(submitted.outcome, Outcome::ok) << submitted.message;

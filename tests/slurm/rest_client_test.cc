@@ -33,7 +33,7 @@ class RestClientTest : public ::testing::Test {
 TEST_F(RestClientTest, RefusesAVersionThisBuildDoesNotSpeak) {
   auto made = RestClient::create(m_transport, m_tokens, "v0.0.41");
   ASSERT_FALSE(made.ok());
-  EXPECT_EQ(made.error().message(), "TUNEPLANE_SLURM_REST_API_VERSION \"v0.0.41\": this build speaks v0.0.45, v0.0.38 (or auto)");
+  EXPECT_EQ(made.error().message(), "TUNEPLANE_SLURM_REST_API_VERSION \"v0.0.41\": this build speaks v0.0.45, v0.0.44, v0.0.43, v0.0.38 (or auto)");
 }
 
 TEST_F(RestClientTest, AutoPicksTheNewestOfferedVersionAndRecordsTheRelease) {

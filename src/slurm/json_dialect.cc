@@ -1,0 +1,165 @@
+#include "slurm/json_dialect.h"
+
+#include "slurm/json_reader.h"
+
+namespace tpslurm::slurm {
+namespace {
+
+namespace bj = boost::json;
+
+// "14+0" -> 14 and offset 0; "12" -> 12; anything else (an array task "7_3") -> nothing.
+std::optional<JobStateEntry> state_entry(const bj::object& entry) {
+  JobStateEntry out;
+  const auto* id = entry.if_contains("job_id");
+  if (id == nullptr) return std::nullopt;
+  if (auto number = json::plain_integer(id)) {
+    out.job_id = static_cast<std::uint32_t>(*number);
+  } else if (id->is_string()) {
+    const std::string_view text = id->as_string();
+    const auto plus = text.find('+');
+    auto job = json::plain_integer_text(text.substr(0, plus));
+    if (!job) return std::nullopt;
+    out.job_id = static_cast<std::uint32_t>(*job);
+    if (plus != std::string_view::npos) {
+      auto offset = json::plain_integer_text(text.substr(plus + 1));
+      if (!offset) return std::nullopt;
+      out.het_job_offset = static_cast<std::uint32_t>(*offset);
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (out.job_id == 0) return std::nullopt;
+  out.state = model::SlurmState::from_list(json::string_list(entry.if_contains("state")));
+  return out;
+}
+
+}  // namespace
+
+CancelStatus cancel_status(const std::vector<SlurmMessage>& refusals) {
+  if (refusals.empty()) return CancelStatus::signalled;
+  bool all_unknown = true;
+  bool all_done = true;
+  for (const auto& message : refusals) {
+    all_unknown = all_unknown && message.number == 2017;
+    all_done = all_done && message.number == 2021;
+  }
+  if (all_unknown) return CancelStatus::not_found;
+  if (all_done) return CancelStatus::already_done;
+  return CancelStatus::refused;
+}
+
+Result<ReplyBase> JsonDialect::decode_base(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  return json::read_base(*object);
+}
+
+Result<SubmitReply> JsonDialect::decode_submit(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  SubmitReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  if (auto id = json::plain_integer(object->if_contains("job_id")); id && *id > 0) {
+    reply.job_id = static_cast<std::uint32_t>(*id);
+  }
+  reply.user_message = json::string_field(*object, "job_submit_user_msg");
+  return reply;
+}
+
+Result<JobsReply> JsonDialect::decode_jobs(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  JobsReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  const auto* jobs = object->if_contains("jobs");
+  if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
+  for (const auto& record : jobs->as_array()) {
+    if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
+    reply.jobs.push_back(read_job(record.as_object()));
+  }
+  return reply;
+}
+
+Result<JobsReply> JsonDialect::decode_db_jobs(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  JobsReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  const auto* jobs = object->if_contains("jobs");
+  if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
+  for (const auto& record : jobs->as_array()) {
+    if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
+    reply.jobs.push_back(read_db_job(record.as_object()));
+  }
+  return reply;
+}
+
+Result<CancelReply> JsonDialect::decode_cancel(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  CancelReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  auto refusals = read_refusals(*object, reply);
+  if (!refusals.ok()) return refusals.error();
+  reply.refusals = std::move(refusals).value();
+  reply.status = cancel_status(reply.refusals);
+  return reply;
+}
+
+Result<PingReply> JsonDialect::decode_ping(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  PingReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  const auto* pings = object->if_contains("pings");
+  if (pings == nullptr || !pings->is_array()) return corrupt("the answer has no \"pings\" list");
+  for (const auto& entry : pings->as_array()) {
+    const auto* fields = entry.if_object();
+    if (fields != nullptr && read_ping(*fields, reply)) break;
+  }
+  return reply;
+}
+
+Result<PartitionsReply> JsonDialect::decode_partitions(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  PartitionsReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  const auto* partitions = object->if_contains("partitions");
+  if (partitions == nullptr || !partitions->is_array()) return corrupt("the answer has no \"partitions\" list");
+  for (const auto& entry : partitions->as_array()) {
+    if (const auto* fields = entry.if_object()) reply.names.push_back(json::string_field(*fields, "name"));
+  }
+  return reply;
+}
+
+Result<JobsStateReply> JsonDialect::decode_jobs_state(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  JobsStateReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  const auto* jobs = object->if_contains("jobs");
+  if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
+  for (const auto& entry : jobs->as_array()) {
+    const auto* fields = entry.if_object();
+    if (fields == nullptr) return corrupt("a \"jobs\" entry is not an object");
+    // An entry whose id is not numeric (an array task) cannot be one we asked for.
+    if (auto parsed = state_entry(*fields)) reply.entries.push_back(std::move(*parsed));
+  }
+  return reply;
+}
+
+Result<ServerTimeReply> JsonDialect::decode_diag(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  ServerTimeReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  const auto* statistics = object->if_contains("statistics");
+  if (statistics == nullptr || !statistics->is_object()) return corrupt("the answer has no \"statistics\" object");
+  if (auto seconds = json::no_val_integer(statistics->as_object().if_contains("req_time")); seconds && *seconds > 0) {
+    reply.request_time = *seconds;
+  }
+  return reply;
+}
+
+}  // namespace tpslurm::slurm

@@ -1,0 +1,48 @@
+// JsonDialect: what every slurmrestd codec decodes the same way (internal to src/slurm/).
+//
+// All four REST versions wrap their answers in the same envelope (meta, errors, warnings) and
+// answer submits, job lists, partitions, cancels, pings and diag with the same skeletons; they
+// differ in how one job record, one cancel refusal or one ping entry reads. This base class
+// holds the skeletons once; a codec overrides only the per-record readers. Stateless, so
+// safe to share between threads. Boost.JSON appears here because only codec .cc files
+// include this header.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <vector>
+
+#include "slurm/dialect.h"
+
+namespace tpslurm::slurm {
+
+class JsonDialect : public Dialect {
+ public:
+  Result<ReplyBase> decode_base(std::string_view body) const override;
+  Result<SubmitReply> decode_submit(std::string_view body) const override;
+  Result<JobsReply> decode_jobs(std::string_view body) const override;
+  Result<JobsReply> decode_db_jobs(std::string_view body) const override;
+  Result<CancelReply> decode_cancel(std::string_view body) const override;
+  Result<PingReply> decode_ping(std::string_view body) const override;
+  Result<PartitionsReply> decode_partitions(std::string_view body) const override;
+  Result<JobsStateReply> decode_jobs_state(std::string_view body) const override;
+  Result<ServerTimeReply> decode_diag(std::string_view body) const override;
+
+ protected:
+  // One slurmctld job record (`jobs[]` of GET /jobs and /job/{id}).
+  virtual model::JobSnapshot read_job(const boost::json::object& record) const = 0;
+  // One slurmdbd job record (`jobs[]` of GET /slurmdb/vX/jobs).
+  virtual model::JobSnapshot read_db_job(const boost::json::object& record) const = 0;
+  // The refusals of a cancel answer (v0.0.4x `status[].error`, v0.0.38 `errors[]`); corrupt
+  // when the answer lacks what this version always sends.
+  virtual Result<std::vector<SlurmMessage>> read_refusals(const boost::json::object& body,
+                                                          const ReplyBase& base) const = 0;
+  // Reads one `pings[]` entry into `reply`; true when it was the primary controller's.
+  virtual bool read_ping(const boost::json::object& entry, PingReply& reply) const = 0;
+};
+
+// What the cancel refusals amount to: none = signalled; all 2017 = not_found; all 2021 =
+// already_done; anything else = refused.
+CancelStatus cancel_status(const std::vector<SlurmMessage>& refusals);
+
+}  // namespace tpslurm::slurm

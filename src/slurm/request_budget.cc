@@ -1,0 +1,99 @@
+#include "slurm/request_budget.h"
+
+#include <cmath>
+
+namespace tpslurm::slurm {
+
+Status BudgetLimits::check() const {
+  if (calls_per_cycle < 1) {
+    return invalid_argument("request budget: calls_per_cycle " + std::to_string(calls_per_cycle) + " must be at least 1");
+  }
+  if (initial_backoff < std::chrono::milliseconds(1)) return invalid_argument("request budget: initial_backoff must be at least 1 ms");
+  if (max_backoff < initial_backoff) return invalid_argument("request budget: max_backoff must not be shorter than initial_backoff");
+  if (!(multiplier >= 1.0)) return invalid_argument("request budget: multiplier must be at least 1");
+  return ok_status();
+}
+
+RequestBudget::RequestBudget(const Clock& clock, BudgetLimits limits) : m_clock(clock), m_limits(limits) {}
+
+bool RequestBudget::is_failure(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::uncertain:
+    case Outcome::not_sent:
+    case Outcome::rejected_transient:
+    case Outcome::auth:
+      return true;
+    case Outcome::ok:
+    case Outcome::not_found:
+    case Outcome::rejected:
+      return false;
+  }
+  return true;
+}
+
+void RequestBudget::begin_cycle() {
+  std::lock_guard lock(m_mutex);
+  m_used = 0;
+}
+
+Admission RequestBudget::admit() {
+  std::lock_guard lock(m_mutex);
+  if (m_until) {
+    const TimePoint now = m_clock.now();
+    if (now < *m_until) {
+      return {false,
+              "request budget: backing off after " + std::to_string(m_failures) + " failed call(s) until " +
+                  format_utc(*m_until),
+              m_until};
+    }
+    // Past the back-off: one probe goes; the rest wait for its outcome.
+    if (m_probe_in_flight) {
+      return {false, "request budget: a probe call after " + std::to_string(m_failures) + " failed call(s) is still out",
+              now + m_limits.initial_backoff};
+    }
+  }
+  if (m_used >= m_limits.calls_per_cycle) {
+    return {false,
+            "request budget: all " + std::to_string(m_limits.calls_per_cycle) + " calls of this cycle are used",
+            std::nullopt};
+  }
+  ++m_used;
+  if (m_until) m_probe_in_flight = true;
+  return {true, {}, std::nullopt};
+}
+
+void RequestBudget::record(Outcome outcome) {
+  std::lock_guard lock(m_mutex);
+  m_probe_in_flight = false;
+  if (!is_failure(outcome)) {
+    m_failures = 0;
+    m_until.reset();
+    return;
+  }
+  ++m_failures;
+  m_until = m_clock.now() + delay_after(m_failures);
+}
+
+std::chrono::milliseconds RequestBudget::delay_after(int failures) const {
+  const double initial = static_cast<double>(m_limits.initial_backoff.count());
+  const double cap = static_cast<double>(m_limits.max_backoff.count());
+  const double delay = std::min(cap, initial * std::pow(m_limits.multiplier, failures - 1));
+  return std::chrono::milliseconds(static_cast<std::chrono::milliseconds::rep>(delay));
+}
+
+int RequestBudget::used_this_cycle() const {
+  std::lock_guard lock(m_mutex);
+  return m_used;
+}
+
+int RequestBudget::consecutive_failures() const {
+  std::lock_guard lock(m_mutex);
+  return m_failures;
+}
+
+std::optional<TimePoint> RequestBudget::backing_off_until() const {
+  std::lock_guard lock(m_mutex);
+  return m_until;
+}
+
+}  // namespace tpslurm::slurm

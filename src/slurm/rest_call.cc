@@ -1,0 +1,81 @@
+#include "slurm/rest_call.h"
+
+namespace tpslurm::slurm {
+
+RestCaller::Sent RestCaller::send(HttpMethod method, std::string target, std::string body, Reuse reuse) {
+  Sent sent;
+  sent.label = std::string(to_string(method)) + " " + target;
+  // Credentials first: they cost the server nothing, and a call refused for want of them
+  // must not take a budget slot.
+  auto credentials = m_tokens.credentials();
+  if (!credentials.ok()) {
+    sent.refused = Outcome::auth;
+    sent.refusal = "not sent: " + credentials.error().message();
+    sent.received_at = m_clock.now();
+    return sent;
+  }
+  if (m_budget != nullptr) {
+    Admission admission = m_budget->admit();
+    if (!admission.granted) {
+      sent.refused = Outcome::not_sent;
+      sent.refusal = "not sent: " + admission.reason;
+      sent.received_at = m_clock.now();
+      return sent;
+    }
+  }
+  HttpRequest request;
+  request.method = method;
+  request.target = std::move(target);
+  request.body = std::move(body);
+  request.reuse = reuse;
+  request.headers = {{"X-SLURM-USER-NAME", credentials->user}, {"X-SLURM-USER-TOKEN", credentials->token}};
+  sent.exchange = m_transport.perform(request);
+  sent.received_at = m_clock.now();
+  return sent;
+}
+
+bool RestCaller::refused(CallResult& result, const Sent& sent, std::string_view dialect) const {
+  if (!sent.refused) return false;
+  result.outcome = *sent.refused;
+  result.dialect = std::string(dialect);
+  result.http_status = 0;
+  result.message = sent.label + ": " + sent.refusal;
+  return true;
+}
+
+void RestCaller::fill(CallResult& result, const Sent& sent, const Classification& classification,
+                      const ReplyBase* base, std::string_view dialect) const {
+  const HttpExchange& exchange = sent.exchange;
+  const bool answered = exchange.delivery == Delivery::answered;
+  result.outcome = classification.outcome;
+  result.http_status = answered ? exchange.response.status : 0;
+  result.transport_detail = exchange.detail;
+  result.dialect = std::string(dialect);
+  if (base != nullptr) {
+    result.release = base->release;
+    result.errors = base->errors;
+    result.warnings = base->warnings;
+  }
+  std::string reason = classification.reason;
+  if (reason.empty() && base != nullptr && !base->warnings.empty()) reason = "warning: " + join_texts(base->warnings);
+  if (!answered) reason += " (" + m_transport.endpoint() + ")";
+  result.message = reason.empty() ? std::string() : sent.label + ": " + reason;
+}
+
+void RestCaller::record(Outcome outcome) {
+  if (m_budget != nullptr) m_budget->record(outcome);
+}
+
+void RestCaller::remember_release(const std::string& release) {
+  if (auto parsed = SlurmRelease::parse(release)) {
+    std::lock_guard lock(m_mutex);
+    m_release = *parsed;
+  }
+}
+
+std::optional<SlurmRelease> RestCaller::release() const {
+  std::lock_guard lock(m_mutex);
+  return m_release;
+}
+
+}  // namespace tpslurm::slurm

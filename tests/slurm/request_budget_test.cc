@@ -1,0 +1,127 @@
+// RequestBudget: the per-cycle call limit and the back-off after errors, driven by a manual
+// clock (no sleeping), and through the client: a refused call is `not_sent` and never reaches
+// the transport.
+#include <gtest/gtest.h>
+
+#include "fake_transport.h"
+#include "slurm/request_budget.h"
+#include "slurm/rest_client.h"
+#include "test_support.h"
+
+namespace tpslurm::slurm {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+class RequestBudgetTest : public ::testing::Test {
+ protected:
+  ManualClock m_clock{from_unix_seconds(1796040000)};
+};
+
+TEST_F(RequestBudgetTest, GrantsAtMostTheCallsOfOneCycle) {
+  RequestBudget budget(m_clock, BudgetLimits{3});
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(budget.admit().granted);
+    budget.record(Outcome::ok);
+  }
+  const Admission refused = budget.admit();
+  EXPECT_FALSE(refused.granted);
+  EXPECT_EQ(refused.reason, "request budget: all 3 calls of this cycle are used");
+  EXPECT_FALSE(refused.retry_at);
+  EXPECT_EQ(budget.used_this_cycle(), 3);
+  budget.begin_cycle();
+  EXPECT_TRUE(budget.admit().granted);
+}
+
+TEST_F(RequestBudgetTest, BacksOffAfterAFailureUntilTheDelayHasPassed) {
+  RequestBudget budget(m_clock, BudgetLimits{100, milliseconds(1000), seconds(60), 2.0});
+  ASSERT_TRUE(budget.admit().granted);
+  budget.record(Outcome::uncertain);
+  const Admission refused = budget.admit();
+  EXPECT_FALSE(refused.granted);
+  EXPECT_EQ(refused.reason, "request budget: backing off after 1 failed call(s) until 2026-11-30T12:00:01Z");
+  EXPECT_EQ(refused.retry_at, m_clock.now() + seconds(1));
+  m_clock.advance(milliseconds(999));
+  EXPECT_FALSE(budget.admit().granted);
+  m_clock.advance(milliseconds(1));
+  EXPECT_TRUE(budget.admit().granted);
+}
+
+TEST_F(RequestBudgetTest, DoublesTheDelayWithEachFailureUpToTheCap) {
+  RequestBudget budget(m_clock, BudgetLimits{100, milliseconds(1000), seconds(5), 2.0});
+  std::vector<milliseconds> delays;
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(budget.admit().granted) << i;
+    budget.record(Outcome::not_sent);
+    const TimePoint until = *budget.backing_off_until();
+    delays.push_back(std::chrono::duration_cast<milliseconds>(until - m_clock.now()));
+    m_clock.set(until);
+  }
+  EXPECT_EQ(delays, (std::vector<milliseconds>{milliseconds(1000), milliseconds(2000), milliseconds(4000),
+                                                milliseconds(5000), milliseconds(5000)}));
+  EXPECT_EQ(budget.consecutive_failures(), 5);
+}
+
+TEST_F(RequestBudgetTest, LetsOneProbeThroughAfterTheBackOffAndWaitsForItsOutcome) {
+  RequestBudget budget(m_clock, BudgetLimits{100, milliseconds(1000), seconds(60), 2.0});
+  ASSERT_TRUE(budget.admit().granted);
+  budget.record(Outcome::uncertain);
+  m_clock.advance(seconds(1));
+  EXPECT_TRUE(budget.admit().granted) << "the probe";
+  const Admission second = budget.admit();
+  EXPECT_FALSE(second.granted);
+  EXPECT_EQ(second.reason, "request budget: a probe call after 1 failed call(s) is still out");
+  budget.record(Outcome::ok);
+  EXPECT_FALSE(budget.backing_off_until());
+  EXPECT_EQ(budget.consecutive_failures(), 0);
+  EXPECT_TRUE(budget.admit().granted);
+  EXPECT_TRUE(budget.admit().granted);
+}
+
+TEST_F(RequestBudgetTest, AnswersAboutTheRequestItselfAreNoReasonToBackOff) {
+  RequestBudget budget(m_clock, BudgetLimits{100});
+  for (Outcome outcome : {Outcome::ok, Outcome::not_found, Outcome::rejected}) {
+    ASSERT_TRUE(budget.admit().granted);
+    budget.record(outcome);
+    EXPECT_FALSE(budget.backing_off_until()) << to_string(outcome);
+  }
+  for (Outcome outcome : {Outcome::uncertain, Outcome::not_sent, Outcome::rejected_transient, Outcome::auth}) {
+    EXPECT_TRUE(RequestBudget::is_failure(outcome)) << to_string(outcome);
+  }
+}
+
+TEST_F(RequestBudgetTest, RefusesLimitsThatCannotWork) {
+  EXPECT_EQ(BudgetLimits{0}.check().error().message(), "request budget: calls_per_cycle 0 must be at least 1");
+  EXPECT_EQ((BudgetLimits{10, milliseconds(0)}).check().error().message(),
+            "request budget: initial_backoff must be at least 1 ms");
+  EXPECT_EQ((BudgetLimits{10, seconds(10), seconds(1)}).check().error().message(),
+            "request budget: max_backoff must not be shorter than initial_backoff");
+  EXPECT_EQ((BudgetLimits{10, seconds(1), seconds(10), 0.5}).check().error().message(),
+            "request budget: multiplier must be at least 1");
+  EXPECT_TRUE(BudgetLimits{}.check().ok());
+}
+
+// Through the client: after a failed call the next one is refused without touching the
+// transport, and is `not_sent` — safe for a submit too.
+TEST_F(RequestBudgetTest, TheClientSendsNothingWhileBackingOff) {
+  testing::FakeTransport transport;
+  testing::StaticTokenSource tokens;
+  transport.fail("/slurm/v0.0.45/job/12", Delivery::maybe_sent, TransportFault::send_timeout);
+  RequestBudget budget(m_clock, BudgetLimits{100, seconds(30), seconds(300), 2.0});
+  RestClientOptions options;
+  options.clock = &m_clock;
+  options.budget = &budget;
+  auto client = RestClient::create(transport, tokens, "v0.0.45", options);
+  ASSERT_TRUE(client.ok());
+  EXPECT_EQ((*client)->get_job({12, ""}).outcome, Outcome::uncertain);
+  const SubmitResult submit = (*client)->submit(testing::cpu_description());
+  EXPECT_EQ(submit.outcome, Outcome::not_sent);
+  EXPECT_EQ(submit.message,
+            "POST /slurm/v0.0.45/job/submit: not sent: request budget: backing off after 1 failed call(s) until "
+            "2026-11-30T12:00:30Z");
+  EXPECT_EQ(transport.requests().size(), 1u);
+}
+
+}  // namespace
+}  // namespace tpslurm::slurm
