@@ -31,7 +31,4 @@ std::optional<std::string> sbatch_unsafe_reason(std::string_view value);
 // `value` quoted for sbatch's #SBATCH parser; invalid_argument when sbatch_unsafe_reason().
 Result<std::string> sbatch_quote(std::string_view value);
 
-// `value` as a JSON string literal (with the quotes); control characters escaped, UTF-8 kept.
-std::string json_quote(std::string_view value);
-
 }  // namespace tpslurm::render

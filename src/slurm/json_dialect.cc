@@ -66,7 +66,7 @@ Result<SubmitReply> JsonDialect::decode_submit(std::string_view body) const {
   return reply;
 }
 
-Result<JobsReply> JsonDialect::decode_jobs(std::string_view body) const {
+Result<JobsReply> JsonDialect::decode_records(std::string_view body, RecordReader read) const {
   auto object = json::parse_object(body);
   if (!object.ok()) return object.error();
   JobsReply reply;
@@ -75,23 +75,17 @@ Result<JobsReply> JsonDialect::decode_jobs(std::string_view body) const {
   if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
   for (const auto& record : jobs->as_array()) {
     if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
-    reply.jobs.push_back(read_job(record.as_object()));
+    reply.jobs.push_back((this->*read)(record.as_object()));
   }
   return reply;
 }
 
+Result<JobsReply> JsonDialect::decode_jobs(std::string_view body) const {
+  return decode_records(body, &JsonDialect::read_job);
+}
+
 Result<JobsReply> JsonDialect::decode_db_jobs(std::string_view body) const {
-  auto object = json::parse_object(body);
-  if (!object.ok()) return object.error();
-  JobsReply reply;
-  static_cast<ReplyBase&>(reply) = json::read_base(*object);
-  const auto* jobs = object->if_contains("jobs");
-  if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
-  for (const auto& record : jobs->as_array()) {
-    if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
-    reply.jobs.push_back(read_db_job(record.as_object()));
-  }
-  return reply;
+  return decode_records(body, &JsonDialect::read_db_job);
 }
 
 Result<CancelReply> JsonDialect::decode_cancel(std::string_view body) const {

@@ -33,6 +33,11 @@ class JsonDialect : public Dialect {
   virtual model::JobSnapshot read_job(const boost::json::object& record) const = 0;
   // One slurmdbd job record (`jobs[]` of GET /slurmdb/vX/jobs).
   virtual model::JobSnapshot read_db_job(const boost::json::object& record) const = 0;
+
+ private:
+  using RecordReader = model::JobSnapshot (JsonDialect::*)(const boost::json::object&) const;
+  // `{"jobs": [...]}` with the envelope, each record read by `read`.
+  Result<JobsReply> decode_records(std::string_view body, RecordReader read) const;
   // The refusals of a cancel answer (v0.0.4x `status[].error`, v0.0.38 `errors[]`); corrupt
   // when the answer lacks what this version always sends.
   virtual Result<std::vector<SlurmMessage>> read_refusals(const boost::json::object& body,

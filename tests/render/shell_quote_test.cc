@@ -106,9 +106,5 @@ TEST(SbatchQuoteTest, RefusesValuesNoDirectiveLineCanHold) {
   EXPECT_EQ(sbatch_quote(std::string("a\0b", 3)).error().message(), "contains a NUL byte");
 }
 
-TEST(JsonQuoteTest, EscapesControlCharactersAndKeepsUtf8) {
-  EXPECT_EQ(json_quote("a\"b\\c\nd\te\x01ü"), "\"a\\\"b\\\\c\\nd\\te\\u0001ü\"");
-}
-
 }  // namespace
 }  // namespace tpslurm::render
