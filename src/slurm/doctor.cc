@@ -172,7 +172,7 @@ std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& 
       checks.push_back(failed("partitions", "not on the cluster: " + join(missing) + " (it has " + join(partitions.names) + ")",
                               "set TUNEPLANE_SLURM_PARTITION / TUNEPLANE_SLURM_CPU_PARTITION to existing partitions"));
     } else {
-      checks.push_back(passed("partitions", join(wanted) + " exist"));
+      checks.push_back(passed("partitions", join(wanted) + (wanted.size() == 1 ? " exists" : " exist")));
     }
   }
 

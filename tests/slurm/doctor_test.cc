@@ -46,7 +46,7 @@ TEST_F(DoctorTest, AHealthy2205ClusterPassesEveryCheck) {
             "ok    REST reachability: slurmrestd at http://slurmrestd.test:6820 answers\n"
             "ok    REST versions: offers v0.0.38; using v0.0.38; Slurm release 22.05.8\n"
             "ok    authenticated call: slurmctld accepted the token for root\n"
-            "ok    partitions: debug exist\n"
+            "ok    partitions: debug exists\n"
             "ok    identity: degraded: identity is job id + tag (no SLUID in this server's or REST version's job "
             "records) (release 22.05.8, v0.0.38)\n");
 }
