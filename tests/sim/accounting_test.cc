@@ -72,7 +72,8 @@ TEST(Accounting, V0038ReportsAnyNormalExitAsSuccessLike2205) {
   ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.38/job/submit", body).status, 200);
   control(sim, "POST", "/sim/jobs/1/state", R"({"state": "RUNNING"})");
   control(sim, "POST", "/sim/jobs/1/state", R"({"state": "FAILED", "exit_code": 3})");
-  HttpResult r = slurm_call(sim, options, "GET", "/slurmdb/v0.0.38/jobs?job_name=e&start_time=1");
+  // 22.05 reads times with parse_time(): a Unix time needs its "uts" prefix.
+  HttpResult r = slurm_call(sim, options, "GET", "/slurmdb/v0.0.38/jobs?job_name=e&start_time=uts1000000");
   const json::value& job = r.json().at("jobs").at(0);
   EXPECT_EQ(job.at("state").at("current"), "FAILED");
   EXPECT_EQ(job.at("exit_code").at("status"), "SUCCESS");

@@ -100,7 +100,6 @@ TEST(Control, TimingCanBeSwitchedAtRunTime) {
 // placed in one of the lists.
 TEST(Control, EveryTranscriptIsReplayedOrListedWithAReason) {
   const std::set<std::string> not_replayed = {
-      "samples-v0.0.38/diag.txt",       // GET /diag: statistics endpoint the simulator does not serve
       "samples-v0.0.38/get_nodes.txt",  // GET /nodes: node list the simulator does not serve
   };
   std::set<std::string> replayed_sources;

@@ -174,6 +174,42 @@ TEST(Faults, OutageInRefuseModeRefusesConnectionsUntilItEnds) {
   EXPECT_EQ(back.status, 200);
 }
 
+TEST(Faults, ACountLimitedOutageEndsAfterClosingThatManyRequests) {
+  SimOptions options = test_options();
+  SimInstance sim(options);
+  add_fault(sim, R"({"kind": "outage", "count": 2})");
+  auto rule = [&]() { return control(sim, "GET", "/sim/faults").at("rules"); };
+  EXPECT_EQ(rule().at(0).at("remaining").to_number<int>(), 2);
+  EXPECT_EQ(slurm_call(sim, options, "GET", "/slurm/v0.0.45/ping").curl_code, CURLE_GOT_NOTHING);
+  EXPECT_EQ(rule().at(0).at("hits").to_number<int>(), 1);
+  EXPECT_EQ(rule().at(0).at("remaining").to_number<int>(), 1);
+  EXPECT_EQ(slurm_call(sim, options, "POST", kSubmit, simple_job()).curl_code, CURLE_GOT_NOTHING);
+  EXPECT_TRUE(rule().as_array().empty()) << "a used-up outage is gone, like any other used-up rule";
+  EXPECT_EQ(slurm_call(sim, options, "GET", "/slurm/v0.0.45/ping").status, 200);
+  EXPECT_EQ(jobs_created(sim), 0);
+  EXPECT_EQ(control(sim, "GET", "/sim/stats").at("faults_injected").at("outage").to_number<int>(), 2);
+}
+
+TEST(Faults, AnUnlimitedOutageCountsItsHits) {
+  SimOptions options = test_options();
+  SimInstance sim(options);
+  add_fault(sim, R"({"kind": "outage", "seconds": 60})");
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(slurm_call(sim, options, "GET", "/slurm/v0.0.45/ping").curl_code, CURLE_GOT_NOTHING);
+  json::value rule = control(sim, "GET", "/sim/faults").at("rules").at(0);
+  EXPECT_EQ(rule.at("hits").to_number<int>(), 3);
+  EXPECT_EQ(rule.at("remaining").to_number<int>(), -1);
+}
+
+TEST(Faults, ARefuseModeOutageTakesNoCount) {
+  SimInstance sim(test_options(), /*with_control_listener=*/true);
+  HttpResult r = control_raw(sim, "POST", "/sim/faults", R"({"kind": "outage", "mode": "refuse", "count": 1})");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.json().at("error"),
+            "\"count\" needs an outage in \"close\" mode: refused connections never reach the simulator; "
+            "end a refuse-mode outage with \"seconds\" or DELETE /sim/faults/{id}");
+}
+
 TEST(Faults, RefuseWithoutAnEndNeedsTheControlListener) {
   SimInstance sim(test_options());
   HttpResult r = control_raw(sim, "POST", "/sim/faults", R"({"kind": "outage", "mode": "refuse"})");

@@ -2,6 +2,8 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
+
 namespace tpslurm::sim::test {
 
 namespace json = boost::json;
@@ -36,7 +38,8 @@ bool is_index_map(const json::object& o) {
   return true;
 }
 
-void diff(const json::value& sim, const json::value& real, const std::string& path, std::vector<std::string>& out) {
+void diff(const json::value& sim, const json::value& real, const std::string& path,
+          const std::vector<std::string>& lists, std::vector<std::string>& out) {
   if (kind_name(sim) != kind_name(real)) {
     out.push_back(path + ": simulator has " + kind_name(sim) + ", real has " + kind_name(real));
     return;
@@ -46,7 +49,7 @@ void diff(const json::value& sim, const json::value& real, const std::string& pa
     const auto& b = real.get_object();
     if (is_index_map(a) && is_index_map(b)) {
       const json::value& shape = b.begin()->value();
-      for (const auto& kv : a) diff(kv.value(), shape, path + "/" + std::string(kv.key()), out);
+      for (const auto& kv : a) diff(kv.value(), shape, path + "/" + std::string(kv.key()), lists, out);
       return;
     }
     std::vector<std::string> ka;
@@ -61,7 +64,9 @@ void diff(const json::value& sim, const json::value& real, const std::string& pa
     }
     if (out.empty() && ka != kb) out.push_back(path + ": same keys in a different order");
     for (const auto& kv : b) {
-      if (const json::value* mine = a.if_contains(kv.key())) diff(*mine, kv.value(), path + "/" + std::string(kv.key()), out);
+      if (const json::value* mine = a.if_contains(kv.key())) {
+        diff(*mine, kv.value(), path + "/" + std::string(kv.key()), lists, out);
+      }
     }
     return;
   }
@@ -80,12 +85,19 @@ void diff(const json::value& sim, const json::value& real, const std::string& pa
       }
       return;
     }
+    if (std::find(lists.begin(), lists.end(), path) != lists.end()) {
+      if (!b.empty() && a.empty())
+        out.push_back(path + ": simulator has no elements, real has " + std::to_string(b.size()));
+      if (b.empty()) return;
+      for (std::size_t i = 0; i < a.size(); ++i) diff(a[i], b[0], path + "[" + std::to_string(i) + "]", lists, out);
+      return;
+    }
     if (a.size() != b.size()) {
       out.push_back(path + ": simulator has " + std::to_string(a.size()) + " elements, real has " +
                     std::to_string(b.size()));
       return;
     }
-    for (std::size_t i = 0; i < a.size(); ++i) diff(a[i], b[i], path + "[" + std::to_string(i) + "]", out);
+    for (std::size_t i = 0; i < a.size(); ++i) diff(a[i], b[i], path + "[" + std::to_string(i) + "]", lists, out);
   }
 }
 
@@ -170,9 +182,10 @@ void check(const json::value& value, const json::value& schema_in, const json::o
 
 }  // namespace
 
-std::vector<std::string> shape_diff(const json::value& simulator, const json::value& real) {
+std::vector<std::string> shape_diff(const json::value& simulator, const json::value& real,
+                                    const std::vector<std::string>& lists) {
   std::vector<std::string> out;
-  diff(simulator, real, "", out);
+  diff(simulator, real, "", lists, out);
   return out;
 }
 

@@ -65,6 +65,7 @@ TEST_P(SchemaTest, EveryAnswerMatchesTheGeneratedSchema) {
   control(sim, "POST", "/sim/jobs/2/state", R"({"state": "RUNNING"})");
 
   expect_schema(get("/slurm/" + v + "/ping"), "openapi_ping_array_resp", "ping");
+  expect_schema(get("/slurm/" + v + "/diag"), "openapi_diag_resp", "diag");
   expect_schema(get("/slurm/" + v + "/jobs"), "openapi_job_info_resp", "jobs");
   expect_schema(get("/slurm/" + v + "/job/2"), "openapi_job_info_resp", "job/2");
   expect_schema(get("/slurm/" + v + "/partitions"), "openapi_partition_resp", "partitions");

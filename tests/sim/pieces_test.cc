@@ -1,13 +1,28 @@
-// The simulator's pure pieces: SLUIDs, the json-c layout, URL parsing, option parsing.
+// The simulator's pure pieces: SLUIDs, the json-c layout, URL parsing, option parsing,
+// Slurm's time strings.
 #include <gtest/gtest.h>
 
 #include "json_writer.h"
 #include "options.h"
+#include "slurm_time.h"
 #include "sluid.h"
 #include "url.h"
 
 namespace tpslurm::sim::test {
 namespace {
+
+TEST(SlurmTime, TakesUtsAndCalendarDatesButNoBareNumber) {
+  EXPECT_EQ(parse_slurm_time("uts1796040374"), 1796040374);
+  EXPECT_EQ(parse_slurm_time("UtS1796040374"), 1796040374);
+  EXPECT_EQ(parse_slurm_time("uts1000000"), 1000000);
+  EXPECT_EQ(parse_slurm_time("2026-11-30"), 1796083200 - 86400);
+  EXPECT_EQ(parse_slurm_time("2026-11-30T12:00"), 1796040000);
+  EXPECT_EQ(parse_slurm_time("2026-11-30T12:00:05"), 1796040005);
+  for (const char* refused : {"1796040374", "uts999999", "uts", "uts17960403741x", "uts-5", "2026-13-01",
+                              "2026-11-30T24:00", "2026-11-30 12:00", "1970-01-01T00:00:00", ""}) {
+    EXPECT_EQ(parse_slurm_time(refused), std::nullopt) << refused;
+  }
+}
 
 TEST(Sluid, PrintsTheDocumentedExample) {
   // sluid.h@26.05: cluster 0x5A3, ms 1787000000000, seq 0 and 1.

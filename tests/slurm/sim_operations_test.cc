@@ -92,8 +92,8 @@ TEST_F(SimOperationsTest, FindsAJobInSlurmctldWhileItLivesAndInSlurmdbdAfterTheP
   EXPECT_EQ(purged.matches[0].marks, 3);
   EXPECT_EQ(purged.matches[0].job.state.base, SlurmBaseState::completed);
   EXPECT_EQ(purged.matches[0].job.sluid.empty(), false) << "v0.0.45 slurmdbd records carry the original SLUID";
-  // The simulator serves no diag: the window is on the client's clock, and the answer says so.
-  EXPECT_FALSE(purged.window_on_server_clock);
+  // The window is taken on the server's clock (diag's req_time), which here runs with ours.
+  EXPECT_TRUE(purged.window_on_server_clock);
   EXPECT_EQ(purged.window_start, intent - std::chrono::hours(24));
 }
 
@@ -179,7 +179,8 @@ TEST_F(SimOperationsTest, V0038PollsWithUpdateTimeAndSees304WhenNothingChanged) 
   EXPECT_EQ(first.outcome, Outcome::ok) << first.message;
   ASSERT_EQ(first.records.size(), 1u);
   EXPECT_EQ(first.records[0].name, "tp-sim-38");
-  EXPECT_FALSE(first.next_since) << "the simulator serves no diag, so there is no safe baseline";
+  ASSERT_TRUE(first.next_since) << "diag gives the server's clock, hence a safe baseline";
+  EXPECT_EQ(*first.next_since, m_clock.now() - std::chrono::seconds(1));
   advance(std::chrono::seconds(5));
   const BulkStateResult unchanged = m_client->bulk_state(ids, m_clock.now());
   EXPECT_EQ(unchanged.outcome, Outcome::ok) << unchanged.message;

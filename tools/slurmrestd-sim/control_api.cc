@@ -506,6 +506,11 @@ HttpReply ControlApi::handle(const HttpRequest& request, const Target& target) {
       std::string m = mode.value_or("close");
       if (m != "close" && m != "refuse") return fail(400, "\"mode\" must be \"close\" or \"refuse\"");
       rule.refuse = m == "refuse";
+      if (rule.refuse && count && *count != -1) {
+        return fail(400,
+                    "\"count\" needs an outage in \"close\" mode: refused connections never reach the simulator; "
+                    "end a refuse-mode outage with \"seconds\" or DELETE /sim/faults/{id}");
+      }
       if (rule.refuse && rule.until_ms < 0 && m_control_port == 0) {
         return fail(400, "a refuse-mode outage without \"seconds\" needs --control-listen, or nothing could end it");
       }

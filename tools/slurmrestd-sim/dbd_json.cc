@@ -51,30 +51,143 @@ std::int64_t elapsed_of(const JobRecord& job, std::int64_t now_s) {
   return std::max<std::int64_t>(0, end - job.start_time);
 }
 
-void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster, std::int64_t now_s) {
-  auto exit_v38 = [&](std::string_view name, std::int32_t status) {
-    out.key(name).begin_object();
-    if ((status & 0x7f) == 0) {
-      // dbv0.0.38 tests WIFEXITED first: every normal exit, even a non-zero one, reads SUCCESS.
-      out.str_field("status", "SUCCESS");
-      out.int_field("return_code", 0);
-    } else {
-      out.str_field("status", "SIGNALED");
-      out.null_field("return_code");
-      out.key("signal").begin_object().int_field("signal_id", status & 0x7f).str_field("name", signal_name(status & 0x7f)).end_object();
+// dbv0.0.38 writes its TRES with a null name; an allocation also lists energy (count null).
+void tres_list_v38(JsonWriter& out, std::string_view name, const JobRecord& job, const ClusterConfig& cluster,
+                   bool present, bool allocation, bool with_billing) {
+  out.key(name).begin_array();
+  if (present) {
+    auto item = [&](const char* type, int id, std::int64_t count) {
+      out.begin_object()
+          .str_field("type", type)
+          .null_field("name")
+          .int_field("id", id)
+          .int_field("count", count)
+          .end_object();
+    };
+    item("cpu", 1, job.total_cpus());
+    item("mem", 2, static_cast<std::int64_t>(job.allocated_mem_mb(cluster.def_mem_per_cpu_mb)));
+    if (allocation && with_billing) {
+      out.begin_object()
+          .str_field("type", "energy")
+          .null_field("name")
+          .int_field("id", 3)
+          .null_field("count")
+          .end_object();
     }
+    item("node", 4, job.min_nodes);
+    if (with_billing) item("billing", 5, job.total_cpus());
+    if (job.gpus) {
+      out.begin_object()
+          .str_field("type", "gres")
+          .str_field("name", "gpu")
+          .int_field("id", 1001)
+          .int_field("count", job.gpus * job.min_nodes)
+          .end_object();
+    }
+  }
+  out.end_array();
+}
+
+// {status, return_code}: dbv0.0.38 tests WIFEXITED first, so every normal exit, even a
+// non-zero one, reads SUCCESS/0 (22.05's bug, as recorded).
+void exit_v38(JsonWriter& out, std::string_view name, std::int32_t status) {
+  out.key(name).begin_object();
+  if ((status & 0x7f) == 0) {
+    out.str_field("status", "SUCCESS");
+    out.int_field("return_code", 0);
+  } else {
+    out.str_field("status", "SIGNALED");
+    out.null_field("return_code");
+    out.key("signal")
+        .begin_object()
+        .int_field("signal_id", status & 0x7f)
+        .str_field("name", signal_name(status & 0x7f))
+        .end_object();
+  }
+  out.end_object();
+}
+
+// The batch step, which slurmdbd records for the component that ran the script.
+void batch_step_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster, std::int64_t now_s) {
+  const bool finished = is_finished(job.state);
+  const std::string node = job.nodes.substr(0, job.nodes.find(','));
+  out.begin_object();
+  out.key("nodes").begin_object();
+  out.string_array_field("list", std::vector<std::string>{node});
+  out.int_field("count", 1).str_field("range", node);
+  out.end_object();
+  out.key("tres").begin_object();
+  for (const char* usage : {"requested", "consumed"}) {
+    out.key(usage).begin_object();
+    for (const char* stat : {"max", "min", "average", "total"}) out.empty_array_field(stat);
     out.end_object();
+  }
+  tres_list_v38(out, "allocated", job, cluster, true, true, false);
+  out.end_object();
+  out.key("time").begin_object();
+  out.int_field("elapsed", elapsed_of(job, now_s));
+  out.int_field("end", finished ? job.end_time : 0);
+  out.int_field("start", job.start_time);
+  out.int_field("suspended", 0);
+  seconds_field(out, "system");
+  seconds_field(out, "total");
+  seconds_field(out, "user");
+  out.end_object();
+  exit_v38(out, "exit_code", job.exit_status);
+  out.key("tasks").begin_object().int_field("count", 1).end_object();
+  out.null_field("pid");
+  out.key("CPU").begin_object();
+  out.key("requested_frequency").begin_object().int_field("min", 0).int_field("max", 0).end_object();
+  out.empty_array_field("governor");
+  out.end_object();
+  out.null_field("kill_request_user");
+  out.str_field("state", base_state_name(job.state));
+  out.key("statistics").begin_object();
+  out.key("CPU").begin_object().int_field("actual_frequency", 0).end_object();
+  out.key("energy").begin_object().int_field("consumed", 0).end_object();
+  out.end_object();
+  out.key("step").begin_object();
+  out.int_field("job_id", job.job_id);
+  out.key("het").begin_object().null_field("component").end_object();
+  out.str_field("id", "batch").str_field("name", "batch");
+  out.end_object();
+  out.key("task").begin_object().str_field("distribution", "Unknown").end_object();
+  out.end_object();
+}
+
+// In the order and with the nulls of the records a real 22.05.8 slurmdbd answered
+// (tests/slurm/recorded/dbv0.0.38_jobs_*.json).
+void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster, std::int64_t now_s) {
+  auto string_or_null = [&](std::string_view name, const std::string& value) {
+    if (value.empty()) {
+      out.null_field(name);
+    } else {
+      out.str_field(name, value);
+    }
   };
   out.begin_object();
   out.str_field("account", job.account);
-  out.key("comment").begin_object().str_field("administrator", "").str_field("job", job.comment).str_field("system", "").end_object();
+  out.key("comment").begin_object();
+  out.null_field("administrator");
+  string_or_null("job", job.comment);
+  out.null_field("system");
+  out.end_object();
   out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
   out.key("array").begin_object();
   out.int_field("job_id", 0);
   out.key("limits").begin_object().key("max").begin_object().key("running").begin_object().int_field("tasks", 0).end_object().end_object().end_object();
-  out.str_field("task", "");
+  out.null_field("task");
   out.null_field("task_id");
   out.end_object();
+  // The job's association is the user's in the account, without a partition.
+  out.key("association").begin_object();
+  out.str_field("account", job.account).str_field("cluster", cluster.cluster_name).null_field("partition");
+  out.str_field("user", job.user_name);
+  out.end_object();
+  out.str_field("cluster", cluster.cluster_name);
+  out.str_field("constraints", job.constraints);
+  out.null_field("container");
+  exit_v38(out, "derived_exit_code", job.derived_exit_status);
   out.key("time").begin_object();
   out.int_field("elapsed", elapsed_of(job, now_s));
   out.int_field("eligible", job.eligible_time);
@@ -91,14 +204,21 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   seconds_field(out, "total");
   seconds_field(out, "user");
   out.end_object();
-  out.key("association").begin_object().str_field("account", job.account).str_field("cluster", cluster.cluster_name).str_field("partition", job.partition).str_field("user", job.user_name).end_object();
-  out.str_field("cluster", cluster.cluster_name);
-  out.str_field("constraints", job.constraints);
-  exit_v38("derived_exit_code", job.derived_exit_status);
-  exit_v38("exit_code", job.exit_status);
-  out.key("flags").begin_array().string(job.allocated ? "STARTED_ON_SCHEDULE" : "NOT_SET").end_array();
+  exit_v38(out, "exit_code", job.exit_status);
+  if (job.allocated) {
+    out.string_array_field("flags", std::vector<std::string_view>{"CLEAR_SCHEDULING", "STARTED_ON_BACKFILL"});
+  } else {
+    out.string_array_field("flags", std::vector<std::string_view>{"NOT_SET"});
+  }
   out.str_field("group", job.group_name);
-  out.key("het").begin_object().int_field("job_id", job.het_job_id).int_field("job_offset", job.het_job_offset).end_object();
+  out.key("het").begin_object();
+  out.int_field("job_id", job.het_job_id);
+  if (job.is_het()) {
+    out.int_field("job_offset", job.het_job_offset);
+  } else {
+    out.null_field("job_offset");  // NO_VAL
+  }
+  out.end_object();
   out.int_field("job_id", job.job_id);
   out.str_field("name", job.name);
   out.key("mcs").begin_object().str_field("label", "").end_object();
@@ -107,18 +227,24 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   out.int_field("priority", job.priority);
   out.str_field("qos", job.qos);
   out.key("required").begin_object().int_field("CPUs", job.total_cpus()).int_field("memory", static_cast<std::int64_t>(job.allocated_mem_mb(cluster.def_mem_per_cpu_mb))).end_object();
-  out.str_field("kill_request_user", job.kill_request_uid ? std::to_string(job.kill_request_uid) : "");
-  out.key("reservation").begin_object().int_field("id", 0).str_field("name", job.reservation).end_object();
+  if (job.kill_request_uid) {
+    out.str_field("kill_request_user", std::to_string(job.kill_request_uid));
+  } else {
+    out.null_field("kill_request_user");
+  }
+  // 22.05 dumps the reservation name through an integer parser: 0 when there is none.
+  out.key("reservation").begin_object().int_field("id", 0).int_field("name", 0).end_object();
   out.key("state").begin_object().str_field("current", base_state_name(job.state)).str_field("reason", job.state_reason).end_object();
-  out.empty_array_field("steps");
+  out.key("steps").begin_array();
+  if (job.allocated && (!job.is_het() || job.het_job_offset == 0)) batch_step_v38(out, job, cluster, now_s);
+  out.end_array();
   out.key("tres").begin_object();
-  tres_list(out, "allocated", job, cluster, job.allocated);
-  tres_list(out, "requested", job, cluster, true);
+  tres_list_v38(out, "allocated", job, cluster, job.allocated, true, true);
+  tres_list_v38(out, "requested", job, cluster, true, false, true);
   out.end_object();
   out.str_field("user", job.user_name);
   out.key("wckey").begin_object().str_field("wckey", job.wckey).empty_array_field("flags").end_object();
   out.str_field("working_directory", job.cwd);
-  out.str_field("container", "");
   out.end_object();
 }
 

@@ -100,6 +100,19 @@ const FaultRule* FaultPlan::active_outage(std::int64_t now_ms) {
   return nullptr;
 }
 
+std::optional<FaultRule> FaultPlan::take_outage(std::int64_t now_ms) {
+  prune(now_ms);
+  for (auto& rule : m_rules) {
+    if (rule.kind == FaultKind::outage) {
+      consume(rule);
+      FaultRule hit = rule;
+      prune(now_ms);  // a used-up outage ends here, so the next request gets through
+      return hit;
+    }
+  }
+  return std::nullopt;
+}
+
 const FaultRule* FaultPlan::accounting_outage(std::int64_t now_ms, std::string_view method, std::string_view path) {
   prune(now_ms);
   for (auto& rule : m_rules) {

@@ -11,7 +11,9 @@
 // outage (mode "refuse": the listener is closed; "close": every connection is closed
 // without an answer; /sim/ stays reachable in "close" mode and on the control listener),
 // slow_controller (every /slurm/ call delayed N ms) and accounting_outage (/slurmdb/
-// calls fail as when slurmdbd is down). The random mode picks a response kind for each
+// calls fail as when slurmdbd is down). Every rule counts a hit per request it acts on
+// and, once its count is used up, is removed (a close-mode outage with a count ends after
+// that many requests). The random mode picks a response kind for each
 // matching request with probability p from a seeded generator, so a soak run repeats.
 // Used from the server thread only; not thread-safe.
 #pragma once
@@ -78,8 +80,12 @@ class FaultPlan {
   const std::vector<FaultRule>& rules() const { return m_rules; }
   const std::optional<RandomFaults>& random() const { return m_random; }
 
-  // Window kinds (do not consume a count unless one was given).
+  // Window kinds. A hit is counted on every request the window acts on, and a rule given a
+  // `count` ends when that many requests were hit, like a response fault.
+  // The outage in force, without counting a hit (whether the listener must stay closed).
   const FaultRule* active_outage(std::int64_t now_ms);
+  // The outage that closes this request unanswered: counts the hit, consuming one count.
+  std::optional<FaultRule> take_outage(std::int64_t now_ms);
   const FaultRule* accounting_outage(std::int64_t now_ms, std::string_view method, std::string_view path);
   std::int64_t controller_delay_ms(std::int64_t now_ms, std::string_view method, std::string_view path);
   // The response fault for this request, consuming one count; random mode last.

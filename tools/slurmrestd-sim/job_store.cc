@@ -68,8 +68,14 @@ std::uint32_t JobStore::submit(std::vector<JobRecord> components) {
     index(record);
     reschedule(*record, now_ms);
   }
+  m_counters.submitted += size;
   touch(now_ms);
   return leader;
+}
+
+std::uint64_t JobStore::count_in_state(BaseState state) const {
+  return static_cast<std::uint64_t>(
+      std::count_if(m_jobs.begin(), m_jobs.end(), [&](const auto& entry) { return entry.second->state == state; }));
 }
 
 JobRecord* JobStore::find(std::uint32_t job_id) {
@@ -210,12 +216,20 @@ void JobStore::start(JobRecord& record, std::int64_t at_ms) {
   record.allocated = true;
   record.nodes = node_for(record);
   record.phase_since_ms = at_ms;
+  ++m_counters.started;
   m_last_backfill = at_s;
   touch(at_ms);
 }
 
 void JobStore::finish(JobRecord& record, BaseState state, std::int32_t exit_status, bool completing,
                       std::int64_t at_ms) {
+  if (state == BaseState::cancelled) {
+    ++m_counters.canceled;
+  } else if (state == BaseState::node_fail || state == BaseState::boot_fail) {
+    ++m_counters.failed;
+  } else if (record.allocated) {
+    ++m_counters.completed;
+  }
   record.state = state;
   record.exit_status = exit_status;
   record.end_time = to_s(at_ms);

@@ -42,6 +42,18 @@ struct StateChange {
 
 enum class KillResult { signalled, already_done, not_found, pending_het_component, job_pending, denied };
 
+// slurmctld's job counters since it started (sdiag's "Jobs submitted" etc.): each het
+// component counts; a cancellation counts as canceled whether the job ran or not; a job
+// that ended any other way after starting counts as completed, except NODE_FAIL and
+// BOOT_FAIL, which slurmctld counts as failed (slurmd trouble).
+struct JobCounters {
+  std::uint64_t submitted = 0;
+  std::uint64_t started = 0;
+  std::uint64_t completed = 0;
+  std::uint64_t canceled = 0;
+  std::uint64_t failed = 0;
+};
+
 class JobStore {
  public:
   using JobPtr = std::shared_ptr<JobRecord>;
@@ -67,6 +79,9 @@ class JobStore {
   std::int64_t last_job_update() const { return m_last_job_update; }
   std::int64_t last_backfill() const { return m_last_backfill; }
   std::uint32_t next_job_id() const { return m_next_id; }
+  const JobCounters& counters() const { return m_counters; }
+  // Jobs in slurmctld now, pending and running (a full scan; only the diag endpoint asks).
+  std::uint64_t count_in_state(BaseState state) const;
 
   // scancel semantics: SIGKILL cancels (a leader cancels every component); any other
   // signal is delivered to running jobs and changes nothing visible.
@@ -118,6 +133,7 @@ class JobStore {
   std::uint64_t m_event_seq = 0;
   std::int64_t m_last_job_update;
   std::int64_t m_last_backfill;
+  JobCounters m_counters;
 
   std::map<std::uint32_t, JobPtr> m_jobs;
   std::unordered_map<std::uint64_t, JobPtr> m_by_sluid;

@@ -94,7 +94,7 @@ HttpReply Simulator::handle(const HttpRequest& request) {
   if (!target.segments.empty() && target.segments[0] == "sim") return s.control.handle(request, target);
 
   const std::int64_t now_ms = s.clock.now_ms();
-  if (s.faults.active_outage(now_ms)) {
+  if (s.faults.take_outage(now_ms)) {
     ++s.stats.faults_by_kind["outage"];
     HttpReply reply;
     reply.disposition = Disposition::drop;

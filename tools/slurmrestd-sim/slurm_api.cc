@@ -8,10 +8,12 @@
 
 #include "auth.h"
 #include "dbd_json.h"
+#include "diag_json.h"
 #include "envelope.h"
 #include "job_json.h"
 #include "json_writer.h"
 #include "slurm_errors.h"
+#include "slurm_time.h"
 #include "sluid.h"
 #include "submit_request.h"
 
@@ -131,7 +133,14 @@ struct SlurmApi::Call {
 };
 
 SlurmApi::SlurmApi(const SimOptions& options, SimClock& clock, JobStore& store, Stats& stats, FaultPlan& faults)
-    : m_options(options), m_clock(clock), m_store(store), m_stats(stats), m_faults(faults) {}
+    : m_options(options), m_clock(clock), m_store(store), m_stats(stats), m_faults(faults) {
+  // Every slurmd registered with the controller when the cluster came up (as SlurmUser).
+  for (std::size_t i = 0; i < m_options.cluster.nodes.size(); ++i) {
+    m_rpcs.record(Rpc::node_registration, m_options.slurm_user, uid_of(m_options.slurm_user));
+  }
+}
+
+void SlurmApi::rpc(const Call& call, Rpc type) { m_rpcs.record(type, call.identity.user, call.identity.uid); }
 
 std::string SlurmApi::route_key(const std::string& method, const Target& target) {
   const auto& s = target.segments;
@@ -196,6 +205,7 @@ HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, con
   const std::string& res = n > 2 ? seg[2] : std::string();
   if (!dbd) {
     if (n == 3 && res == "ping" && method == "GET") return ping(call);
+    if (n == 3 && res == "diag" && method == "GET") return diag(call);
     if (n == 4 && res == "job" && seg[3] == "submit") {
       return method == "POST" ? submit(call) : text_reply(405, "Unsupported HTTP method", true);
     }
@@ -220,6 +230,9 @@ HttpReply SlurmApi::ping(Call& call) {
   const std::string host = m_options.cluster.nodes.empty() ? "localhost" : m_options.cluster.nodes.front();
   const std::int64_t latency = 800 + static_cast<std::int64_t>((m_pings++ * 37) % 500);
   if (!is_v4x(call.ctx.dialect)) {
+    // 22.05 loads the configuration first, then pings each controller it names.
+    rpc(call, Rpc::build_info);
+    rpc(call, Rpc::ping);
     // v0.0.38 puts meta and errors first.
     JsonWriter v38;
     v38.begin_object();
@@ -230,6 +243,7 @@ HttpReply SlurmApi::ping(Call& call) {
     v38.end_object();
     return json_reply(200, v38.take());
   }
+  if (ok) rpc(call, Rpc::ping);
   JsonWriter out;
   out.begin_object();
   out.key("pings").begin_array().begin_object();
@@ -249,6 +263,42 @@ HttpReply SlurmApi::ping(Call& call) {
   out.end_object().end_array();
   write_tail(out, call.ctx, Diagnostics{});
   out.end_object();
+  return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::diag(Call& call) {
+  const Dialect dialect = call.ctx.dialect;
+  if (!call.identity.token_ok) {
+    // Only v0.0.4x gets here (22.05 answered before routing): no statistics, errors first.
+    Diagnostics failed;
+    failed.error(err::kProtocolAuthentication, "slurm_get_statistics() failed to get slurmctld statistics",
+                 "op_handler_diag");
+    JsonWriter out;
+    out.begin_object();
+    write_errors_first(out, call.ctx, failed);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kProtocolAuthentication), out.take());
+  }
+  DiagSnapshot snapshot;
+  snapshot.req_time = m_clock.now_s();
+  snapshot.jobs = m_store.counters();
+  snapshot.jobs_pending = m_store.count_in_state(BaseState::pending);
+  snapshot.jobs_running = m_store.count_in_state(BaseState::running);
+  snapshot.job_states_ts = snapshot.req_time;
+  snapshot.rpcs_by_type = m_rpcs.by_type();
+  snapshot.rpcs_by_user = m_rpcs.by_user();
+  JsonWriter out;
+  out.begin_object();
+  if (is_v4x(dialect)) {
+    write_diag_statistics(out, snapshot, dialect);
+    write_tail(out, call.ctx, Diagnostics{});
+  } else {
+    write_tail(out, call.ctx, Diagnostics{});
+    write_diag_statistics(out, snapshot, dialect);
+  }
+  out.end_object();
+  // slurmctld adds an RPC to its statistics once it has answered it.
+  rpc(call, Rpc::stats_info);
   return json_reply(200, out.take());
 }
 
@@ -282,6 +332,7 @@ HttpReply SlurmApi::submit(Call& call) {
     diag.error(err::kProtocolAuthentication, "Batch job submission failed", "slurm_submit_batch_job()");
     return refused(diag, err::kProtocolAuthentication);
   }
+  rpc(call, parsed.components.size() > 1 ? Rpc::submit_batch_het_job : Rpc::submit_batch_job);
   SubmitCheck check = check_submit(parsed.components, m_options.cluster, dialect);
   if (check.rc) {
     Diagnostics diag = parsed.diag;
@@ -330,6 +381,7 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
       out.end_object();
       return json_reply(http_status_for_error(m_options.release, err::kRestInvalidJobsDesc), out.take());
     }
+    rpc(call, Rpc::job_info_single);
     JobRecord* job = m_store.find(id);
     if (!job) {
       diag.error(err::kInvalidJobId, "Unable to find JobId=" + id_text, "slurm_load_job");
@@ -369,6 +421,7 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
     return json_reply(http_status_for_error(m_options.release, rc), out.take());
   };
   if (!call.identity.token_ok) return empty_answer(err::kProtocolAuthentication);
+  rpc(call, Rpc::job_info_single);
   JobRecord* job = ref.by_sluid ? m_store.find_sluid(ref.sluid) : m_store.find(ref.id);
   if (!job) return empty_answer(err::kInvalidJobId);
   out.key("jobs").begin_array();
@@ -408,6 +461,7 @@ HttpReply SlurmApi::delete_job(Call& call, const std::string& id_text) {
     Diagnostics diag;
     int rc = 0;
     std::uint32_t id = xlate_job_id_v38(id_text, m_store);
+    rpc(call, Rpc::kill_job);
     JobRecord* job = id ? m_store.find(id) : nullptr;
     KillResult result = job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged)
                             : KillResult::not_found;
@@ -448,6 +502,7 @@ HttpReply SlurmApi::delete_job(Call& call, const std::string& id_text) {
     out.end_object();
     return json_reply(http_status_for_error(m_options.release, err::kProtocolAuthentication), out.take());
   }
+  rpc(call, Rpc::kill_jobs);
   JobRecord* job = ref.by_sluid ? m_store.find_sluid(ref.sluid) : m_store.find(ref.id);
   KillResult result =
       job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged) : KillResult::not_found;
@@ -505,6 +560,7 @@ HttpReply SlurmApi::get_jobs(Call& call) {
     }
     update_time = *parsed;
   }
+  if (call.identity.token_ok) rpc(call, Rpc::job_info);
   // slurmctld: nothing changed when (update_time - 1) >= last_job_update.
   const bool unchanged = update_time > 0 && update_time - 1 >= m_store.last_job_update();
   if (!is_v4x(dialect)) {
@@ -593,6 +649,7 @@ HttpReply SlurmApi::jobs_state(Call& call) {
     if (!job) continue;
     for (JobRecord* r : m_store.records_for_get(*job)) entries.push_back(r);
   }
+  rpc(call, Rpc::job_state);
   out.key("jobs").begin_array();
   for (const JobRecord* job : entries) {
     out.begin_object();
@@ -613,6 +670,7 @@ HttpReply SlurmApi::partitions(Call& call, const std::string* name) {
   const auto& cluster = m_options.cluster;
   Diagnostics diag;
   int rc = 0;
+  if (call.identity.token_ok) rpc(call, Rpc::partition_info);
   if (!call.identity.token_ok) {
     rc = err::kProtocolAuthentication;
     diag.error(rc, "Unable to query partitions", "slurm_load_partitions()");
@@ -683,23 +741,27 @@ HttpReply SlurmApi::dbd_jobs(Call& call) {
       return json_reply(http_status_for_error(m_options.release, err::kRestFailParsing), out.take());
     }
   }
-  auto time_param = [&](const char* key, std::optional<std::int64_t>& out) -> bool {
-    const std::string* v = call.target.param(key);
-    if (!v) return true;
-    out = parse_time_param(v);
-    return out.has_value();
-  };
   std::optional<std::int64_t> start_time;
   std::optional<std::int64_t> end_time;
   std::optional<std::int64_t> submit_time;
-  if (!time_param("start_time", start_time) || !time_param("end_time", end_time) ||
-      !time_param("submit_time", submit_time)) {
-    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_jobs");
-    JsonWriter out;
-    out.begin_object();
-    write_errors_first(out, call.ctx, diag);
-    out.end_object();
-    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+  if (is_v4x(dialect)) {
+    auto time_param = [&](const char* key, std::optional<std::int64_t>& out) -> bool {
+      const std::string* v = call.target.param(key);
+      if (!v) return true;
+      out = parse_time_param(v);
+      return out.has_value();
+    };
+    if (!time_param("start_time", start_time) || !time_param("end_time", end_time) ||
+        !time_param("submit_time", submit_time)) {
+      diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_jobs");
+      JsonWriter out;
+      out.begin_object();
+      write_errors_first(out, call.ctx, diag);
+      out.end_object();
+      return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+    }
+  } else if (auto refused = dbd_times_v38(call, start_time, end_time, submit_time)) {
+    return std::move(*refused);
   }
   const std::string* names = call.target.param("job_name");
   const std::string* steps = call.target.param("step");
@@ -757,10 +819,7 @@ HttpReply SlurmApi::dbd_jobs(Call& call) {
   });
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
 
-  JsonWriter out;
-  out.begin_object();
-  out.key("jobs").begin_array();
-  std::size_t count = 0;
+  std::vector<const JobRecord*> matched;
   for (const auto& job : candidates) {
     if (!state_filter.empty() && !state_filter.count(std::string(base_state_name(job->state)))) continue;
     if (!user_filter.empty() && !user_filter.count(job->user_name)) continue;
@@ -773,14 +832,60 @@ HttpReply SlurmApi::dbd_jobs(Call& call) {
       if (job->eligible_time > window_end) continue;
       if (ended && job->end_time < window_start) continue;
     }
-    write_dbd_job(out, *job, dialect, m_options.cluster, now_s);
-    ++count;
+    matched.push_back(job.get());
   }
+  return dbd_answer(call, matched, diag, "op_handler_jobs");
+}
+
+HttpReply SlurmApi::dbd_answer(Call& call, const std::vector<const JobRecord*>& jobs, Diagnostics& diag,
+                               const char* handler) {
+  const Dialect dialect = call.ctx.dialect;
+  const std::int64_t now_s = m_clock.now_s();
+  JsonWriter out;
+  out.begin_object();
+  if (!is_v4x(dialect)) {
+    // db_query_list()@22.05 reports an empty result as error 9003, yet the handler still
+    // succeeds: HTTP 200, meta and errors first, then the (empty) list.
+    if (jobs.empty()) diag.error(err::kRestEmptyResult, "Nothing found", "slurmdb_jobs_get");
+    write_tail(out, call.ctx, diag);
+  }
+  out.key("jobs").begin_array();
+  for (const JobRecord* job : jobs) write_dbd_job(out, *job, dialect, m_options.cluster, now_s);
   out.end_array();
-  if (count == 0 && is_v4x(dialect)) diag.warn("slurmdb_jobs_get(0x1) found nothing", "op_handler_jobs");
-  write_tail(out, call.ctx, diag);
+  if (is_v4x(dialect)) {
+    if (jobs.empty()) diag.warn("slurmdb_jobs_get(0x1) found nothing", handler);
+    write_tail(out, call.ctx, diag);
+  }
   out.end_object();
   return json_reply(200, out.take());
+}
+
+std::optional<HttpReply> SlurmApi::dbd_times_v38(Call& call, std::optional<std::int64_t>& start_time,
+                                                 std::optional<std::int64_t>& end_time,
+                                                 std::optional<std::int64_t>& submit_time) {
+  // _foreach_query_search()@22.05 walks the query in order and stops at the first bad
+  // time; the handler then returns SLURM_ERROR, which 22.05 answers with HTTP 500.
+  auto refuse = [&](const std::string& description, const std::string& key) {
+    Diagnostics diag;
+    diag.error(err::kRestInvalidQuery, description, key);
+    JsonWriter out;
+    out.begin_object();
+    write_tail(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kUnspecified), out.take());
+  };
+  for (const auto& [key, value] : call.target.query) {
+    const bool start = key == "start_time";
+    const bool submit = key == "submit_time";
+    if (!start && !submit && key != "end_time") continue;
+    if ((start && submit_time) || (submit && start_time)) {
+      return refuse("start_time and submit_time are mutually exclusive", key);
+    }
+    std::optional<std::int64_t> parsed = parse_slurm_time(value);
+    if (!parsed) return refuse("Unable to parse time format", key);
+    (start ? start_time : submit ? submit_time : end_time) = parsed;
+  }
+  return std::nullopt;
 }
 
 HttpReply SlurmApi::dbd_job(Call& call, const std::string& id_text) {
@@ -830,15 +935,9 @@ HttpReply SlurmApi::dbd_job(Call& call, const std::string& id_text) {
     return a->created_seq < b->created_seq;
   });
   Diagnostics diag;
-  JsonWriter out;
-  out.begin_object();
-  out.key("jobs").begin_array();
-  for (const auto& job : expanded) write_dbd_job(out, *job, dialect, m_options.cluster, m_clock.now_s());
-  out.end_array();
-  if (expanded.empty() && is_v4x(dialect)) diag.warn("slurmdb_jobs_get(0x1) found nothing", "op_handler_job");
-  write_tail(out, call.ctx, diag);
-  out.end_object();
-  return json_reply(200, out.take());
+  std::vector<const JobRecord*> records;
+  for (const auto& job : expanded) records.push_back(job.get());
+  return dbd_answer(call, records, diag, "op_handler_job");
 }
 
 }  // namespace tpslurm::sim

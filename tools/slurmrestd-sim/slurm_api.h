@@ -1,23 +1,27 @@
 // SlurmApi: the /slurm/ and /slurmdb/ endpoints, per release and dialect.
 //
-// Serves ping, job/submit, job/{id} (GET, DELETE), jobs (with update_time), jobs/state,
-// partitions, partition/{name}, and slurmdbd's jobs and job/{id}. It is handed requests
-// whose headers passed slurmrestd's own check, together with the outcome of slurmctld's
-// token verification, because a bad token is answered per endpoint and release: 22.05
-// answers every call with HTTP 500 and a misleading "slurmctld config is unable to load";
-// 25.x/26.05 answer 511 with error 1007 in the endpoint's own shape, and `ping` 200 with
-// `responding: false`. Error statuses follow http_status_for_error(); every answer with
-// a status >= 400 carries "Connection: Close", as slurmrestd's do.
-// Not thread-safe: the server thread is the only caller.
+// Serves ping, diag, job/submit, job/{id} (GET, DELETE), jobs (with update_time),
+// jobs/state, partitions, partition/{name}, and slurmdbd's jobs and job/{id}. Every call
+// that reaches the simulated slurmctld is counted as the RPC(s) slurmrestd would send, for
+// diag's statistics. It is handed requests whose headers passed slurmrestd's own check, together with the outcome of
+// slurmctld's token verification, because a bad token is answered per endpoint and release: 22.05 answers every call
+// with HTTP 500 and a misleading "slurmctld config is unable to load"; 25.x/26.05 answer 511 with error 1007 in the
+// endpoint's own shape, and `ping` 200 with `responding: false`. Error statuses follow http_status_for_error(); every
+// answer with a status >= 400 carries "Connection: Close", as slurmrestd's do. Not thread-safe: the server thread is
+// the only caller.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "envelope.h"
 #include "faults.h"
 #include "http_types.h"
 #include "job_store.h"
 #include "options.h"
+#include "rpc_stats.h"
 #include "sim_clock.h"
 #include "stats.h"
 #include "url.h"
@@ -43,6 +47,7 @@ class SlurmApi {
  private:
   struct Call;
   HttpReply ping(Call& call);
+  HttpReply diag(Call& call);
   HttpReply submit(Call& call);
   HttpReply get_job(Call& call, const std::string& id_text);
   HttpReply delete_job(Call& call, const std::string& id_text);
@@ -52,6 +57,12 @@ class SlurmApi {
   HttpReply dbd_jobs(Call& call);
   HttpReply dbd_job(Call& call, const std::string& id_text);
   HttpReply dbd_unavailable(Call& call, const std::string& description, int status_override);
+  // The slurmdbd job list in the dialect's layout (22.05: an empty one carries error 9003).
+  HttpReply dbd_answer(Call& call, const std::vector<const JobRecord*>& jobs, Diagnostics& diag, const char* handler);
+  // dbv0.0.38's start_time/end_time/submit_time (parse_time() forms); a reply if refused.
+  std::optional<HttpReply> dbd_times_v38(Call& call, std::optional<std::int64_t>& start_time,
+                                         std::optional<std::int64_t>& end_time,
+                                         std::optional<std::int64_t>& submit_time);
 
   const SimOptions& m_options;
   SimClock& m_clock;
@@ -59,6 +70,10 @@ class SlurmApi {
   Stats& m_stats;
   FaultPlan& m_faults;
   std::uint64_t m_pings = 0;
+  RpcStats m_rpcs;  // what the simulated slurmctld was asked, for diag
+
+  // Counts one slurmctld RPC made on behalf of the caller.
+  void rpc(const Call& call, Rpc type);
 };
 
 }  // namespace tpslurm::sim

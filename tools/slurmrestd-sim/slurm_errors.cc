@@ -33,6 +33,7 @@ std::string_view strerror(int rc) {
     case kRestInvalidQuery: return "Query empty or not RFC7320 compliant";
     case kRestFailParsing: return "Failure during parsing";
     case kRestInvalidJobsDesc: return "Jobs description entry not found, empty or not dictionary or list";
+    case kRestEmptyResult: return "Nothing found with query";
     case kRestAuthFail: return "Authentication failure";
     default: return "Unknown error";
   }

@@ -38,6 +38,7 @@ inline constexpr int kNoRpcStats = 7013;
 inline constexpr int kRestInvalidQuery = 9000;
 inline constexpr int kRestFailParsing = 9001;
 inline constexpr int kRestInvalidJobsDesc = 9002;
+inline constexpr int kRestEmptyResult = 9003;
 inline constexpr int kRestAuthFail = 9008;
 
 // slurm_strerror(): "Unknown error" for numbers not in the table above.

@@ -1,0 +1,131 @@
+#include "diag_json.h"
+
+#include <initializer_list>
+#include <string_view>
+
+#include "envelope.h"
+
+namespace tpslurm::sim {
+
+namespace {
+
+constexpr std::int64_t kServerThreads = 1;         // the thread answering this request
+constexpr std::int64_t kGettimeofdayLatency = 30;  // microseconds per 1000 calls, as diag.txt shows
+
+std::int64_t as_int(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+
+void zeros(JsonWriter& out, std::initializer_list<std::string_view> names) {
+  for (std::string_view name : names) out.int_field(name, 0);
+}
+
+void write_v38(JsonWriter& out, const DiagSnapshot& s) {
+  out.key("rpcs_by_message_type").begin_array();
+  for (const auto& t : s.rpcs_by_type) {
+    out.begin_object();
+    out.str_field("message_type", t.message_type).int_field("type_id", t.type_id).int_field("count", as_int(t.count));
+    out.int_field("average_time", as_int(t.average_us())).int_field("total_time", as_int(t.total_us));
+    out.end_object();
+  }
+  out.end_array();
+  out.key("rpcs_by_user").begin_array();
+  for (const auto& u : s.rpcs_by_user) {
+    out.begin_object();
+    out.str_field("user", u.user).int_field("user_id", u.user_id).int_field("count", as_int(u.count));
+    out.int_field("average_time", as_int(u.average_us())).int_field("total_time", as_int(u.total_us));
+    out.end_object();
+  }
+  out.end_array();
+  out.int_field("parts_packed", 1);
+  out.int_field("req_time", s.req_time);
+  out.int_field("req_time_start", s.req_time_start);
+  out.int_field("server_thread_count", kServerThreads);
+  zeros(out, {"agent_queue_size", "agent_count", "agent_thread_count", "dbd_agent_queue_size"});
+  out.int_field("gettimeofday_latency", kGettimeofdayLatency);
+  zeros(out, {"schedule_cycle_max", "schedule_cycle_last", "schedule_cycle_total", "schedule_cycle_mean",
+              "schedule_cycle_mean_depth", "schedule_cycle_per_minute", "schedule_queue_length"});
+  out.int_field("jobs_submitted", as_int(s.jobs.submitted));
+  out.int_field("jobs_started", as_int(s.jobs.started));
+  out.int_field("jobs_completed", as_int(s.jobs.completed));
+  out.int_field("jobs_canceled", as_int(s.jobs.canceled));
+  out.int_field("jobs_failed", as_int(s.jobs.failed));
+  out.int_field("jobs_pending", as_int(s.jobs_pending));
+  out.int_field("jobs_running", as_int(s.jobs_running));
+  out.int_field("job_states_ts", s.job_states_ts);
+  zeros(out, {"bf_backfilled_jobs", "bf_last_backfilled_jobs", "bf_backfilled_het_jobs", "bf_cycle_counter",
+              "bf_cycle_mean", "bf_depth_mean", "bf_depth_mean_try", "bf_cycle_last", "bf_cycle_max", "bf_queue_len",
+              "bf_queue_len_mean", "bf_table_size", "bf_table_size_mean", "bf_when_last_cycle"});
+  out.bool_field("bf_active", false);
+}
+
+void time_field(JsonWriter& out, std::string_view name, std::int64_t value) {
+  out.key(name);
+  write_no_val(out, value);
+}
+
+void write_v4x(JsonWriter& out, const DiagSnapshot& s, Dialect dialect) {
+  if (dialect != Dialect::v0045) out.int_field("parts_packed", 1);  // dropped in v0.0.45
+  time_field(out, "req_time", s.req_time);
+  time_field(out, "req_time_start", s.req_time_start);
+  out.int_field("server_thread_count", kServerThreads);
+  zeros(out, {"agent_queue_size", "agent_count", "agent_thread_count", "dbd_agent_queue_size"});
+  out.int_field("gettimeofday_latency", kGettimeofdayLatency);
+  zeros(out, {"schedule_cycle_max", "schedule_cycle_last", "schedule_cycle_sum", "schedule_cycle_total",
+              "schedule_cycle_mean", "schedule_cycle_mean_depth", "schedule_cycle_per_minute", "schedule_cycle_depth"});
+  out.key("schedule_exit").begin_object();
+  zeros(out, {"end_job_queue", "default_queue_depth", "max_job_start", "max_rpc_cnt", "max_sched_time", "licenses"});
+  out.end_object();
+  out.int_field("schedule_queue_length", 0);
+  out.int_field("jobs_submitted", as_int(s.jobs.submitted));
+  out.int_field("jobs_started", as_int(s.jobs.started));
+  out.int_field("jobs_completed", as_int(s.jobs.completed));
+  out.int_field("jobs_canceled", as_int(s.jobs.canceled));
+  out.int_field("jobs_failed", as_int(s.jobs.failed));
+  out.int_field("jobs_pending", as_int(s.jobs_pending));
+  out.int_field("jobs_running", as_int(s.jobs_running));
+  time_field(out, "job_states_ts", s.job_states_ts);
+  zeros(out, {"bf_backfilled_jobs", "bf_last_backfilled_jobs", "bf_backfilled_het_jobs", "bf_cycle_counter",
+              "bf_cycle_mean", "bf_depth_mean", "bf_depth_mean_try", "bf_cycle_sum", "bf_cycle_last", "bf_cycle_max"});
+  out.key("bf_exit").begin_object();
+  zeros(out,
+        {"end_job_queue", "bf_max_job_start", "bf_max_job_test", "bf_max_time", "bf_node_space_size", "state_changed"});
+  out.end_object();
+  zeros(out, {"bf_last_depth", "bf_last_depth_try", "bf_depth_sum", "bf_depth_try_sum", "bf_queue_len",
+              "bf_queue_len_mean", "bf_queue_len_sum", "bf_table_size", "bf_table_size_sum", "bf_table_size_mean"});
+  time_field(out, "bf_when_last_cycle", 0);
+  out.bool_field("bf_active", false);
+  out.key("rpcs_by_message_type").begin_array();
+  for (const auto& t : s.rpcs_by_type) {
+    out.begin_object();
+    out.int_field("type_id", t.type_id).str_field("message_type", t.message_type).int_field("count", as_int(t.count));
+    zeros(out, {"queued", "dropped", "cycle_last", "cycle_max"});
+    out.int_field("total_time", as_int(t.total_us));
+    time_field(out, "average_time", as_int(t.average_us()));
+    out.end_object();
+  }
+  out.end_array();
+  out.key("rpcs_by_user").begin_array();
+  for (const auto& u : s.rpcs_by_user) {
+    out.begin_object();
+    out.int_field("user_id", u.user_id).str_field("user", u.user).int_field("count", as_int(u.count));
+    out.int_field("total_time", as_int(u.total_us));
+    time_field(out, "average_time", as_int(u.average_us()));
+    out.end_object();
+  }
+  out.end_array();
+  out.empty_array_field("pending_rpcs");
+  out.empty_array_field("pending_rpcs_by_hostlist");
+}
+
+}  // namespace
+
+void write_diag_statistics(JsonWriter& out, const DiagSnapshot& snapshot, Dialect dialect) {
+  out.key("statistics").begin_object();
+  if (is_v4x(dialect)) {
+    write_v4x(out, snapshot, dialect);
+  } else {
+    write_v38(out, snapshot);
+  }
+  out.end_object();
+}
+
+}  // namespace tpslurm::sim
