@@ -71,12 +71,7 @@ int run_render(Context& context, const RenderOptions& options) {
   auto catalogs = load_catalogs(*settings, "render");
   if (!catalogs.ok()) return context.fail(catalogs.error());
   auto request = load_request(options.request, *catalogs, *settings);
-  if (!request.ok()) {
-    const std::size_t count = request.error().size();
-    context.err() << options.request << ": " << count << (count == 1 ? " problem" : " problems") << ":\n"
-                  << request.error().to_text();
-    return kExitBadInput;
-  }
+  if (!request.ok()) return context.fail(request.error(), options.request);
   if (settings->storage_root.empty()) {
     return context.fail(invalid_argument("TUNEPLANE_STORAGE_ROOT is not set; attempts live under it"));
   }
@@ -94,12 +89,7 @@ int run_render(Context& context, const RenderOptions& options) {
   }
   const render::RenderCatalogs render_catalogs{catalogs->gpu_series, catalogs->runtimes};
   auto rendered = render::render_parsed(*request, render_catalogs, *settings, inputs);
-  if (!rendered.ok()) {
-    const std::size_t count = rendered.error().size();
-    context.err() << options.request << ": " << count << (count == 1 ? " problem" : " problems") << ":\n"
-                  << rendered.error().to_text();
-    return kExitBadInput;
-  }
+  if (!rendered.ok()) return context.fail(rendered.error(), options.request);
   const model::AttemptLayout layout = attempt_layout(*request, inputs, rendered->layout);
 
   bool written = false;

@@ -44,10 +44,7 @@ int run_submit(Context& context, const SubmitOptions& options) {
   auto catalogs = load_catalogs(*settings, "submit");
   if (!catalogs.ok()) return context.fail(catalogs.error());
   auto request = load_request(options.request, *catalogs, *settings);
-  if (!request.ok()) {
-    context.err() << options.request << ": not submitted:\n" << request.error().to_text();
-    return kExitBadInput;
-  }
+  if (!request.ok()) return context.fail(request.error(), options.request);
   if (settings->storage_root.empty()) {
     return context.fail(invalid_argument(
         "TUNEPLANE_STORAGE_ROOT is not set; `submit` stores the job's ingest credential under it"));

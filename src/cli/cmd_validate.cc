@@ -50,12 +50,7 @@ int run_validate(Context& context, const ValidateOptions& options) {
     context.out() << boost::json::serialize(out) << "\n";
     return request.ok() ? kExitOk : kExitBadInput;
   }
-  if (!request.ok()) {
-    const std::size_t count = request.error().size();
-    context.err() << options.request << ": " << count << (count == 1 ? " problem" : " problems") << ":\n"
-                  << request.error().to_text();
-    return kExitBadInput;
-  }
+  if (!request.ok()) return context.fail(request.error(), options.request);
   context.out() << options.request << ": valid: " << summary(*request, *settings) << "\n";
   return kExitOk;
 }

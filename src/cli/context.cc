@@ -48,7 +48,10 @@ int Context::fail(const Error& error) {
   return exit_code_for(error);
 }
 
-int Context::fail(const model::Problems& problems) {
+int Context::fail(const model::Problems& problems, std::string_view subject) {
+  if (!subject.empty()) {
+    m_err << subject << ": " << problems.size() << (problems.size() == 1 ? " problem" : " problems") << ":\n";
+  }
   m_err << problems.to_text();
   return kExitBadInput;
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/clock.h"
 #include "base/error.h"
@@ -42,8 +43,9 @@ class Context {
 
   // Prints "tuneplane-slurm: <message>" and returns the exit code for the error's kind.
   int fail(const Error& error);
-  // Prints each problem on its own line and returns 2.
-  int fail(const model::Problems& problems);
+  // Prints each problem on its own line and returns 2; with a subject (the request's file)
+  // first a line "<subject>: N problem(s):".
+  int fail(const model::Problems& problems, std::string_view subject = {});
 
  private:
   std::ostream& m_out;

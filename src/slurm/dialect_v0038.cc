@@ -117,29 +117,9 @@ class DialectV0038 final : public JsonDialect {
   // code is left unset: dbv0.0.38 reports SUCCESS and 0 for every normal exit, even exit 3
   // (REST-API.md §8.5).
   model::JobSnapshot read_db_job(const bj::object& record) const override {
-    model::JobSnapshot job;
-    job.job_id = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("job_id")).value_or(0));
-    if (const auto* het = record.if_contains("het"); het != nullptr && het->is_object()) {
-      if (auto leader = json::plain_integer(het->as_object().if_contains("job_id")); leader && *leader > 0) {
-        job.het_job_id = static_cast<std::uint32_t>(*leader);
-        job.het_job_offset = static_cast<std::uint32_t>(json::plain_integer(het->as_object().if_contains("job_offset")).value_or(0));
-      }
-    }
-    job.name = json::string_field(record, "name");
-    if (const auto* comment = record.if_contains("comment"); comment != nullptr && comment->is_object()) {
-      job.comment = json::string_field(comment->as_object(), "job");
-    }
-    job.working_directory = json::string_field(record, "working_directory");
-    job.partition = json::string_field(record, "partition");
-    job.nodes = json::string_field(record, "nodes");
+    model::JobSnapshot job = read_db_common(record);
     if (const auto* state = record.if_contains("state"); state != nullptr && state->is_object()) {
       job.state = model::SlurmState::from_v0038(json::string_field(state->as_object(), "current"));
-      job.state_reason = json::string_field(state->as_object(), "reason");
-    }
-    if (const auto* time = record.if_contains("time"); time != nullptr && time->is_object()) {
-      job.submit_time = json::time_field(time->as_object().if_contains("submission"));
-      job.start_time = json::time_field(time->as_object().if_contains("start"));
-      job.end_time = json::time_field(time->as_object().if_contains("end"));
     }
     return job;
   }

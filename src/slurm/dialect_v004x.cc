@@ -134,38 +134,18 @@ class DataParserDialect final : public JsonDialect {
   }
 
   model::JobSnapshot read_db_job(const bj::object& record) const override {
-    model::JobSnapshot job;
-    job.job_id = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("job_id")).value_or(0));
+    model::JobSnapshot job = read_db_common(record);
     // slurmctld's step_id.sluid is the job's original SLUID; slurmdbd's `sluid` is the
     // per-run one, so `original_sluid` is the one to compare with.
     if (m_traits.sluid_in_db_records) {
       job.sluid = json::string_field(record, "original_sluid");
       if (job.sluid.empty()) job.sluid = json::string_field(record, "sluid");
     }
-    if (const auto* het = record.if_contains("het"); het != nullptr && het->is_object()) {
-      if (auto leader = json::plain_integer(het->as_object().if_contains("job_id")); leader && *leader > 0) {
-        job.het_job_id = static_cast<std::uint32_t>(*leader);
-        job.het_job_offset = static_cast<std::uint32_t>(json::no_val_integer(het->as_object().if_contains("job_offset")).value_or(0));
-      }
-    }
-    job.name = json::string_field(record, "name");
-    if (const auto* comment = record.if_contains("comment"); comment != nullptr && comment->is_object()) {
-      job.comment = json::string_field(comment->as_object(), "job");
-    }
-    job.working_directory = json::string_field(record, "working_directory");
-    job.partition = json::string_field(record, "partition");
-    job.nodes = json::string_field(record, "nodes");
     if (const auto* state = record.if_contains("state"); state != nullptr && state->is_object()) {
       job.state = model::SlurmState::from_list(json::string_list(state->as_object().if_contains("current")));
-      job.state_reason = json::string_field(state->as_object(), "reason");
     }
     if (job.state.base_is_final()) read_exit(record.if_contains("exit_code"), job);
     job.restart_count = static_cast<int>(json::plain_integer(record.if_contains("restart_cnt")).value_or(0));
-    if (const auto* time = record.if_contains("time"); time != nullptr && time->is_object()) {
-      job.submit_time = json::time_field(time->as_object().if_contains("submission"));
-      job.start_time = json::time_field(time->as_object().if_contains("start"));
-      job.end_time = json::time_field(time->as_object().if_contains("end"));
-    }
     job.standard_output = json::string_field(record, "stdout_expanded");
     job.standard_error = json::string_field(record, "stderr_expanded");
     return job;

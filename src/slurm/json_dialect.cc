@@ -66,6 +66,35 @@ Result<SubmitReply> JsonDialect::decode_submit(std::string_view body) const {
   return reply;
 }
 
+model::JobSnapshot JsonDialect::read_db_common(const bj::object& record) {
+  model::JobSnapshot job;
+  job.job_id = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("job_id")).value_or(0));
+  if (const auto* het = record.if_contains("het"); het != nullptr && het->is_object()) {
+    if (auto leader = json::plain_integer(het->as_object().if_contains("job_id")); leader && *leader > 0) {
+      job.het_job_id = static_cast<std::uint32_t>(*leader);
+      // v0.0.38 writes the offset as a plain number, v0.0.4x as {set,infinite,number}.
+      job.het_job_offset =
+          static_cast<std::uint32_t>(json::no_val_integer(het->as_object().if_contains("job_offset")).value_or(0));
+    }
+  }
+  job.name = json::string_field(record, "name");
+  if (const auto* comment = record.if_contains("comment"); comment != nullptr && comment->is_object()) {
+    job.comment = json::string_field(comment->as_object(), "job");
+  }
+  job.working_directory = json::string_field(record, "working_directory");
+  job.partition = json::string_field(record, "partition");
+  job.nodes = json::string_field(record, "nodes");
+  if (const auto* state = record.if_contains("state"); state != nullptr && state->is_object()) {
+    job.state_reason = json::string_field(state->as_object(), "reason");
+  }
+  if (const auto* time = record.if_contains("time"); time != nullptr && time->is_object()) {
+    job.submit_time = json::time_field(time->as_object().if_contains("submission"));
+    job.start_time = json::time_field(time->as_object().if_contains("start"));
+    job.end_time = json::time_field(time->as_object().if_contains("end"));
+  }
+  return job;
+}
+
 Result<JobsReply> JsonDialect::decode_records(std::string_view body, RecordReader read) const {
   auto object = json::parse_object(body);
   if (!object.ok()) return object.error();

@@ -33,6 +33,10 @@ class JsonDialect : public Dialect {
   virtual model::JobSnapshot read_job(const boost::json::object& record) const = 0;
   // One slurmdbd job record (`jobs[]` of GET /slurmdb/vX/jobs).
   virtual model::JobSnapshot read_db_job(const boost::json::object& record) const = 0;
+  // The slurmdbd fields every version spells alike: job id, het ids, name, comment, working
+  // directory, partition, nodes, the state's reason and the times. The state itself, the
+  // SLUID and the exit are the version's to read.
+  static model::JobSnapshot read_db_common(const boost::json::object& record);
 
  private:
   using RecordReader = model::JobSnapshot (JsonDialect::*)(const boost::json::object&) const;
