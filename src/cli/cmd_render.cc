@@ -2,8 +2,9 @@
 //
 // Shows what an attempt of the request would run: the batch script (with --json also the
 // env file, the dialect-neutral submit description and the attempt manifest). Writes files
-// only with --attempt-dir: the whole attempt directory, after checking the image's SHA-256,
-// never over a complete attempt with other content. Bad requests get the same errors as
+// only with --attempt-dir: the whole attempt directory, after resolving the mount sources'
+// symlinks (the attempt binds their real paths) and checking the image's SHA-256, never over a
+// complete attempt with other content. Bad requests get the same errors as
 // `validate`. Nothing is journaled or submitted.
 //
 // The attempt's submit token is derived from the request and the directory (not random), so
@@ -19,11 +20,13 @@
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
+#include "model/mount_source.h"
 #include "render/render_request.h"
 #include "render/submit_json.h"
 #include "storage/attempt_directory.h"
 #include "storage/layout.h"
 #include "storage/memory_hash_cache.h"
+#include "storage/mount_sources.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -86,6 +89,13 @@ int run_render(Context& context, const RenderOptions& options) {
   inputs.submit_token = derived_token(*request, inputs.local_attempt_dir);
   if (request->ingest_token) {
     inputs.job_credential_path = storage::job_credential_path(settings->storage_root, request->job_id);
+  }
+  // An attempt that is written binds what each mount source really is, symlinks resolved.
+  if (!options.attempt_dir.empty()) {
+    auto mounts =
+        storage::resolve_mount_sources(settings->storage_root, request->mounts, model::image_paths(catalogs->runtimes));
+    if (!mounts.ok()) return context.fail(mounts.error(), options.request);
+    request->mounts = std::move(*mounts);
   }
   const render::RenderCatalogs render_catalogs{catalogs->gpu_series, catalogs->runtimes};
   auto rendered = render::render_parsed(*request, render_catalogs, *settings, inputs);

@@ -7,12 +7,12 @@
 #include <boost/json.hpp>
 
 #include "base/digest.h"
+#include "base/file_system.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
 #include "journal/journal.h"
-#include "base/file_system.h"
 #include "storage/job_credential.h"
 #include "storage/secret_key.h"
 
@@ -27,8 +27,8 @@ struct SubmitOptions {
 int report(Context& context, const SubmitOptions& options, const std::string& job_id, std::string_view outcome,
            const std::string& hash) {
   if (options.json) {
-    context.out() << boost::json::serialize(boost::json::object{
-                         {"job_id", job_id}, {"outcome", outcome}, {"request_sha256", hash}})
+    context.out() << boost::json::serialize(
+                         boost::json::object{{"job_id", job_id}, {"outcome", outcome}, {"request_sha256", hash}})
                   << "\n";
   } else if (outcome == "created") {
     context.out() << job_id << ": submitted (queued); request sha256 " << hash << "\n";
@@ -46,8 +46,8 @@ int run_submit(Context& context, const SubmitOptions& options) {
   auto request = load_request(options.request, *catalogs, *settings);
   if (!request.ok()) return context.fail(request.error(), options.request);
   if (settings->storage_root.empty()) {
-    return context.fail(invalid_argument(
-        "TUNEPLANE_STORAGE_ROOT is not set; `submit` stores the job's ingest credential under it"));
+    return context.fail(
+        invalid_argument("TUNEPLANE_STORAGE_ROOT is not set; `submit` stores the job's ingest credential under it"));
   }
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::write, exit_code);
@@ -66,8 +66,8 @@ int run_submit(Context& context, const SubmitOptions& options) {
   if (Status made = make_directories(settings->state_dir, 0700); !made.ok()) return context.fail(made.error());
   auto key = storage::load_or_create_secret_key(settings->state_dir + "/hmac.key");
   if (!key.ok()) return context.fail(key.error());
-  auto credential =
-      storage::write_job_credential(settings->storage_root, request->job_id, request->ingest_token.value_or(""), *key);
+  auto credential = storage::write_job_credential(settings->storage_root, request->job_id,
+                                                  request->ingest_token.value_or(""), *key, settings->storage_group);
   if (!credential.ok()) return context.fail(credential.error());
   auto outcome = journal->add_job(
       {request->job_id, request->canonical_json, hash, credential->path, credential->hmac, request->max_attempts});
@@ -80,7 +80,8 @@ int run_submit(Context& context, const SubmitOptions& options) {
 
 void add_submit_command(CLI::App& app, Context& context, int& exit_code) {
   auto options = std::make_shared<SubmitOptions>();
-  CLI::App* command = app.add_subcommand("submit", "Validate a LaunchRequest and journal the job (idempotent by job_id)");
+  CLI::App* command =
+      app.add_subcommand("submit", "Validate a LaunchRequest and journal the job (idempotent by job_id)");
   add_version_flag(*command);
   command->add_option("REQUEST", options->request, "LaunchRequest JSON file, or - for stdin")->required();
   command->add_flag("--json", options->json, "Print the result as JSON");

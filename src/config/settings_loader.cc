@@ -1,5 +1,6 @@
 #include "config/settings_loader.h"
 
+#include <grp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -275,6 +276,15 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
   apply.with("TUNEPLANE_SLURM_STORAGE_ROOT",
              [&](const std::string& v) { return absolute_path(v, s.slurm_storage_root); });
   if (s.slurm_storage_root.empty()) s.slurm_storage_root = s.storage_root;
+  apply.with("TUNEPLANE_STORAGE_GROUP", [&](const std::string& v) -> std::optional<std::string> {
+    if (v.empty()) return std::nullopt;
+    if (::getgrnam(v.c_str()) == nullptr) {
+      return "is not a group on this host; create the group the service account and "
+             "TUNEPLANE_SLURM_REST_USER share, or leave the setting out when both are one user";
+    }
+    s.storage_group = v;
+    return std::nullopt;
+  });
   apply.with("TUNEPLANE_SLURM_TLS_VERIFY", [&](const std::string& v) -> std::optional<std::string> {
     if (v == "1" || v == "true" || v == "yes") {
       s.tls_verify = true;

@@ -5,13 +5,42 @@
 //   <storage root>/slurm/jobs/<job_id>/attempts/<n>/
 //     job.sh, env, credentials/ingest_token, logs/, scratch/, manifest.json (written last)
 //
+// Who may use those files (ARCHITECTURE.md §7): the daemon's service account owns them; jobs
+// run as another user (TUNEPLANE_SLURM_REST_USER). With a group the two share
+// (TUNEPLANE_STORAGE_GROUP) the job user may read what its attempt runs (job.sh, env, its
+// credential copy) and write only logs/ and scratch/; without one the two are the same user and
+// everything is the owner's alone. Nobody else may read anything, least of all a credential.
+//
 // Pure values; paths inside the attempt are relative to its directory.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tpslurm::model {
+
+// The part of the storage root that is the program's own: every job's attempts and
+// credentials. A request may never mount it (nor anything that contains it).
+inline constexpr std::string_view kProgramDir = "slurm";
+
+// Evidence the batch script writes (in logs/, the only place besides scratch/ where the job
+// may write): which Slurm job it became, as its first act; its exit status, as its last.
+inline constexpr std::string_view kJobEvidenceFile = "logs/slurm-job.json";
+inline constexpr std::string_view kExitEvidenceFile = "logs/exit.json";
+
+struct AttemptModes {
+  unsigned directory = 0700;           // the attempt, credentials/, the program's tree above it
+  unsigned file = 0400;                // job.sh, env, the credential copy, manifest.json
+  unsigned writable_directory = 0700;  // logs/ and scratch/: the job writes there
+};
+
+// shared_group: 0750 / 0440 / 2770 (the set-group-id bit keeps what the job writes in the
+// group); owner only: 0700 / 0400 / 0700.
+constexpr AttemptModes attempt_modes(bool shared_group) {
+  if (shared_group) return {0750, 0440, 02770};
+  return {};
+}
 
 struct AttemptDirectory {
   std::string path;  // relative to the attempt directory
@@ -33,8 +62,8 @@ struct AttemptFile {
 
 // A pair of scheduler log files of the attempt.
 struct AttemptLog {
-  std::string name;    // "batch", "component-0", "program", ...
-  int component = -1;  // the heterogeneous component whose nodes write it; -1 = the job
+  std::string name;         // "batch", "component-0", "program", ...
+  int component = -1;       // the heterogeneous component whose nodes write it; -1 = the job
   std::string stdout_path;  // relative to the attempt directory
   std::string stderr_path;
 
@@ -59,6 +88,7 @@ struct AttemptLayout {
   std::vector<AttemptDirectory> directories;  // created before the files
   std::vector<AttemptFile> files;             // job.sh, env, credentials/ingest_token
   std::vector<AttemptLog> logs;
+  std::string group;  // TUNEPLANE_STORAGE_GROUP: every directory and file gets it; empty = owner only
 
   bool operator==(const AttemptLayout&) const = default;
 };

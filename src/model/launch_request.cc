@@ -7,6 +7,7 @@
 #include "model/detail/json_fields.h"
 #include "model/detail/json_input.h"
 #include "model/detail/relative_path.h"
+#include "model/mount_source.h"
 #include "model/names.h"
 
 namespace tpslurm::model {
@@ -298,8 +299,9 @@ class RequestParser {
       pool.gpu_series = std::move(*series);
       check_gpu_series(fields, pool);
     } else if (pool.gpus_per_node > 0 && !fields.has("gpu_series")) {
-      m_problems.add(fields.path_of("gpu_series"), "is required for a pool with GPUs; name a series from the GPU "
-                                                   "series catalog (TUNEPLANE_GPU_SERIES_FILE)");
+      m_problems.add(fields.path_of("gpu_series"),
+                     "is required for a pool with GPUs; name a series from the GPU "
+                     "series catalog (TUNEPLANE_GPU_SERIES_FILE)");
     }
     fields.reject_unknown();
     return pool;
@@ -332,9 +334,9 @@ class RequestParser {
 
   void check_cpu_only(const json::array& pools, const LaunchRequest& out) {
     if (out.pools.size() != 1) {
-      m_problems.add("spec.pools",
-                     "a pool without GPUs makes this a CPU-only job, which has exactly one pool (got " +
-                         std::to_string(out.pools.size()) + "); remove the other pools or give every pool GPUs");
+      m_problems.add("spec.pools", "a pool without GPUs makes this a CPU-only job, which has exactly one pool (got " +
+                                       std::to_string(out.pools.size()) +
+                                       "); remove the other pools or give every pool GPUs");
       return;
     }
     const Pool& pool = out.pools.front();
@@ -364,6 +366,7 @@ class RequestParser {
       return;
     }
     std::set<std::string> targets;
+    const std::vector<std::string> images = image_paths(m_context.runtimes);
     for (std::size_t i = 0; i < mounts->size(); ++i) {
       const std::string path = detail::index_path("spec.mounts", i);
       if (!(*mounts)[i].is_object()) {
@@ -372,8 +375,9 @@ class RequestParser {
       }
       Fields mount_fields((*mounts)[i].get_object(), path, m_problems);
       Mount mount;
+      mount.read_only = mount_fields.boolean("read_only", Need::optional).value_or(false);
       if (auto source = mount_fields.string("source", Need::required)) {
-        if (auto why = detail::relative_path_problem(*source)) {
+        if (auto why = mount_source_problem(*source, mount.read_only, images)) {
           m_problems.add(mount_fields.path_of("source"), quote_value(*source), *why);
         }
         mount.source = std::move(*source);
@@ -382,7 +386,6 @@ class RequestParser {
         check_mount_target(mount_fields.path_of("target"), *target, targets);
         mount.target = std::move(*target);
       }
-      mount.read_only = mount_fields.boolean("read_only", Need::optional).value_or(false);
       mount_fields.reject_unknown();
       out.mounts.push_back(std::move(mount));
     }
@@ -409,9 +412,7 @@ class RequestParser {
 
 }  // namespace
 
-bool LaunchRequest::is_cpu_only() const {
-  return pools.size() == 1 && pools.front().gpus_per_node == 0;
-}
+bool LaunchRequest::is_cpu_only() const { return pools.size() == 1 && pools.front().gpus_per_node == 0; }
 
 bool is_valid_job_id(std::string_view id) {
   if (id.empty() || id.size() > 63 || id.front() == '-') return false;

@@ -6,19 +6,18 @@ namespace tpslurm::model {
 namespace {
 
 // Owned by Slurm, the container runtime or the shell (LAUNCH_REQUEST.md).
-constexpr std::string_view kOwnedPrefixes[] = {"SLURM_", "SBATCH_", "SRUN_",   "SALLOC_",    "PMI",
-                                               "PMIX_",  "OMPI_",   "TUNEPLANE_", "ENROOT_", "PYXIS_",
-                                               "APPTAINER", "SINGULARITY", "NVIDIA_", "BASH_FUNC_"};
-constexpr std::string_view kOwnedNames[] = {"CUDA_VISIBLE_DEVICES", "LD_PRELOAD", "LD_LIBRARY_PATH", "BASH_ENV",
-                                            "ENV",                  "PATH",       "HOME",            "IFS"};
+constexpr std::string_view kOwnedPrefixes[] = {"SLURM_",    "SBATCH_",     "SRUN_",      "SALLOC_",   "PMI",
+                                               "PMIX_",     "OMPI_",       "TUNEPLANE_", "ENROOT_",   "PYXIS_",
+                                               "APPTAINER", "SINGULARITY", "NVIDIA_",    "BASH_FUNC_"};
+constexpr std::string_view kOwnedNames[] = {
+    "CUDA_VISIBLE_DEVICES", "LD_PRELOAD", "LD_LIBRARY_PATH", "BASH_ENV", "ENV", "PATH", "HOME", "IFS"};
 
 // Used by bash itself: assigning them while the env file is loaded fails (read-only) or
 // changes how the batch script runs.
 constexpr std::string_view kShellNames[] = {
-    "SHELLOPTS", "POSIXLY_CORRECT", "EUID",       "UID",      "PPID",          "GROUPS",        "FUNCNAME",
-    "CDPATH",    "GLOBIGNORE",      "FUNCNEST",   "EXECIGNORE", "OPTIND",      "OPTARG",        "OPTERR",
-    "SECONDS",   "RANDOM",          "SRANDOM",    "LINENO",   "EPOCHSECONDS", "EPOCHREALTIME", "DIRSTACK",
-    "PIPESTATUS"};
+    "SHELLOPTS",  "POSIXLY_CORRECT", "EUID",         "UID",           "PPID",     "GROUPS",    "FUNCNAME", "CDPATH",
+    "GLOBIGNORE", "FUNCNEST",        "EXECIGNORE",   "OPTIND",        "OPTARG",   "OPTERR",    "SECONDS",  "RANDOM",
+    "SRANDOM",    "LINENO",          "EPOCHSECONDS", "EPOCHREALTIME", "DIRSTACK", "PIPESTATUS"};
 
 // Set by the platform for every job: a request's value would be silently replaced.
 constexpr std::string_view kPlatformNames[] = {"TMPDIR",      "NNODES",      "NODE_RANK", "MASTER_ADDR",
@@ -50,6 +49,10 @@ std::optional<std::string> reserved_env_name(std::string_view name) {
   }
   if (name.substr(0, 4) == "BASH" || listed(kShellNames, name)) {
     return "is a variable bash itself uses, and the job's environment is loaded by bash; rename the variable";
+  }
+  if (name.substr(0, kScriptVariablePrefix.size()) == kScriptVariablePrefix) {
+    return "reserved name (" + std::string(kScriptVariablePrefix) +
+           "* are the batch script's own variables: the image, the mounts, the evidence files); rename the variable";
   }
   if (listed(kPlatformNames, name)) {
     return "is set by the platform for every job (the launcher and the attempt's scratch/); remove it";

@@ -16,8 +16,14 @@ bool is_env_name(std::string_view name);
 // Why a job's request may not set `name`, or nullopt when it may:
 //  - names Slurm, the container runtime or the shell own (SLURM_*, PMI*, PATH, ...);
 //  - variables bash itself uses (the env file is loaded by bash: BASH*, SHELLOPTS, UID, ...);
-//  - variables the platform sets for every job (TMPDIR, NNODES, MASTER_ADDR, RAY_ADDRESS, ...).
+//  - variables the platform sets for every job (TMPDIR, NNODES, MASTER_ADDR, RAY_ADDRESS, ...);
+//  - the batch script's own variables (kScriptVariablePrefix): the env file is loaded into the
+//    script's shell, so one of them could replace the image, the mounts or the evidence paths.
 std::optional<std::string> reserved_env_name(std::string_view name);
+
+// Every variable the batch script itself assigns starts with this prefix (templates/; a test
+// reads every template and holds them to it), so reserving the prefix reserves them all.
+inline constexpr std::string_view kScriptVariablePrefix = "tp_";
 
 // Why `value` is not one Slurm name (empty, or blanks, commas, colons, quotes, shell
 // characters or control characters that Slurm or an #SBATCH line would split on), or nullopt.

@@ -33,6 +33,7 @@ struct Settings {
   RuntimeProfile runtime_profile = RuntimeProfile::enroot_pyxis;
   std::string storage_root;        // the shared filesystem as this host sees it
   std::string slurm_storage_root;  // the same storage as the compute nodes see it
+  std::string storage_group;       // shared by the service account and the job user; empty = one user
   bool tls_verify = true;
   std::string ca_file;
 

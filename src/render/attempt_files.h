@@ -3,18 +3,21 @@
 // the reconciler (which reads the evidence).
 //
 //   job.sh                       the batch script (also sent in the submit request)
-//   env                          the job's environment, bash-quoted, mode 0400
-//   credentials/ingest_token     0400 copy of the job's ingest credential (when it has one)
+//   env                          the job's environment, bash-quoted, read-only
+//   credentials/ingest_token     read-only copy of the job's ingest credential (when it has one)
 //   logs/                        scheduler logs: batch.{out,err}, component-<k>.{out,err},
-//                                program.{out,err} (launcher ray), and the evidence file
-//                                slurm-job.json, written as the script's first act:
+//                                program.{out,err} (launcher ray), and the evidence files:
+//     slurm-job.json             written as the script's first act:
 //                                {"job_id", "het_job_id", "sluid", "batch_host", "node_list",
 //                                 "components": [{"het_job_offset", "job_id", "node_list"}]}
-//   scratch/                     the job's temporary space (TMPDIR, Ray's temp directory)
-//   exit.json                    written as the script's last act:
+//     exit.json                  written as the script's last act:
 //                                {"exit_status": N, "failed_phase": null | "verify" |
 //                                 "container" | "program"}
+//   scratch/                     the job's temporary space (TMPDIR, Ray's temp directory)
+//     .tuneplane/                one mark per task whose program started
+//     .tuneplane-verified/       one mark per node that verified the image
 //   manifest.json                written last by storage: hashes of everything above
+// Modes and group: model::attempt_modes(); the job writes only in logs/ and scratch/.
 //
 // `verify`: the image is missing or its SHA-256 is not the registry's (exit status
 // kExitImageVerification; never retried). `container`: the program never started (the
@@ -23,18 +26,23 @@
 
 #include <string_view>
 
+#include "model/attempt_layout.h"
+
 namespace tpslurm::render {
+
+using model::kExitEvidenceFile;
+using model::kJobEvidenceFile;
 
 inline constexpr std::string_view kScriptFile = "job.sh";
 inline constexpr std::string_view kEnvFile = "env";
 inline constexpr std::string_view kCredentialFile = "credentials/ingest_token";
-inline constexpr std::string_view kJobEvidenceFile = "logs/slurm-job.json";
-inline constexpr std::string_view kExitEvidenceFile = "exit.json";
 inline constexpr std::string_view kLogsDir = "logs";
 inline constexpr std::string_view kScratchDir = "scratch";
 inline constexpr std::string_view kCredentialsDir = "credentials";
 // Inside scratch/: one empty file per task whose program started.
 inline constexpr std::string_view kTaskMarksDir = "scratch/.tuneplane";
+// Inside scratch/: one empty file per node (named after it) that verified the image.
+inline constexpr std::string_view kVerifiedNodesDir = "scratch/.tuneplane-verified";
 
 inline constexpr int kExitImageVerification = 91;  // the image is missing or its SHA-256 differs
 inline constexpr int kExitContainerSetup = 92;     // the job's environment could not be prepared

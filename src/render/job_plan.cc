@@ -5,6 +5,7 @@
 
 #include "base/file_system.h"
 #include "model/job_tag.h"
+#include "model/mount_source.h"
 #include "model/names.h"
 #include "render/attempt_files.h"
 #include "render/shell_quote.h"
@@ -107,8 +108,8 @@ class Planner {
     }
     const std::string& cluster_root =
         m_settings.slurm_storage_root.empty() ? m_settings.storage_root : m_settings.slurm_storage_root;
-    m_plan.image = {artifact->path, join_path(m_settings.storage_root, artifact->path), join_path(cluster_root, artifact->path),
-                    artifact->sha256};
+    m_plan.image = {artifact->path, join_path(m_settings.storage_root, artifact->path),
+                    join_path(cluster_root, artifact->path), artifact->sha256};
     if (m_plan.image.cluster_path.find_first_of(",:") != std::string::npos) {
       m_problems.add("spec.framework.runtime_id", quote_value(m_request.runtime_id),
                      "its image path " + quote_value(m_plan.image.cluster_path) +
@@ -231,16 +232,16 @@ class Planner {
                      quote_value(cluster_root),
                      "contains ',' or ':', which the container runtimes' bind lists cannot take");
     }
+    const std::vector<std::string> images = model::image_paths(m_runtime);
     for (std::size_t i = 0; i < m_request.mounts.size(); ++i) {
       const model::Mount& mount = m_request.mounts[i];
       const std::string path = "spec.mounts[" + std::to_string(i) + "]";
-      const bool bad_source = mount.source.empty() || mount.source.front() == '/' ||
-                              mount.source.find_first_of(",:") != std::string::npos || has_nul(mount.source) ||
-                              mount.source == ".." || mount.source.starts_with("../") ||
-                              mount.source.find("/../") != std::string::npos || mount.source.ends_with("/..");
-      if (bad_source) {
-        m_problems.add(path + ".source", quote_value(mount.source),
-                       "must be a path relative to the storage root, without '..', ',' or ':'");
+      if (has_nul(mount.source)) {
+        m_problems.add(path + ".source", "contains a NUL byte, which no path can hold");
+        continue;
+      }
+      if (auto why = model::mount_source_problem(mount.source, mount.read_only, images)) {
+        m_problems.add(path + ".source", quote_value(mount.source), *why);
         continue;
       }
       if (mount.target.empty() || mount.target.front() != '/' ||

@@ -68,6 +68,7 @@ TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& pl
   data.set("job_evidence_file", attempt_path(dir, kJobEvidenceFile));
   data.set("exit_evidence_file", attempt_path(dir, kExitEvidenceFile));
   data.set("task_marks_dir", attempt_path(dir, kTaskMarksDir));
+  data.set("verified_nodes_dir", attempt_path(dir, kVerifiedNodesDir));
   data.set("exit_verify", kExitImageVerification);
   data.set("exit_container", kExitContainerSetup);
   TemplateValue command = TemplateValue::list();
@@ -170,11 +171,15 @@ Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchReque
   layout.job_id = request.job_id;
   layout.attempt = inputs.attempt;
   layout.submit_token = inputs.submit_token;
-  layout.directories = {{std::string(kLogsDir), 0750}, {std::string(kScratchDir), 0700}};
-  layout.files = {{std::string(kScriptFile), out.script, 0440, {}}, {std::string(kEnvFile), out.env_file, 0400, {}}};
+  layout.group = settings.storage_group;
+  const model::AttemptModes modes = model::attempt_modes(!layout.group.empty());
+  layout.directories = {{std::string(kLogsDir), modes.writable_directory},
+                        {std::string(kScratchDir), modes.writable_directory}};
+  layout.files = {{std::string(kScriptFile), out.script, modes.file, {}},
+                  {std::string(kEnvFile), out.env_file, modes.file, {}}};
   if (!inputs.job_credential_path.empty()) {
-    layout.directories.push_back({std::string(kCredentialsDir), 0700});
-    layout.files.push_back({std::string(kCredentialFile), {}, 0400, inputs.job_credential_path});
+    layout.directories.push_back({std::string(kCredentialsDir), modes.directory});
+    layout.files.push_back({std::string(kCredentialFile), {}, modes.file, inputs.job_credential_path});
   }
   layout.image = std::move(plan.image);
   layout.logs = log_files(plan);

@@ -46,6 +46,8 @@ Result<std::string> sbatch_directives(const model::SubmitDescription& descriptio
     lines.option("--output", description.standard_output);
     lines.option("--error", description.standard_error);
     lines.flag("--no-requeue");
+    // REST submits carry only the fixed environment; so does the script, which sets it itself.
+    lines.option("--export", "NONE");
     lines.optional("--partition", component.partition);
     lines.optional("--account", description.account);
     lines.optional("--qos", description.qos);

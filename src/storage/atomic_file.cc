@@ -27,11 +27,15 @@ Status write_all(int fd, std::string_view content, const std::string& path) {
 
 }  // namespace
 
-Status write_file_atomically(const std::string& path, std::string_view content, mode_t mode, Overwrite overwrite) {
+Status write_file_atomically(const std::string& path, std::string_view content, mode_t mode, Overwrite overwrite,
+                             std::optional<gid_t> group) {
   const std::string temp = path + ".tmp-" + new_uuid();
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) return system_error("create", temp, errno);
   Status status = write_all(fd, content, temp);
+  if (status.ok() && group && ::fchown(fd, static_cast<uid_t>(-1), *group) != 0) {
+    status = system_error("chgrp", temp, errno);
+  }
   if (status.ok() && ::fchmod(fd, mode) != 0) status = system_error("chmod", temp, errno);
   if (status.ok() && ::fsync(fd) != 0) status = system_error("fsync", temp, errno);
   if (::close(fd) != 0 && status.ok()) status = system_error("close", temp, errno);

@@ -1,13 +1,14 @@
 // Durable file writes on the shared filesystem and the local disk.
 //
-// write_file_atomically() writes to a temporary file in the same directory, fsyncs it, sets
-// its mode, renames it over the target and fsyncs the directory: after it returns OK the file
-// is complete and durable; after a crash the target is either absent/old or complete, never
-// half-written. Errors name the path and the system's reason. Thread-safe (no shared state).
+// write_file_atomically() writes to a temporary file in the same directory (created 0600),
+// gives it its group (when one is asked for) and then its mode, fsyncs it, renames it over the target and fsyncs the
+// directory: after it returns OK the file is complete and durable; after a crash the target is either absent/old or
+// complete, never half-written. Errors name the path and the system's reason. Thread-safe (no shared state).
 #pragma once
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,8 +20,9 @@ namespace tpslurm::storage {
 enum class Overwrite { yes, no };
 
 // Overwrite::no fails with invalid_argument if the target exists (checked atomically with
-// link(2), so two writers cannot both win).
+// link(2), so two writers cannot both win). `group` is the file's group; none keeps the
+// process's own. The mode is set only after the group, so no other group ever reads the file.
 Status write_file_atomically(const std::string& path, std::string_view content, mode_t mode,
-                             Overwrite overwrite = Overwrite::yes);
+                             Overwrite overwrite = Overwrite::yes, std::optional<gid_t> group = std::nullopt);
 
 }  // namespace tpslurm::storage

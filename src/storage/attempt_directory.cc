@@ -10,6 +10,7 @@
 #include "base/digest.h"
 #include "storage/atomic_file.h"
 #include "storage/layout.h"
+#include "storage/storage_group.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 constexpr std::size_t kMaxCopiedBytes = std::size_t{16} << 20;
 constexpr std::size_t kMaxManifestBytes = std::size_t{4} << 20;
 // Evidence the batch script writes: a directory holding it has run and is never discarded.
-constexpr std::string_view kEvidenceFiles[] = {"logs/slurm-job.json", "exit.json"};
+constexpr std::string_view kEvidenceFiles[] = {model::kJobEvidenceFile, model::kExitEvidenceFile};
 
 std::string mode_text(unsigned mode) {
   char text[8];
@@ -69,11 +70,10 @@ Manifest build_manifest(const model::AttemptLayout& contents, const std::vector<
   return manifest;
 }
 
-Status make_directory(const std::string& path, unsigned mode) {
+Status make_directory(const std::string& path, unsigned mode, StorageGroup group) {
   if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return system_error("mkdir", path, errno);
   // mkdir's mode is filtered by the umask; the attempt's modes are part of its manifest.
-  if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) return system_error("chmod", path, errno);
-  return ok_status();
+  return set_group_and_mode(path, mode, group);
 }
 
 Status discard_incomplete(const std::string& dir) {
@@ -100,18 +100,21 @@ Status discard_incomplete(const std::string& dir) {
 
 Status write_fresh(const std::string& dir, const model::AttemptLayout& contents, const std::vector<PreparedFile>& files,
                    const std::string& manifest_text) {
-  if (Status made = make_directories(dir, 0750); !made.ok()) return made;
-  if (Status mode = make_directory(dir, 0750); !mode.ok()) return mode;
+  auto group = resolve_storage_group(contents.group);
+  if (!group.ok()) return group.error();
+  const model::AttemptModes modes = model::attempt_modes(group->has_value());
+  if (Status made = make_directories_in_group(dir, modes.directory, *group); !made.ok()) return made;
+  if (Status mode = make_directory(dir, modes.directory, *group); !mode.ok()) return mode;
   for (const auto& sub : contents.directories) {
-    if (Status made = make_directory(join_path(dir, sub.path), sub.mode); !made.ok()) return made;
+    if (Status made = make_directory(join_path(dir, sub.path), sub.mode, *group); !made.ok()) return made;
   }
   for (const auto& file : files) {
-    Status written =
-        write_file_atomically(join_path(dir, file.path), file.bytes, static_cast<mode_t>(file.mode), Overwrite::no);
+    Status written = write_file_atomically(join_path(dir, file.path), file.bytes, static_cast<mode_t>(file.mode),
+                                           Overwrite::no, *group);
     if (!written.ok()) return written;
   }
   crash_point("attempt_dir.before_manifest");
-  return write_file_atomically(join_path(dir, kManifestFile), manifest_text, 0440, Overwrite::no);
+  return write_file_atomically(join_path(dir, kManifestFile), manifest_text, modes.file, Overwrite::no, *group);
 }
 
 Status check_file(const std::string& dir, const ManifestFile& entry) {

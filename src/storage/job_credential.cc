@@ -1,8 +1,10 @@
 #include "storage/job_credential.h"
 
 #include "base/digest.h"
+#include "model/attempt_layout.h"
 #include "storage/atomic_file.h"
 #include "storage/layout.h"
+#include "storage/storage_group.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -21,8 +23,14 @@ Status check_existing(const CredentialRef& ref, std::string_view hmac_key, std::
 }  // namespace
 
 Result<CredentialRef> write_job_credential(std::string_view storage_root, std::string_view job_id,
-                                           std::string_view token, std::string_view hmac_key) {
+                                           std::string_view token, std::string_view hmac_key,
+                                           const std::string& group) {
   CredentialRef ref{job_credential_path(storage_root, job_id), hmac_sha256_hex(hmac_key, token)};
+  auto storage_group = resolve_storage_group(group);
+  if (!storage_group.ok()) return storage_group.error();
+  const std::string job = job_dir(storage_root, job_id);
+  const unsigned job_mode = model::attempt_modes(storage_group->has_value()).directory;
+  if (Status made = make_directories_in_group(job, job_mode, *storage_group); !made.ok()) return made.error();
   const std::string dir = ref.path.substr(0, ref.path.find_last_of('/'));
   if (Status made = make_directories(dir, 0700); !made.ok()) return made.error();
   Status written = write_file_atomically(ref.path, token, 0400, Overwrite::no);

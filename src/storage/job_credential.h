@@ -5,7 +5,9 @@
 // path and an HMAC-SHA-256 of the token under the daemon's local key (secret_key.h), never the
 // token itself. Writing again with the same token is a no-op (idempotent submit); with a
 // different token it is refused, because attempts of the job may already hold copies.
-// Each attempt later gets its own 0400 copy (render/storage of attempts).
+// Each attempt later gets its own copy (render/storage of attempts), readable by the job user
+// through `group` (TUNEPLANE_STORAGE_GROUP); this one stays the service account's alone, and
+// the job's directory above it gets the group, so the job user can reach its attempts.
 #pragma once
 
 #include <string>
@@ -23,7 +25,8 @@ struct CredentialRef {
 };
 
 Result<CredentialRef> write_job_credential(std::string_view storage_root, std::string_view job_id,
-                                           std::string_view token, std::string_view hmac_key);
+                                           std::string_view token, std::string_view hmac_key,
+                                           const std::string& group = {});
 
 // The file still holds the token the HMAC was taken over (corrupt if not; not_found if gone).
 Status verify_job_credential(const CredentialRef& ref, std::string_view hmac_key);

@@ -1,11 +1,12 @@
 #include "storage/layout.h"
 
 #include "base/file_system.h"
+#include "model/attempt_layout.h"
 
 namespace tpslurm::storage {
 
 std::string job_dir(std::string_view storage_root, std::string_view job_id) {
-  return join_path(join_path(storage_root, "slurm/jobs"), job_id);
+  return join_path(join_path(join_path(storage_root, model::kProgramDir), "jobs"), job_id);
 }
 
 std::string attempt_dir(std::string_view storage_root, std::string_view job_id, int attempt) {

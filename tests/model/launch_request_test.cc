@@ -64,8 +64,8 @@ TEST(LaunchRequestTest, EnvironmentIsSortedByName) {
   spec(request)["env"] = json::parse(R"({"ZED": "1", "ALPHA": "two words", "MID": ""})");
   const auto result = parse(request);
   ASSERT_TRUE(result.ok()) << result.error().to_text();
-  EXPECT_EQ(result->env, (std::vector<std::pair<std::string, std::string>>{
-                             {"ALPHA", "two words"}, {"MID", ""}, {"ZED", "1"}}));
+  EXPECT_EQ(result->env,
+            (std::vector<std::pair<std::string, std::string>>{{"ALPHA", "two words"}, {"MID", ""}, {"ZED", "1"}}));
 }
 
 TEST(LaunchRequestTest, RefusesPlayground) {
@@ -252,6 +252,40 @@ TEST(LaunchRequestTest, RefusesMountsThatEscapeTheStorageRoot) {
             "spec.mounts[7].target \"/a\": is the target of an earlier mount; targets must be unique\n");
 }
 
+// A job may not mount the program's own tree (every job's attempts and credentials), the
+// storage root that holds it, or a runtime image it could change.
+TEST(LaunchRequestTest, RefusesMountsOfTheProgramsTreeAndWritableImages) {
+  json::value request = valid_request();
+  spec(request)["mounts"] = json::parse(R"([
+    {"source": "slurm", "target": "/a", "read_only": true},
+    {"source": "slurm/jobs/other-job/attempts/1", "target": "/b", "read_only": true},
+    {"source": "runtimes", "target": "/c"},
+    {"source": "runtimes/verl-0.4.sqsh", "target": "/d"},
+    {"source": "runtimes", "target": "/e", "read_only": true},
+    {"source": "slurmdata/x", "target": "/f"},
+    {"source": "runtimes-old", "target": "/g"}
+  ])");
+  EXPECT_EQ(refusal(request),
+            "spec.mounts[0].source \"slurm\": reaches slurm/ of the storage root, the program's own tree (attempt "
+            "directories, credentials, other jobs); mount a directory outside it\n"
+            "spec.mounts[1].source \"slurm/jobs/other-job/attempts/1\": reaches slurm/ of the storage root, the "
+            "program's own tree (attempt directories, credentials, other jobs); mount a directory outside it\n"
+            "spec.mounts[2].source \"runtimes\": holds the runtime image runtimes/pytorch-2.5.sqsh, which a job may "
+            "mount only read-only; set read_only: true\n"
+            "spec.mounts[3].source \"runtimes/verl-0.4.sqsh\": holds the runtime image runtimes/verl-0.4.sqsh, which "
+            "a job may mount only read-only; set read_only: true\n");
+}
+
+TEST(LaunchRequestTest, RefusesTheScriptsOwnVariableNames) {
+  json::value request = valid_request();
+  spec(request)["env"] = json::parse(R"({"tp_image": "/other.sif", "tp_mounts": "/:/host"})");
+  EXPECT_EQ(refusal(request),
+            "spec.env.tp_image: reserved name (tp_* are the batch script's own variables: the image, the mounts, the "
+            "evidence files); rename the variable\n"
+            "spec.env.tp_mounts: reserved name (tp_* are the batch script's own variables: the image, the mounts, the "
+            "evidence files); rename the variable\n");
+}
+
 TEST(LaunchRequestTest, RefusesReservedEnvironmentNames) {
   json::value request = valid_request();
   spec(request)["env"] = json::parse(R"({"SLURM_JOB_ID": "1", "LD_PRELOAD": "x", "PMIX_RANK": "0",
@@ -273,10 +307,27 @@ TEST(LaunchRequestTest, RefusesReservedEnvironmentNames) {
 }
 
 TEST(LaunchRequestTest, RefusesEveryReservedFamily) {
-  for (const char* name : {"SLURM_X", "SBATCH_X", "SRUN_X", "SALLOC_X", "PMI_RANK", "PMIX_X", "OMPI_X", "TUNEPLANE_X",
-                           "ENROOT_X", "PYXIS_X", "APPTAINER_X", "SINGULARITYENV_X", "CUDA_VISIBLE_DEVICES",
-                           "NVIDIA_VISIBLE_DEVICES", "LD_PRELOAD", "LD_LIBRARY_PATH", "BASH_ENV", "ENV", "PATH",
-                           "HOME", "IFS"}) {
+  for (const char* name : {"SLURM_X",
+                           "SBATCH_X",
+                           "SRUN_X",
+                           "SALLOC_X",
+                           "PMI_RANK",
+                           "PMIX_X",
+                           "OMPI_X",
+                           "TUNEPLANE_X",
+                           "ENROOT_X",
+                           "PYXIS_X",
+                           "APPTAINER_X",
+                           "SINGULARITYENV_X",
+                           "CUDA_VISIBLE_DEVICES",
+                           "NVIDIA_VISIBLE_DEVICES",
+                           "LD_PRELOAD",
+                           "LD_LIBRARY_PATH",
+                           "BASH_ENV",
+                           "ENV",
+                           "PATH",
+                           "HOME",
+                           "IFS"}) {
     json::value request = valid_request();
     spec(request)["env"] = json::object{{name, "v"}};
     EXPECT_NE(refusal(request).find("reserved name"), std::string::npos) << name;
@@ -321,8 +372,9 @@ TEST(LaunchRequestTest, RefusesBadIdsAndTypes) {
 }
 
 TEST(LaunchRequestTest, RequiresTheEssentials) {
-  EXPECT_EQ(refusal(json::parse("{}")), "job_id: is required\ntype: is required\nspec: is required\ncredentials: is "
-                                        "required\n");
+  EXPECT_EQ(refusal(json::parse("{}")),
+            "job_id: is required\ntype: is required\nspec: is required\ncredentials: is "
+            "required\n");
 }
 
 TEST(LaunchRequestTest, RefusesATooLongGrace) {

@@ -27,6 +27,7 @@ struct Shape {
   model::LaunchRequest (*request)();
   RuntimeProfile profile;
   bool storage_elsewhere = false;
+  const char* storage_group = "";
 };
 
 model::LaunchRequest srun_pool() { return testing::one_gpu_pool(Launcher::srun); }
@@ -43,18 +44,21 @@ const Shape kShapes[] = {
     {"cpu-only-apptainer", testing::cpu_only, RuntimeProfile::apptainer},
     {"storage-elsewhere", srun_pool, RuntimeProfile::enroot_pyxis, true},
     {"checkpoint-grace", testing::with_checkpoint_grace, RuntimeProfile::enroot_pyxis},
+    {"shared-group", srun_pool, RuntimeProfile::enroot_pyxis, false, "tuneplane-jobs"},
 };
 
 model::Settings shape_settings(const Shape& shape) {
   model::Settings settings = testing::settings(shape.profile);
   if (shape.storage_elsewhere) settings.slurm_storage_root = testing::kClusterStorageRoot;
+  settings.storage_group = shape.storage_group;
   return settings;
 }
 
 std::string layout_text(const RenderedAttempt& rendered) {
   const model::AttemptLayout& attempt = rendered.layout;
   char mode[8];
-  std::string out = "image " + attempt.image.registry_path + " local " + attempt.image.local_path + " cluster " +
+  std::string out = (attempt.group.empty() ? std::string() : "group " + attempt.group + "\n") + "image " +
+                    attempt.image.registry_path + " local " + attempt.image.local_path + " cluster " +
                     attempt.image.cluster_path + " sha256 " + attempt.image.sha256 + "\n";
   for (const auto& dir : attempt.directories) {
     std::snprintf(mode, sizeof mode, "%04o", dir.mode);

@@ -310,6 +310,25 @@ TEST_F(FailClosedTest, VariableNamesBashCannotAssign) {
             "rename the variable\n");
 }
 
+TEST_F(FailClosedTest, ScriptVariablesInTheEnvironment) {
+  model::LaunchRequest request = testing::one_gpu_pool(Launcher::srun);
+  request.env = {{"tp_image", "/other.sif"}, {"tp_mounts", "/:/host"}};
+  const std::string why =
+      ": reserved name (tp_* are the batch script's own variables: the image, the mounts, the evidence files); "
+      "rename the variable\n";
+  EXPECT_EQ(problems(request), "spec.env.tp_image" + why + "spec.env.tp_mounts" + why);
+}
+
+TEST_F(FailClosedTest, MountsOfTheProgramsTreeOrAWritableImage) {
+  model::LaunchRequest request = testing::one_gpu_pool(Launcher::srun);
+  request.mounts = {{"slurm/jobs/other/credentials", "/a", true}, {"runtimes/pytorch-2.5.sqsh", "/b", false}};
+  EXPECT_EQ(problems(request),
+            "spec.mounts[0].source \"slurm/jobs/other/credentials\": reaches slurm/ of the storage root, the "
+            "program's own tree (attempt directories, credentials, other jobs); mount a directory outside it\n"
+            "spec.mounts[1].source \"runtimes/pytorch-2.5.sqsh\": holds the runtime image runtimes/pytorch-2.5.sqsh, "
+            "which a job may mount only read-only; set read_only: true\n");
+}
+
 TEST_F(FailClosedTest, MountThatWouldHideTheAttemptDirectory) {
   model::LaunchRequest request = testing::one_gpu_pool(Launcher::srun);
   request.mounts = {{"data", "/srv", false}};

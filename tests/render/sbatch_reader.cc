@@ -102,6 +102,9 @@ Result<model::SubmitDescription> read_sbatch_directives(const std::string& scrip
     if (!options.contains("--no-requeue")) {
       return invalid_argument("component " + std::to_string(k) + " lacks --no-requeue");
     }
+    if (single(options, "--export") != "NONE") {
+      return invalid_argument("component " + std::to_string(k) + " lacks --export=NONE");
+    }
     for (const char* name : job_level) {
       if (options.contains(name) != components[0].contains(name) ||
           single(options, name) != single(components[0], name)) {
@@ -127,7 +130,7 @@ Result<model::SubmitDescription> read_sbatch_directives(const std::string& scrip
     out.components.push_back(component);
     std::size_t known = 0;
     for (const char* name : {"--partition", "--constraint", "--nodes", "--ntasks-per-node", "--cpus-per-task", "--mem",
-                             "--gres", "--no-requeue"}) {
+                             "--gres", "--no-requeue", "--export"}) {
       known += options.count(name);
     }
     for (const char* name : job_level) known += options.count(name);

@@ -13,8 +13,8 @@
 #include "bash_syntax.h"
 #include "render/shell_quote.h"
 #include "render_fixtures.h"
-#include "storage/attempt_directory.h"
 #include "sbatch_reader.h"
+#include "storage/attempt_directory.h"
 #include "storage/job_credential.h"
 #include "storage/layout.h"
 #include "storage/memory_hash_cache.h"
@@ -30,6 +30,15 @@ using tpslurm::testing::write_test_file;
 namespace fs = std::filesystem;
 
 const std::string kToken = "tok-s3cret-never-in-env";
+const std::string kNothingStarted = "tuneplane: image verification failed on the batch host; nothing was started\n";
+
+// The batch shell's own host name (the tasks' is the stand-in's).
+std::string batch_host() {
+  auto result = tpslurm::testing::run_process({"/bin/hostname"}, {{"PATH", "/usr/bin:/bin"}});
+  std::string name = result.out;
+  while (!name.empty() && name.back() == '\n') name.pop_back();
+  return name;
+}
 const std::string kImageBytes = "not really a squashfs image\n";
 
 // A directory name with everything a shell or sbatch could trip over (but ',' and ':', which
@@ -79,12 +88,15 @@ const std::vector<std::pair<std::string, std::string>> kHostileEnv = {{"A_EMPTY"
 
 // The stand-in srun: skips its own options (and `apptainer exec` with its options and the
 // image), records everything it was given, and runs the task once per --ntasks with
-// SLURM_PROCID set, the tasks' PATH extended by the fake bin directory.
-const char* const kFakeSrun = R"(() { printf '%s\0' "$@" > "$TP_FAKE_DIR/srun-$BASHPID";
-  if [ -n "${TP_FAKE_SRUN_FAIL:-}" ]; then echo "pyxis: failed to create container" >&2; return 125; fi;
+// SLURM_PROCID set, the tasks' PATH extended by the fake bin directory (where `hostname` says
+// node<SLURM_PROCID + 1>, so each task is a node of its own). TP_FAKE_SRUN_FAIL fails the
+// container steps; with TP_FAKE_SRUN_FAIL_VERIFY=1, the image checks' steps instead.
+const char* const kFakeSrun = R"sh(() { printf '%s\0' "$@" > "$(mktemp "$TP_FAKE_DIR/srun-XXXXXX")";
+  local verify=0 arg; for arg in "$@"; do [ "$arg" = tuneplane-verify ] && verify=1; done;
+  if [ -n "${TP_FAKE_SRUN_FAIL:-}" ] && [ "$verify" = "${TP_FAKE_SRUN_FAIL_VERIFY:-0}" ]; then echo "pyxis: failed to create container" >&2; return 125; fi;
   local ntasks=1; while [ $# -gt 0 ]; do case $1 in --ntasks=*) ntasks=${1#--ntasks=} ;; -*) ;; *) break ;; esac; shift; done;
   if [ "$1" = apptainer ]; then shift 2; while [ $# -gt 0 ]; do case $1 in --nv|--no-home) shift ;; --bind|--pwd) shift 2 ;; *) break ;; esac; done; shift; fi;
-  local i rc=0; for ((i = 0; i < ntasks; i++)); do PATH="$TP_FAKE_BIN:$PATH" SLURM_PROCID=$i "$@" || rc=$?; done; return $rc; })";
+  local i rc=0; for ((i = 0; i < ntasks; i++)); do PATH="$TP_FAKE_BIN:$PATH" SLURM_PROCID=$i "$@" || rc=$?; done; return $rc; })sh";
 
 const char* const kFakeScontrol =
     R"(() { if [ "$1 $2" = "show hostnames" ]; then case $3 in *b*) printf 'b1\n' ;; *c*) printf 'c1\n' ;; *) printf 'node1\nnode2\n' ;; esac; fi; })";
@@ -129,6 +141,14 @@ class ScriptRunTest : public ::testing::Test {
     write_test_file(m_fake_bin + "/ray", "#!/bin/bash\nprintf '%s\\0' \"$@\" > " + shell_quote(m_out) + "/ray.\"$$\"\n",
                     fs::perms::owner_all);
     write_test_file(m_fake_bin + "/python3", "#!/bin/bash\necho \"$TP_FAKE_RAY_NODES\"\n", fs::perms::owner_all);
+    write_test_file(m_fake_bin + "/hostname", "#!/bin/bash\necho \"node$((${SLURM_PROCID:-0} + 1))\"\n",
+                    fs::perms::owner_all);
+    // A node whose view of the shared image differs (TP_FAKE_BAD_NODE); every hash is logged.
+    write_test_file(m_fake_bin + "/sha256sum",
+                    "#!/bin/bash\nnode=$(hostname)\necho \"$node\" >> " + shell_quote(m_out) +
+                        "/hashed\nif [ \"$node\" = \"${TP_FAKE_BAD_NODE:-}\" ]; then echo \"" + std::string(64, '0') +
+                        "  -\"; else exec /usr/bin/sha256sum \"$@\"; fi\n",
+                    fs::perms::owner_all);
     const std::string sha = sha256_hex(kImageBytes);
     auto registry = model::RuntimeRegistry::parse(
         R"({ "runtimes": {
@@ -185,8 +205,7 @@ class ScriptRunTest : public ::testing::Test {
     EXPECT_TRUE(rendered.ok()) << rendered.error().to_text();
     storage::MemoryHashCache cache;
     storage::ArtifactHasher hasher(cache);
-    auto written = storage::write_attempt_directory(
-        m_inputs.local_attempt_dir, rendered->layout, hasher);
+    auto written = storage::write_attempt_directory(m_inputs.local_attempt_dir, rendered->layout, hasher);
     EXPECT_TRUE(written.ok()) << written.error().message();
     return std::move(*rendered);
   }
@@ -207,11 +226,18 @@ class ScriptRunTest : public ::testing::Test {
     return read_test_file(m_inputs.local_attempt_dir + "/" + relative);
   }
 
-  // Every srun call's arguments, in no particular order.
-  std::vector<std::vector<std::string>> srun_calls() const {
+  // The arguments of every srun call that starts containers (not the image checks' steps), in
+  // no particular order.
+  std::vector<std::vector<std::string>> srun_calls() const { return calls_where(false); }
+  // The image checks' steps.
+  std::vector<std::vector<std::string>> verify_calls() const { return calls_where(true); }
+
+  std::vector<std::vector<std::string>> calls_where(bool verify) const {
     std::vector<std::vector<std::string>> calls;
     for (const auto& entry : fs::directory_iterator(m_tmp.file("fake"))) {
-      calls.push_back(split_nul(read_test_file(entry.path())));
+      auto call = split_nul(read_test_file(entry.path()));
+      const bool is_verify = std::find(call.begin(), call.end(), "tuneplane-verify") != call.end();
+      if (is_verify == verify) calls.push_back(std::move(call));
     }
     return calls;
   }
@@ -252,7 +278,7 @@ class ScriptRunTest : public ::testing::Test {
     EXPECT_EQ(env.at("NODE_RANK"), suffix);
     EXPECT_EQ(env.at("NNODES"), std::to_string(nodes));
     EXPECT_EQ(env.at("MASTER_ADDR"), "node1");
-    EXPECT_EQ(env.at("MASTER_PORT"), "24242");
+    EXPECT_EQ(env.at("MASTER_PORT"), "16242");
     for (const auto& [name, value] : env) EXPECT_EQ(value.find(kToken), std::string::npos) << name;
   }
 
@@ -279,7 +305,7 @@ TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderEnrootPyxis) {
   EXPECT_EQ(option_value(calls[0], "--container-workdir"), request.working_dir);
   EXPECT_EQ(option_value(calls[0], "--container-image"), m_root + "/runtimes/hostile image.sqsh");
   EXPECT_EQ(option_value(calls[0], "--output"), m_inputs.cluster_attempt_dir + "/logs/component-0.out");
-  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
 }
 
 TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderApptainer) {
@@ -351,12 +377,13 @@ TEST_F(ScriptRunTest, ImageThatChangedOnTheClusterFailsTheVerifyPhase) {
   write_test_file(m_root + "/runtimes/hostile image.sqsh", "tampered");
   const auto result = run();
   EXPECT_EQ(result.exit_code, 91);
-  EXPECT_EQ(result.err, "tuneplane: image verification failed: " + m_root +
+  EXPECT_EQ(result.err, "tuneplane: image verification failed on " + batch_host() + ": " + m_root +
                             "/runtimes/hostile image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
-                            sha256_hex("tampered") + "\n");
-  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
+                            sha256_hex("tampered") + "\n" + kNothingStarted);
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
   EXPECT_TRUE(srun_calls().empty());
+  EXPECT_TRUE(verify_calls().empty());
   EXPECT_TRUE(fs::exists(m_inputs.local_attempt_dir + "/logs/slurm-job.json"));
 }
 
@@ -365,9 +392,88 @@ TEST_F(ScriptRunTest, MissingImageFailsTheVerifyPhase) {
   fs::remove(m_root + "/runtimes/hostile image.sqsh");
   const auto result = run();
   EXPECT_EQ(result.exit_code, 91);
-  EXPECT_EQ(result.err,
-            "tuneplane: image verification failed: " + m_root + "/runtimes/hostile image.sqsh is missing\n");
-  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
+  EXPECT_EQ(result.err, "tuneplane: image verification failed on " + batch_host() + ": " + m_root +
+                            "/runtimes/hostile image.sqsh is missing\n" + kNothingStarted);
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
+}
+
+TEST_F(ScriptRunTest, EveryNodeVerifiesTheImageOnceBeforeAnyContainerStarts) {
+  model::LaunchRequest request = hostile_request();
+  request.pools = {
+      {"a", "h100-80g", 2, 8, 16, 1024}, {"b", "a100-80g", 1, 8, 16, 1024}, {"c", "h100-80g", 1, 8, 16, 1024}};
+  prepare(request, hostile_settings());
+  const auto result = run({{"SLURM_JOB_NODELIST_HET_GROUP_0", "node[1-2]"},
+                           {"SLURM_JOB_NODELIST_HET_GROUP_1", "b1"},
+                           {"SLURM_JOB_NODELIST_HET_GROUP_2", "c1"}});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  // One step per component checks its nodes; node1 is in all three, yet hashes the image once.
+  std::set<std::string> groups;
+  for (const auto& call : verify_calls()) {
+    groups.insert(option_value(call, "--het-group"));
+    EXPECT_EQ(option_value(call, "--ntasks-per-node"), "1");
+    EXPECT_EQ(std::find(call.begin(), call.end(), "--container-image=" + m_root + "/runtimes/hostile image.sqsh"),
+              call.end());
+  }
+  EXPECT_EQ(groups, (std::set<std::string>{"0", "1", "2"}));
+  EXPECT_EQ(read_test_file(m_out + "/hashed"), "node1\nnode2\n");
+  for (const auto& node : {batch_host(), std::string("node1"), std::string("node2")}) {
+    EXPECT_TRUE(fs::exists(m_inputs.local_attempt_dir + "/scratch/.tuneplane-verified/" + node)) << node;
+  }
+}
+
+TEST_F(ScriptRunTest, ANodeWhoseImageDiffersFailsTheVerifyPhaseBeforeAnyContainerStarts) {
+  prepare(hostile_request(), hostile_settings());
+  const auto result = run({{"TP_FAKE_BAD_NODE", "node2"}});
+  EXPECT_EQ(result.exit_code, 91);
+  EXPECT_EQ(result.err, "tuneplane: image verification failed on node2: " + m_root +
+                            "/runtimes/hostile image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
+                            std::string(64, '0') +
+                            "\ntuneplane: image verification failed on a node of component 0; nothing was started\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
+  EXPECT_TRUE(srun_calls().empty());
+  EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
+  EXPECT_FALSE(fs::exists(m_inputs.local_attempt_dir + "/scratch/.tuneplane-verified/node2"));
+}
+
+TEST_F(ScriptRunTest, AnImageCheckThatCannotStartOnTheNodesIsTheContainerPhase) {
+  prepare(hostile_request(), hostile_settings());
+  const auto result = run({{"TP_FAKE_SRUN_FAIL", "1"}, {"TP_FAKE_SRUN_FAIL_VERIFY", "1"}});
+  EXPECT_EQ(result.exit_code, 92);
+  EXPECT_NE(result.err.find("cannot check the image on the nodes of component 0 (srun status 125)"), std::string::npos)
+      << result.err;
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+  EXPECT_TRUE(srun_calls().empty());
+}
+
+// The validator and the renderer refuse tp_* names; this is the script's own defence, for an
+// env file that holds one all the same.
+TEST_F(ScriptRunTest, AnEnvFileCannotReplaceTheScriptsOwnVariables) {
+  prepare(hostile_request(), hostile_settings());
+  const std::string env_file = m_inputs.local_attempt_dir + "/env";
+  const std::string original = read_test_file(env_file);
+  for (const std::string name : {"tp_image", "tp_mounts", "tp_exit_evidence", "tp_command"}) {
+    fs::remove_all(m_tmp.file("fake"));
+    fs::create_directories(m_tmp.file("fake"));
+    fs::permissions(env_file, fs::perms::owner_read | fs::perms::owner_write);
+    write_test_file(env_file, original + name + "=" + shell_quote("/:/host") + "\nLATER=1\n");
+    const auto result = run();
+    EXPECT_EQ(result.exit_code, 92) << name;
+    EXPECT_NE(result.err.find(name + ": readonly variable"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("cannot load the job's environment"), std::string::npos) << result.err;
+    EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+    EXPECT_TRUE(srun_calls().empty()) << name;
+    EXPECT_FALSE(fs::exists(m_out + "/argv.0")) << name;
+  }
+}
+
+TEST_F(ScriptRunTest, WhatTheJobWritesStaysInItsGroupAndFromOthers) {
+  prepare(hostile_request(), hostile_settings());
+  ASSERT_EQ(run().exit_code, 0);
+  for (const auto& file : {"logs/exit.json", "logs/slurm-job.json", "scratch/.tuneplane-verified/node1"}) {
+    const auto perms = fs::status(m_inputs.local_attempt_dir + "/" + file).permissions();
+    EXPECT_EQ(perms & fs::perms::others_all, fs::perms::none) << file;
+    EXPECT_EQ(perms & fs::perms::group_read, fs::perms::group_read) << file;
+  }
 }
 
 TEST_F(ScriptRunTest, ProgramFailureIsReportedAsTheProgramPhase) {
@@ -376,14 +482,14 @@ TEST_F(ScriptRunTest, ProgramFailureIsReportedAsTheProgramPhase) {
   prepare(request, hostile_settings());
   const auto result = run();
   EXPECT_EQ(result.exit_code, 3);
-  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 3, \"failed_phase\": \"program\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 3, \"failed_phase\": \"program\"}\n");
 }
 
 TEST_F(ScriptRunTest, ContainerThatNeverStartedIsReportedAsTheContainerPhase) {
   prepare(hostile_request(), hostile_settings());
   const auto result = run({{"TP_FAKE_SRUN_FAIL", "1"}});
   EXPECT_EQ(result.exit_code, 125);
-  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 125, \"failed_phase\": \"container\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 125, \"failed_phase\": \"container\"}\n");
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
 }
 
@@ -427,7 +533,7 @@ TEST_F(ScriptRunTest, RayStartsAHeadAndWorkersThenRunsTheCommandOnce) {
   EXPECT_EQ(split_nul(read_test_file(m_out + "/argv.")), kHostileArgs);
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
   const auto env = parse_env(read_test_file(m_out + "/env."));
-  EXPECT_EQ(env.at("RAY_ADDRESS"), "node1:24242");
+  EXPECT_EQ(env.at("RAY_ADDRESS"), "node1:16242");
   EXPECT_EQ(env.at("E_NEWLINES"), "line1\nline2\n");
   int heads = 0;
   int workers = 0;
@@ -440,12 +546,12 @@ TEST_F(ScriptRunTest, RayStartsAHeadAndWorkersThenRunsTheCommandOnce) {
                 args.end());
     } else {
       ++workers;
-      EXPECT_NE(std::find(args.begin(), args.end(), "--address=node1:24242"), args.end());
+      EXPECT_NE(std::find(args.begin(), args.end(), "--address=node1:16242"), args.end());
     }
   }
   EXPECT_EQ(heads, 1);
   EXPECT_EQ(workers, 2);
-  EXPECT_EQ(attempt_file("exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
 }
 
 }  // namespace

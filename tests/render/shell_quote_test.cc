@@ -85,7 +85,8 @@ TEST(SbatchQuoteTest, EveryValueReadsBackThroughSbatchRules) {
     auto quoted = sbatch_quote(value);
     ASSERT_TRUE(quoted.ok()) << value;
     model::SubmitDescription description;
-    const std::string script = "#!/bin/bash\n#SBATCH --job-name=" + *quoted + "\n#SBATCH --no-requeue\n" +
+    const std::string script = "#!/bin/bash\n#SBATCH --job-name=" + *quoted +
+                               "\n#SBATCH --no-requeue\n#SBATCH --export=NONE\n" +
                                "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --cpus-per-task=1\nhostname\n";
     auto read = testing::read_sbatch_directives(script);
     ASSERT_TRUE(read.ok()) << value << ": " << read.error().message();

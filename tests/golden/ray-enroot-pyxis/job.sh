@@ -5,6 +5,7 @@
 #SBATCH --output=/srv/tuneplane/slurm/jobs/ray-one-pool/attempts/1/logs/batch.out
 #SBATCH --error=/srv/tuneplane/slurm/jobs/ray-one-pool/attempts/1/logs/batch.err
 #SBATCH --no-requeue
+#SBATCH --export=NONE
 #SBATCH --partition=gpu
 #SBATCH --time=1440
 #SBATCH --constraint=h100
@@ -21,6 +22,11 @@
 set -o pipefail
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export LANG=C.UTF-8
+# `sbatch --export=NONE` would hand NONE on to every job step; the steps get this environment.
+export SLURM_EXPORT_ENV=ALL
+# What the job creates in logs/ and scratch/ stays readable and removable by the service
+# account, which shares the attempt's group; others get nothing.
+umask 0007
 
 tp_job_id=ray-one-pool
 tp_attempt=1
@@ -32,11 +38,16 @@ tp_mounts=/srv/tuneplane/slurm/jobs/ray-one-pool/attempts/1:/srv/tuneplane/slurm
 tp_workdir=/workspace
 tp_component_count=1
 tp_job_evidence=/srv/tuneplane/slurm/jobs/ray-one-pool/attempts/1/logs/slurm-job.json
-tp_exit_evidence=/srv/tuneplane/slurm/jobs/ray-one-pool/attempts/1/exit.json
+tp_exit_evidence=/srv/tuneplane/slurm/jobs/ray-one-pool/attempts/1/logs/exit.json
 tp_task_marks=/srv/tuneplane/slurm/jobs/ray-one-pool/attempts/1/scratch/.tuneplane
+tp_verified_nodes=/srv/tuneplane/slurm/jobs/ray-one-pool/attempts/1/scratch/.tuneplane-verified
 tp_exit_verify=91
 tp_exit_container=92
 tp_command=( python train_ray.py --workers 16 )
+# The env file is loaded into this shell later: nothing in it may change what runs, or where.
+readonly tp_job_id tp_attempt tp_attempt_dir tp_env_file tp_image tp_image_sha256 tp_mounts tp_workdir \
+  tp_component_count tp_job_evidence tp_exit_evidence tp_task_marks tp_verified_nodes tp_exit_verify \
+  tp_exit_container tp_command
 
 tp_phase=setup
 tp_failed_phase=
@@ -156,6 +167,46 @@ tp_write_job_evidence() {
   tp_write "$tp_job_evidence" "{\"job_id\": $(tp_json_number "${SLURM_JOB_ID:-}"), \"het_job_id\": $het, \"sluid\": $sluid, \"batch_host\": $(tp_json "$(hostname)"), \"node_list\": $(tp_json "${SLURM_JOB_NODELIST:-}"), \"components\": [$parts]}"
 }
 
+# Runs on a node, outside any container: the image's SHA-256 against the registry's, unless
+# this node already proved it for this attempt (a mark named after the node).
+tp_verify_image='image=$1 want=$2 marks=$3 status=$4
+node=$(hostname)
+if [ -e "$marks/$node" ]; then exit 0; fi
+if [ ! -f "$image" ]; then
+  printf "tuneplane: image verification failed on %s: %s is missing\n" "$node" "$image" >&2
+  exit "$status"
+fi
+if ! actual=$(sha256sum < "$image"); then
+  printf "tuneplane: image verification failed on %s: %s cannot be read\n" "$node" "$image" >&2
+  exit "$status"
+fi
+actual=${actual%% *}
+if [ "$actual" != "$want" ]; then
+  printf "tuneplane: image verification failed on %s: %s: expected sha256 %s, found %s\n" "$node" "$image" "$want" "$actual" >&2
+  exit "$status"
+fi
+: > "$marks/$node" 2>/dev/null
+exit 0'
+
+# Verifies the image on every node of component $1 (srun placement options follow). A step
+# that fails to start is the container phase's failure; a node whose image differs, verify's.
+tp_verify_nodes() {
+  local component=$1 rc=0
+  shift
+  srun "$@" /bin/bash -c "$tp_verify_image" tuneplane-verify "$tp_image" "$tp_image_sha256" "$tp_verified_nodes" "$tp_exit_verify" || rc=$?
+  if [ "$rc" -eq "$tp_exit_verify" ]; then
+    tp_fail "$tp_exit_verify" verify "image verification failed on a node of component $component; nothing was started"
+  elif [ "$rc" -ne 0 ]; then
+    tp_fail "$tp_exit_container" container "cannot check the image on the nodes of component $component (srun status $rc)"
+  fi
+}
+
+# The rendezvous port, from the job id: 12000-31999, below Linux's ephemeral port range
+# (32768-60999), so the node's outgoing connections never hold it.
+tp_rendezvous_port() {
+  printf '%s' "$((12000 + ${SLURM_JOB_ID:-0} % 20000))"
+}
+
 # Runs inside the container on every task: the node's rank, a mark that the program
 # started (so a failed program can be told from a container that never came up), the program.
 tp_task='marks=$1
@@ -185,25 +236,26 @@ if ! tp_write_job_evidence; then
   printf 'tuneplane: cannot write %s\n' "$tp_job_evidence" >&2
 fi
 
-# Nothing runs from the image before its bytes are proven to be the registry's.
+# Nothing runs from the image before its bytes are proven to be the registry's: here on the
+# batch host, then on every node of every component (each opens the image through its own
+# view of the shared filesystem), once per node and attempt, before any container starts.
 tp_phase=verify
-if [ ! -f "$tp_image" ]; then
-  tp_fail "$tp_exit_verify" verify "image verification failed: $tp_image is missing"
+if ! mkdir -p "$tp_verified_nodes"; then
+  tp_fail "$tp_exit_container" container "cannot create $tp_verified_nodes"
 fi
-if ! tp_actual=$(sha256sum < "$tp_image"); then
-  tp_fail "$tp_exit_verify" verify "image verification failed: $tp_image cannot be read"
+if ! /bin/bash -c "$tp_verify_image" tuneplane-verify "$tp_image" "$tp_image_sha256" "$tp_verified_nodes" "$tp_exit_verify"; then
+  tp_fail "$tp_exit_verify" verify "image verification failed on the batch host; nothing was started"
 fi
-tp_actual=${tp_actual%% *}
-if [ "$tp_actual" != "$tp_image_sha256" ]; then
-  tp_fail "$tp_exit_verify" verify "image verification failed: $tp_image: expected sha256 $tp_image_sha256, found $tp_actual"
-fi
+tp_verify_nodes 0 --nodes=2 --ntasks=2 --ntasks-per-node=1
 
 tp_phase=container
-set -a
-if ! . "$tp_env_file"; then
-  set +a
+# Tried in a subshell first: an assignment the script refuses (its own variables are
+# read-only) stops the job here, rather than leaving it with part of its environment.
+if ! (set -e -a; . "$tp_env_file"); then
   tp_fail "$tp_exit_container" container "cannot load the job's environment from $tp_env_file"
 fi
+set -a
+. "$tp_env_file"
 set +a
 if ! mkdir -p "$tp_task_marks"; then
   tp_fail "$tp_exit_container" container "cannot create $tp_task_marks"
@@ -238,7 +290,7 @@ exec "$@"'
 if ! tp_ray_head=$(tp_first_node 0) || [ -z "$tp_ray_head" ]; then
   tp_fail "$tp_exit_container" container "cannot resolve the first node of the job"
 fi
-export TUNEPLANE_RAY_PORT=$((20000 + ${SLURM_JOB_ID:-0} % 20000))
+export TUNEPLANE_RAY_PORT=$(tp_rendezvous_port)
 export RAY_ADDRESS="$tp_ray_head:$TUNEPLANE_RAY_PORT"
 tp_ray_pids=()
 

@@ -1,0 +1,89 @@
+// The env file is loaded into the batch script's own shell, so every variable the script
+// assigns must be a name no request can set (model::reserved_env_name). This reads every
+// template and holds each assignment to that rule: a new variable that is neither `tp_*` nor
+// one the platform reserves fails here, before a request could replace it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "model/names.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::render {
+namespace {
+
+using tpslurm::testing::read_test_file;
+
+struct Assignments {
+  std::set<std::string> names;   // assigned by the script's shell
+  std::set<std::string> locals;  // declared `local` inside a function
+};
+
+// Assignments at the start of a statement (`NAME=`, `export NAME=`, `NAME+=`, `NAME[`), loop
+// variables, and `local` declarations. Multi-line single-quoted snippets (tp_task='...') run
+// in a shell of their own, which assigns before it reads, and are skipped.
+Assignments read_assignments(const std::string& text) {
+  static const std::regex assignment(R"(^\s*(?:export\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)(?:\+?=|\[))");
+  static const std::regex loop(R"(^\s*for\s+(?:\(\(\s*)?([A-Za-z_][A-Za-z0-9_]*))");
+  static const std::regex local(R"(^\s*local\s+(.*)$)");
+  Assignments out;
+  std::istringstream lines(text);
+  std::string line;
+  bool in_snippet = false;
+  while (std::getline(lines, line)) {
+    if (in_snippet) {
+      if (!line.empty() && line.back() == '\'') in_snippet = false;
+      continue;
+    }
+    std::smatch match;
+    if (std::regex_search(line, match, local)) {
+      std::istringstream words(match[1].str());
+      std::string word;
+      while (words >> word) out.locals.insert(word.substr(0, word.find('=')));
+      continue;
+    }
+    if (std::regex_search(line, match, assignment) || std::regex_search(line, match, loop)) {
+      out.names.insert(match[1].str());
+      const auto quote = line.find("='");
+      if (quote != std::string::npos && line.find('\'', quote + 2) == std::string::npos) in_snippet = true;
+    }
+  }
+  return out;
+}
+
+TEST(ScriptVariablesTest, EveryVariableTheScriptAssignsIsOneNoRequestMaySet) {
+  std::set<std::string> checked;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(TP_SOURCE_DIR) + "/templates")) {
+    if (entry.path().filename() == "env.mustache") continue;  // the request's own variables
+    const Assignments found = read_assignments(read_test_file(entry.path()));
+    for (const auto& name : found.names) {
+      if (found.locals.contains(name)) continue;
+      EXPECT_TRUE(model::reserved_env_name(name).has_value())
+          << entry.path().filename() << " assigns " << name << ", which a request's spec.env could set; name it "
+          << model::kScriptVariablePrefix << "...";
+      checked.insert(name);
+    }
+  }
+  // The reader must see the script's variables at all, or this test proves nothing.
+  for (const char* name : {"tp_image", "tp_mounts", "tp_exit_evidence", "tp_pids", "MASTER_PORT", "RAY_ADDRESS"}) {
+    EXPECT_TRUE(checked.contains(name)) << name;
+  }
+}
+
+TEST(ScriptVariablesTest, ScriptVariableNamesAreRefusedInARequest) {
+  for (const char* name : {"tp_image", "tp_mounts", "tp_exit_evidence", "tp_anything_new"}) {
+    const auto why = model::reserved_env_name(name);
+    ASSERT_TRUE(why.has_value()) << name;
+    EXPECT_EQ(*why,
+              "reserved name (tp_* are the batch script's own variables: the image, the mounts, the evidence files); "
+              "rename the variable");
+  }
+  EXPECT_FALSE(model::reserved_env_name("TP_IMAGE").has_value());
+  EXPECT_FALSE(model::reserved_env_name("tpx").has_value());
+}
+
+}  // namespace
+}  // namespace tpslurm::render
