@@ -145,35 +145,37 @@ TEST_F(RawWriterTest, CannotDropTheSlurmJobIdFromSubmittedOn) {
   EXPECT_EQ(exec("UPDATE attempts SET slurm_job_id = NULL WHERE job_id = 'j1'"), needs);
 }
 
-// A journal created before migration 0002 takes it with its jobs and attempts intact.
-TEST(AttemptInvariantsMigrationTest, AJournalAtMigrationOneUpgrades) {
-  SQLite::Database db(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-  const ManualClock clock(from_unix_seconds(0));
-  auto migrations = load_migrations(embedded_migrations());
-  ASSERT_TRUE(migrations.ok());
-  ASSERT_TRUE(migrate(db, {migrations->front()}, clock).ok());
-  db.exec("INSERT INTO jobs (job_id, request_json, request_sha256, max_attempts, created_at, updated_at) "
-          "VALUES ('j1', '{}', 'h', 2, 'now', 'now')");
+// A journal created before migration 0002, holding job j1 (max_attempts 2).
+class AttemptInvariantsMigrationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto loaded = load_migrations(embedded_migrations());
+    ASSERT_TRUE(loaded.ok());
+    migrations = *loaded;
+    ASSERT_TRUE(migrate(db, {migrations.front()}, clock).ok());
+    db.exec("INSERT INTO jobs (job_id, request_json, request_sha256, max_attempts, created_at, updated_at) "
+            "VALUES ('j1', '{}', 'h', 2, 'now', 'now')");
+  }
+
+  SQLite::Database db{":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE};
+  const ManualClock clock{from_unix_seconds(0)};
+  std::vector<Migration> migrations;
+};
+
+TEST_F(AttemptInvariantsMigrationTest, AJournalAtMigrationOneUpgrades) {
   db.exec("INSERT INTO attempts (job_id, number, submit_token, state, input_sha256, slurm_job_id, cleanup, "
           "created_at, updated_at) VALUES ('j1', 1, 't1', 'failed', 'in', 5, 'closed', 'now', 'now'), "
           "('j1', 2, 't2', 'running', 'in', 6, 'none', 'now', 'now')");
-  const auto upgraded = migrate(db, *migrations, clock);
+  const auto upgraded = migrate(db, migrations, clock);
   ASSERT_TRUE(upgraded.ok()) << upgraded.error().message();
   EXPECT_EQ(upgraded->applied, 2);
   EXPECT_EQ(db.execAndGet("SELECT count(*) FROM attempts").getInt(), 2);
 }
 
-TEST(AttemptInvariantsMigrationTest, AJournalThatAlreadyBreaksThemIsRefusedAndLeftAlone) {
-  SQLite::Database db(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-  const ManualClock clock(from_unix_seconds(0));
-  auto migrations = load_migrations(embedded_migrations());
-  ASSERT_TRUE(migrations.ok());
-  ASSERT_TRUE(migrate(db, {migrations->front()}, clock).ok());
-  db.exec("INSERT INTO jobs (job_id, request_json, request_sha256, max_attempts, created_at, updated_at) "
-          "VALUES ('j1', '{}', 'h', 2, 'now', 'now')");
+TEST_F(AttemptInvariantsMigrationTest, AJournalThatAlreadyBreaksThemIsRefusedAndLeftAlone) {
   db.exec("INSERT INTO attempts (job_id, number, submit_token, state, input_sha256, created_at, updated_at) "
           "VALUES ('j1', 1, 't1', 'running', 'in', 'now', 'now'), ('j1', 2, 't2', 'running', 'in', 'now', 'now')");
-  const auto refused = migrate(db, *migrations, clock);
+  const auto refused = migrate(db, migrations, clock);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message(),
             "migration 0002_attempt_invariants failed and was rolled back: UNIQUE constraint failed: attempts.job_id");
