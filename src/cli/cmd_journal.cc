@@ -9,7 +9,7 @@
 #include "cli/exit_codes.h"
 #include "journal/journal.h"
 #include "journal/journal_check.h"
-#include "journal/state_dir_lock.h"
+#include "journal/daemon_lock.h"
 #include "base/file_system.h"
 
 namespace tpslurm::cli {
@@ -18,9 +18,11 @@ namespace {
 int run_migrate(Context& context) {
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
-  // A running daemon holds the lock; migrating under it would change its schema mid-flight.
-  if (Status made = make_directories(settings->state_dir, 0700); !made.ok()) return context.fail(made.error());
-  auto lock = journal::StateDirLock::acquire(settings->state_dir);
+  // A running daemon holds the journal's lock; migrating under it would change its schema
+  // mid-flight.
+  const std::string& path = settings->journal_path;
+  if (Status made = make_directories(parent_directory(path), 0700); !made.ok()) return context.fail(made.error());
+  auto lock = journal::DaemonLock::acquire(path);
   if (!lock.ok()) return context.fail(lock.error().with_context("migrate"));
   journal::OpenOptions options;
   options.migrate_existing = true;

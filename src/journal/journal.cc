@@ -20,6 +20,7 @@
 #include "journal/migrator.h"
 #include "journal/row_readers.h"
 #include "journal/sqlite_error.h"
+#include "model/attempt_sequence.h"
 
 namespace tpslurm::journal {
 namespace {
@@ -34,6 +35,11 @@ std::string detail_json(const EventDetail& detail) {
   boost::json::object object;
   for (const auto& [key, value] : detail) object[key] = value;
   return boost::json::serialize(object);
+}
+
+Status moved_by_another_writer(const std::string& which, AttemptState actual, AttemptState expected) {
+  return transient(which + " is " + std::string(model::to_string(actual)) + ", not " +
+                   std::string(model::to_string(expected)) + ": another writer moved it; read it again");
 }
 
 // Applies the audit views when the embedded text differs from what the journal holds.
@@ -103,6 +109,20 @@ struct Journal::Impl {
     query.bind(1, std::string(job_id));
     if (!query.executeStep()) return std::nullopt;
     return read_job_row(query);
+  }
+
+  // What check_next_attempt needs: the limit, the newest number and the oldest attempt whose
+  // cleanup is not closed (there is at most one while the invariants hold).
+  model::AttemptHistory history_of(const JobRecord& job) {
+    model::AttemptHistory history{job.max_attempts, job.current_attempt.value_or(0), std::nullopt};
+    SQLite::Statement query(db, std::string(kAttemptColumns) +
+                                    " WHERE job_id = ? AND cleanup <> 'closed' ORDER BY number LIMIT 1");
+    query.bind(1, job.job_id);
+    if (query.executeStep()) {
+      const AttemptRecord open = read_attempt_row(query);
+      history.unclosed = model::UnclosedAttempt{open.number, open.state, open.cleanup};
+    }
+    return history;
   }
 
   std::optional<AttemptRecord> read_attempt(const AttemptKey& key) {
@@ -291,11 +311,7 @@ Result<AttemptRecord> Journal::add_attempt(std::string_view job_id, int number, 
       return invalid_argument("job " + std::string(job_id) + " has ended (" + std::string(model::to_string(job->phase)) +
                               "); it takes no new attempt");
     }
-    const int expected = job->current_attempt.value_or(0) + 1;
-    if (number != expected) {
-      return invalid_argument("job " + std::string(job_id) + ": the next attempt is " + std::to_string(expected) +
-                              ", not " + std::to_string(number));
-    }
+    if (Status next = model::check_next_attempt(job_id, m_impl->history_of(*job), number); !next.ok()) return next.error();
     const std::string now = m_impl->now();
     SQLite::Statement insert(m_impl->db,
                              "INSERT INTO attempts (job_id, number, submit_token, state, input_sha256, created_at, "
@@ -355,16 +371,19 @@ Status Journal::transition(const AttemptKey& key, AttemptState from, AttemptStat
   std::lock_guard lock(m_impl->mutex);
   try {
     SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    auto current = m_impl->read_attempt(key);
+    if (!current) return not_found("no " + which + " in the journal");
+    if (current->state != from) return moved_by_another_writer(which, current->state, from);
+    if (model::needs_slurm_job_id(from, to) && !changes.slurm_job_id && !current->slurm_job_id) {
+      return invalid_argument(which + ": " + std::string(model::to_string(from)) + " -> " +
+                              std::string(model::to_string(to)) +
+                              " needs the Slurm job id (from the receipt, the evidence or a search); none was given");
+    }
     AttemptUpdate update(m_impl->db, changes);
     update.set("state", std::string(model::to_string(to)));
     if (to == AttemptState::submitting) update.set("intent_at", m_impl->now());
     update.set("updated_at", m_impl->now());
-    if (update.execute(key, from) != 1) {
-      auto actual = m_impl->read_attempt(key);
-      if (!actual) return not_found("no " + which + " in the journal");
-      return transient(which + " is " + std::string(model::to_string(actual->state)) + ", not " +
-                       std::string(model::to_string(from)) + ": another writer moved it; read it again");
-    }
+    if (update.execute(key, from) != 1) return moved_by_another_writer(which, m_impl->read_attempt(key)->state, from);
     EventDetail event = detail;
     if (changes.slurm_job_id) event.emplace_back("slurm_job_id", std::to_string(*changes.slurm_job_id));
     if (changes.sluid) event.emplace_back("sluid", *changes.sluid);

@@ -68,6 +68,19 @@ Status check_transition(AttemptState from, AttemptState to) {
                           " is not a legal transition");
 }
 
+bool has_slurm_job(AttemptState state) {
+  switch (state) {
+    case A::submitted:
+    case A::pending:
+    case A::running:
+    case A::succeeded:
+    case A::lost: return true;
+    default: return false;
+  }
+}
+
+bool needs_slurm_job_id(AttemptState from, AttemptState to) { return has_slurm_job(from) || has_slurm_job(to); }
+
 std::string_view to_string(CleanupStep step) { return detail::name_of(kCleanupNames, step); }
 std::optional<CleanupStep> parse_cleanup_step(std::string_view text) { return detail::value_of<CleanupStep>(kCleanupNames, text); }
 

@@ -17,6 +17,10 @@
 // `submit_unknown` has no edge back to `prepared`: after a lost response nothing may be sent
 // again until the original allocation is found or an operator resolves it (`abandoned`).
 //
+// From `submitted` on an attempt names its allocation: every move into or out of submitted,
+// pending and running, and into succeeded or lost (reached only through them), needs the
+// attempt's Slurm job id, or an allocation could be journaled that nothing can find again.
+//
 // Once an attempt is final its cleanup runs, in order, across restarts:
 //
 //   none -> epilog_pending (Slurm still shows COMPLETING or STAGE_OUT) -> staging_pending
@@ -63,6 +67,11 @@ bool is_final(AttemptState state);
 bool is_legal(AttemptState from, AttemptState to);
 // invalid_argument naming both states when the move is not in the table.
 Status check_transition(AttemptState from, AttemptState to);
+// Whether an attempt in `state` has been submitted for certain (submitted, pending, running,
+// succeeded, lost), so that it has a Slurm job id.
+bool has_slurm_job(AttemptState state);
+// Whether the move from -> to needs the attempt's Slurm job id (either side has_slurm_job).
+bool needs_slurm_job_id(AttemptState from, AttemptState to);
 
 enum class CleanupStep { none, epilog_pending, staging_pending, sealing, closed };
 

@@ -2,8 +2,10 @@
 // status and audit output, the journal commands.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/digest.h"
+#include "journal/daemon_lock.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 
@@ -197,11 +199,30 @@ TEST_F(CliTest, MigrateCheckAndBackup) {
   EXPECT_EQ(migrate.out, "journal " + dir.file("state/journal.db") + ": up to date\n");
   const auto check = cli({"journal", "check"});
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
-  EXPECT_NE(check.out.find("ok    migrations: at 1 of 1\n"), std::string::npos);
+  EXPECT_NE(check.out.find("ok    migrations: at 2 of 2\n"), std::string::npos);
   EXPECT_EQ(cli({"journal", "backup", dir.file("copy.db")}).exit_code, 0);
   const auto again = cli({"journal", "backup", dir.file("copy.db")});
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_EQ(again.err, "tuneplane-slurm: " + dir.file("copy.db") + " already exists; a backup never overwrites a file\n");
+}
+
+// TUNEPLANE_JOURNAL outside the state directory: the lock is the journal's, beside it.
+TEST_F(CliTest, MigrateIsRefusedWhileADaemonHoldsTheJournalsLock) {
+  env["TUNEPLANE_JOURNAL"] = dir.file("elsewhere/journal.db");
+  ASSERT_EQ(cli({"migrate"}).exit_code, 0);
+  auto held = journal::DaemonLock::acquire(dir.file("elsewhere/journal.db"));
+  ASSERT_TRUE(held.ok()) << held.error().message();
+  const auto refused = cli({"migrate"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.err, "tuneplane-slurm: migrate: another tuneplane-slurm daemon (pid " +
+                             std::to_string(::getpid()) + ") holds " + dir.file("elsewhere/journal.db.lock") +
+                             "; one daemon per journal: stop it or point TUNEPLANE_JOURNAL at another journal\n");
+  const auto check = cli({"journal", "check"});
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+  EXPECT_NE(check.out.find("ok    daemon lock: held by pid " + std::to_string(::getpid()) + " (" +
+                           dir.file("elsewhere/journal.db.lock") + ")\n"),
+            std::string::npos)
+      << check.out;
 }
 
 TEST_F(CliTest, JournalCheckFailsOnADamagedFileAndLeavesItAlone) {

@@ -2,7 +2,9 @@
 
 #include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include "journal/daemon_lock.h"
 #include "journal/journal.h"
 #include "support/temp_dir.h"
 
@@ -23,7 +25,21 @@ TEST(JournalCheckTest, AHealthyJournalPassesEveryCheck) {
   { ASSERT_TRUE(Journal::open(dir.file("journal.db"), clock).ok()); }
   const auto results = check_journal(dir.file("journal.db"));
   EXPECT_EQ(failures(results), "");
-  EXPECT_EQ(results.size(), 8u);
+  EXPECT_EQ(results.size(), 9u);
+  EXPECT_EQ(results.back().name, "daemon lock");
+  EXPECT_EQ(results.back().detail, "free: no daemon runs on this journal (" + dir.file("journal.db.lock") + ")");
+}
+
+TEST(JournalCheckTest, NamesTheDaemonHoldingTheJournalsLock) {
+  testing::TempDir dir;
+  const ManualClock clock(from_unix_seconds(0));
+  { ASSERT_TRUE(Journal::open(dir.file("journal.db"), clock).ok()); }
+  auto held = DaemonLock::acquire(dir.file("journal.db"));
+  ASSERT_TRUE(held.ok());
+  const auto results = check_journal(dir.file("journal.db"));
+  EXPECT_EQ(failures(results), "");
+  EXPECT_EQ(results.back().detail,
+            "held by pid " + std::to_string(::getpid()) + " (" + dir.file("journal.db.lock") + ")");
 }
 
 TEST(JournalCheckTest, SaysWhatIsWrongWithAFileThatIsNoJournal) {

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 
+#include "journal_fixture.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::journal {
@@ -19,39 +20,6 @@ using model::AttemptState;
 using model::CleanupStep;
 using model::JobPhase;
 using testing::TempDir;
-
-class JournalTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto opened = Journal::open(dir.file("state/journal.db"), clock);
-    ASSERT_TRUE(opened.ok()) << opened.error().message();
-    journal = std::move(*opened);
-  }
-
-  NewJob job(const std::string& id, const std::string& hash = std::string(64, 'a')) {
-    return {id, "{\"job_id\":\"" + id + "\"}", hash, "/s/slurm/jobs/" + id + "/credentials/ingest_token", "hmac", 2};
-  }
-
-  // A job with attempt 1 moved through `states` in order.
-  void walk(const std::string& id, std::initializer_list<AttemptState> states) {
-    ASSERT_TRUE(journal->add_job(job(id)).ok());
-    ASSERT_TRUE(journal->add_attempt(id, 1, "token-" + id, "input").ok());
-    AttemptState at = AttemptState::preparing;
-    for (const AttemptState next : states) {
-      ASSERT_TRUE(journal->transition({id, 1}, at, next, {}, {}).ok());
-      at = next;
-    }
-  }
-
-  std::int64_t event_count() {
-    SQLite::Database db(journal->path(), SQLite::OPEN_READONLY);
-    return db.execAndGet("SELECT count(*) FROM events").getInt64();
-  }
-
-  TempDir dir;
-  ManualClock clock{from_unix_seconds(1796040374)};
-  std::unique_ptr<Journal> journal;
-};
 
 TEST_F(JournalTest, OpensInWalModeWithTheFullSchemaAndPrivateDirectory) {
   SQLite::Database db(journal->path(), SQLite::OPEN_READONLY);
@@ -146,7 +114,7 @@ TEST_F(JournalTest, ALostResponseBlocksAndShowsInTheBlockedView) {
   ASSERT_TRUE(blocked.ok());
   ASSERT_EQ(blocked->size(), 1u);
   EXPECT_EQ(blocked->front().job_id, "j1");
-  EXPECT_EQ(blocked->front().submit_token, "token-j1");
+  EXPECT_EQ(blocked->front().submit_token, "token-j1-1");
   EXPECT_EQ(blocked->front().reason, "POST /slurm/v0.0.45/job/submit: timed out after the request was sent");
   EXPECT_EQ(journal->job("j1")->value().phase, JobPhase::submit_unconfirmed);
 }
@@ -156,7 +124,9 @@ TEST_F(JournalTest, CleanupRunsInOrderOnlyAfterTheAttemptEnded) {
   const Status early = journal->advance_cleanup({"j1", 1}, CleanupStep::none, CleanupStep::staging_pending, {});
   ASSERT_FALSE(early.ok());
   EXPECT_EQ(early.error().message(), "attempt j1/1 is submitting; cleanup starts only when an attempt has ended");
-  ASSERT_TRUE(journal->transition({"j1", 1}, AttemptState::submitting, AttemptState::submitted, {}, {}).ok());
+  AttemptChanges receipt;
+  receipt.slurm_job_id = 77;
+  ASSERT_TRUE(journal->transition({"j1", 1}, AttemptState::submitting, AttemptState::submitted, receipt, {}).ok());
   ASSERT_TRUE(journal->transition({"j1", 1}, AttemptState::submitted, AttemptState::succeeded, {}, {}).ok());
   EXPECT_EQ(journal->cleanup_backlog()->size(), 1u);
   EXPECT_FALSE(journal->advance_cleanup({"j1", 1}, CleanupStep::none, CleanupStep::closed, {}).ok());
@@ -175,6 +145,7 @@ TEST_F(JournalTest, ARetryKeepsTheJobQueuedAndNumbersAttemptsInOrder) {
   node_fail.job_phase = JobPhase::queued;
   ASSERT_TRUE(journal->transition({"j1", 1}, AttemptState::running, AttemptState::failed, node_fail, {}).ok());
   EXPECT_EQ(journal->job("j1")->value().phase, JobPhase::queued);
+  close_cleanup("j1", 1);
   EXPECT_FALSE(journal->add_attempt("j1", 3, "t3", "in").ok());
   ASSERT_TRUE(journal->add_attempt("j1", 2, "t2", "in").ok());
   EXPECT_EQ(journal->job("j1")->value().current_attempt, 2);
@@ -219,7 +190,7 @@ TEST_F(JournalTest, TheTimelineTellsTheWholeStory) {
                                              "job.phase:submitting", "attempt.state:submitted", "job.phase:pending",
                                              "evidence:"}));
   EXPECT_EQ(timeline->front().request_sha256, std::string(64, 'a'));
-  EXPECT_EQ(timeline->at(1).submit_token, "token-j1");
+  EXPECT_EQ(timeline->at(1).submit_token, "token-j1-1");
   EXPECT_EQ(timeline->at(5).slurm_job_id, 12);
   EXPECT_EQ(timeline->at(5).sluid, "sEE9M8P5JF1X00");
   EXPECT_EQ(timeline->at(5).reason, "receipt");

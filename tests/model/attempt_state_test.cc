@@ -49,6 +49,24 @@ TEST(AttemptStateTest, FinalStatesHaveNoWayOut) {
   for (const A state : kAllAttemptStates) EXPECT_EQ(is_final(state), final_states.count(state) == 1) << to_string(state);
 }
 
+// A state has a Slurm job when it is `submitted` or every way into it passes through one.
+TEST(AttemptStateTest, TheStatesWithASlurmJobAreThoseReachedOnlyThroughSubmitted) {
+  for (const A state : kAllAttemptStates) {
+    bool reached = false;
+    bool only_through_a_job = true;
+    for (const auto& [from, to] : kLegal) {
+      if (to != state) continue;
+      reached = true;
+      only_through_a_job = only_through_a_job && has_slurm_job(from);
+    }
+    EXPECT_EQ(has_slurm_job(state), state == A::submitted || (reached && only_through_a_job)) << to_string(state);
+  }
+  EXPECT_TRUE(needs_slurm_job_id(A::submitting, A::submitted));
+  EXPECT_TRUE(needs_slurm_job_id(A::running, A::failed));
+  EXPECT_FALSE(needs_slurm_job_id(A::preparing, A::failed));
+  EXPECT_FALSE(needs_slurm_job_id(A::submitting, A::submit_unknown));
+}
+
 TEST(AttemptStateTest, IllegalMovesAreRefusedWithBothNames) {
   const Status status = check_transition(A::submitting, A::running);
   ASSERT_FALSE(status.ok());

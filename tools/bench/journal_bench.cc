@@ -93,7 +93,9 @@ double journal_rate(const std::string& path, int changes) {
   for (int step = 0; step < per_job && done < changes; ++step) {
     for (int i = 0; i < jobs && done < changes; ++i, ++done) {
       const AttemptState from = step == 0 ? AttemptState::preparing : path_of_an_attempt[step - 1];
-      const Status moved = j.transition({"job-" + std::to_string(i), 1}, from, path_of_an_attempt[step], {},
+      journal::AttemptChanges receipt;
+      if (path_of_an_attempt[step] == AttemptState::submitted) receipt.slurm_job_id = static_cast<std::uint32_t>(i + 1);
+      const Status moved = j.transition({"job-" + std::to_string(i), 1}, from, path_of_an_attempt[step], receipt,
                                         {{"reason", "bench"}});
       if (!moved.ok()) {
         std::fprintf(stderr, "%s\n", moved.error().message().c_str());

@@ -5,6 +5,9 @@
 // Every endpoint is documented in tools/slurmrestd-sim/README.md. Errors answer 400
 // (bad input), 404 (unknown job or endpoint) or 409 (a step Slurm would not take) with
 // {"error": "..."} naming the field and the fix. Not thread-safe: server thread only.
+//
+// handle() parses the body and finds the endpoint in one route table (control_api.cc);
+// each endpoint is a handler of its own in control_*_routes.cc (control_routes.h).
 #pragma once
 
 #include <cstdint>
@@ -19,25 +22,30 @@
 
 namespace tpslurm::sim {
 
+// The parts of the simulator the control API reads and changes.
+struct ControlParts {
+  SimOptions& options;
+  SimClock& clock;
+  JobStore& store;
+  FaultPlan& faults;
+  Stats& stats;
+  std::uint16_t port = 0;
+  std::uint16_t control_port = 0;
+};
+
 class ControlApi {
  public:
   ControlApi(SimOptions& options, SimClock& clock, JobStore& store, FaultPlan& faults, Stats& stats)
-      : m_options(options), m_clock(clock), m_store(store), m_faults(faults), m_stats(stats) {}
+      : m_sim{options, clock, store, faults, stats} {}
 
   HttpReply handle(const HttpRequest& request, const Target& target);
   void set_ports(std::uint16_t port, std::uint16_t control_port) {
-    m_port = port;
-    m_control_port = control_port;
+    m_sim.port = port;
+    m_sim.control_port = control_port;
   }
 
  private:
-  SimOptions& m_options;
-  SimClock& m_clock;
-  JobStore& m_store;
-  FaultPlan& m_faults;
-  Stats& m_stats;
-  std::uint16_t m_port = 0;
-  std::uint16_t m_control_port = 0;
+  ControlParts m_sim;
 };
 
 }  // namespace tpslurm::sim

@@ -358,58 +358,75 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
   out.end_object();
 }
 
-void write_partition(JsonWriter& out, const std::string& name, Dialect dialect, const ClusterConfig& cluster) {
+namespace {
+
+// What every dialect's partition says of the whole cluster.
+struct PartitionFacts {
   std::string node_list;
-  for (const auto& n : cluster.nodes) node_list += (node_list.empty() ? "" : ",") + n;
-  const std::int64_t total_cpus = static_cast<std::int64_t>(cluster.cpus_per_node * cluster.nodes.size());
-  const std::string tres = "cpu=" + std::to_string(total_cpus) +
-                           ",mem=" + std::to_string(cluster.memory_per_node_mb * cluster.nodes.size()) +
-                           "M,node=" + std::to_string(cluster.nodes.size()) + ",billing=" + std::to_string(total_cpus);
-  const bool is_default = name == cluster.default_partition;
+  std::int64_t total_cpus = 0;
+  std::string tres;
+  bool is_default = false;
+};
+
+PartitionFacts partition_facts(const std::string& name, const ClusterConfig& cluster) {
+  PartitionFacts f;
+  for (const auto& n : cluster.nodes) f.node_list += (f.node_list.empty() ? "" : ",") + n;
+  f.total_cpus = static_cast<std::int64_t>(cluster.cpus_per_node * cluster.nodes.size());
+  f.tres = "cpu=" + std::to_string(f.total_cpus) +
+           ",mem=" + std::to_string(cluster.memory_per_node_mb * cluster.nodes.size()) +
+           "M,node=" + std::to_string(cluster.nodes.size()) + ",billing=" + std::to_string(f.total_cpus);
+  f.is_default = name == cluster.default_partition;
+  return f;
+}
+
+void write_partition_v38(JsonWriter& out, const std::string& name, const PartitionFacts& f,
+                         const ClusterConfig& cluster) {
   out.begin_object();
-  if (!is_v4x(dialect)) {
-    out.key("flags").begin_array();
-    if (is_default) out.string("default");
-    out.end_array();
-    out.key("preemption_mode").begin_array().string("disabled").end_array();
-    out.str_field("allowed_allocation_nodes", "");
-    out.str_field("allowed_accounts", "");
-    out.str_field("allowed_groups", "");
-    out.str_field("allowed_qos", "");
-    out.str_field("alternative", "");
-    out.str_field("billing_weights", "");
-    out.null_field("default_memory_per_cpu");
-    out.null_field("default_memory_per_node");
-    out.null_field("default_time_limit");
-    out.str_field("denied_accounts", "");
-    out.str_field("denied_qos", "");
-    out.int_field("preemption_grace_time", 0);
-    out.int_field("maximum_cpus_per_node", -1);
-    out.null_field("maximum_memory_per_cpu");
-    out.null_field("maximum_memory_per_node");
-    out.int_field("maximum_nodes_per_job", -1);
-    out.int_field("max_time_limit", -1);
-    out.int_field("min nodes per job", 0);
-    out.str_field("name", name);
-    out.str_field("nodes", node_list);
-    out.null_field("over_time_limit");
-    out.int_field("priority_job_factor", 1);
-    out.int_field("priority_tier", 1);
-    out.str_field("qos", "");
-    out.str_field("state", "UP");
-    out.int_field("total_cpus", total_cpus);
-    out.int_field("total_nodes", static_cast<std::int64_t>(cluster.nodes.size()));
-    out.str_field("tres", tres);
-    out.end_object();
-    return;
-  }
+  out.key("flags").begin_array();
+  if (f.is_default) out.string("default");
+  out.end_array();
+  out.key("preemption_mode").begin_array().string("disabled").end_array();
+  out.str_field("allowed_allocation_nodes", "");
+  out.str_field("allowed_accounts", "");
+  out.str_field("allowed_groups", "");
+  out.str_field("allowed_qos", "");
+  out.str_field("alternative", "");
+  out.str_field("billing_weights", "");
+  out.null_field("default_memory_per_cpu");
+  out.null_field("default_memory_per_node");
+  out.null_field("default_time_limit");
+  out.str_field("denied_accounts", "");
+  out.str_field("denied_qos", "");
+  out.int_field("preemption_grace_time", 0);
+  out.int_field("maximum_cpus_per_node", -1);
+  out.null_field("maximum_memory_per_cpu");
+  out.null_field("maximum_memory_per_node");
+  out.int_field("maximum_nodes_per_job", -1);
+  out.int_field("max_time_limit", -1);
+  out.int_field("min nodes per job", 0);
+  out.str_field("name", name);
+  out.str_field("nodes", f.node_list);
+  out.null_field("over_time_limit");
+  out.int_field("priority_job_factor", 1);
+  out.int_field("priority_tier", 1);
+  out.str_field("qos", "");
+  out.str_field("state", "UP");
+  out.int_field("total_cpus", f.total_cpus);
+  out.int_field("total_nodes", static_cast<std::int64_t>(cluster.nodes.size()));
+  out.str_field("tres", f.tres);
+  out.end_object();
+}
+
+void write_partition_v4x(JsonWriter& out, const std::string& name, Dialect dialect, const PartitionFacts& f,
+                         const ClusterConfig& cluster) {
+  out.begin_object();
   const bool v45 = dialect == Dialect::v0045;
-  out.key("nodes").begin_object().str_field("allowed_allocation", "").str_field("configured", node_list).int_field("total", static_cast<std::int64_t>(cluster.nodes.size())).end_object();
+  out.key("nodes").begin_object().str_field("allowed_allocation", "").str_field("configured", f.node_list).int_field("total", static_cast<std::int64_t>(cluster.nodes.size())).end_object();
   out.key("accounts").begin_object().str_field("allowed", "").str_field("deny", "").end_object();
   out.key("groups").begin_object().str_field("allowed", "").end_object();
   out.key("qos").begin_object().str_field("allowed", "").str_field("deny", "").str_field("assigned", "").end_object();
   out.str_field("alternate", "");
-  out.key("tres").begin_object().str_field("billing_weights", "").str_field("configured", tres).end_object();
+  out.key("tres").begin_object().str_field("billing_weights", "").str_field("configured", f.tres).end_object();
   out.str_field("cluster", "");
   out.key("select_type").begin_array();
   if (v45) {
@@ -424,7 +441,7 @@ void write_partition(JsonWriter& out, const std::string& name, Dialect dialect, 
   } else {
     out.int_field("task_binding", 0);
   }
-  out.int_field("total", total_cpus);
+  out.int_field("total", f.total_cpus);
   out.end_object();
   out.key("defaults").begin_object();
   out.int_field("memory_per_cpu", static_cast<std::int64_t>(cluster.def_mem_per_cpu_mb));
@@ -435,7 +452,7 @@ void write_partition(JsonWriter& out, const std::string& name, Dialect dialect, 
   out.end_object();
   if (v45) {
     out.key("flags").begin_array();
-    if (is_default) out.string("DEFAULT");
+    if (f.is_default) out.string("DEFAULT");
     out.end_array();
   }
   out.key("partition").begin_object();
@@ -470,6 +487,18 @@ void write_partition(JsonWriter& out, const std::string& name, Dialect dialect, 
   out.str_field("topology", "");
   no_val_field(out, "suspend_time", 0, false);
   out.end_object();
+}
+
+
+}  // namespace
+
+void write_partition(JsonWriter& out, const std::string& name, Dialect dialect, const ClusterConfig& cluster) {
+  const PartitionFacts facts = partition_facts(name, cluster);
+  if (is_v4x(dialect)) {
+    write_partition_v4x(out, name, dialect, facts, cluster);
+  } else {
+    write_partition_v38(out, name, facts, cluster);
+  }
 }
 
 }  // namespace tpslurm::sim

@@ -307,11 +307,11 @@ void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Relea
   out.end_object();
 }
 
-void write_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
+namespace {
+
+// v0.0.38's job fields from "account" to "job_id": who, where, flags, features, GRES.
+void write_job_v38_identity(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
   const bool finished = is_finished(job.state);
-  const std::uint64_t def_mem = cluster.def_mem_per_cpu_mb;
-  const bool tasks_known = job.tasks != 0 || job.allocated;
-  out.begin_object();
   out.str_field("account", job.account);
   out.int_field("accrue_time", job.accrue_time);
   out.str_field("admin_comment", "");
@@ -369,33 +369,42 @@ void write_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& c
   out.int_field("group_id", job.group_id);
   out.str_field("group_name", job.group_name);
   out.int_field("job_id", job.job_id);
-  if (job.allocated) {
-    const std::vector<std::string> nodes = split_csv(job.nodes);
-    out.key("job_resources").begin_object();
-    out.str_field("nodes", job.nodes);
-    out.int_field("allocated_cores", job.total_cpus());
-    out.int_field("allocated_hosts", static_cast<std::int64_t>(nodes.size()));
-    out.key("allocated_nodes").begin_array();
-    for (const auto& node : nodes) {
-      out.begin_object();
-      out.key("sockets").begin_object();
-      out.key("0").begin_object();
-      out.key("cores").begin_object();
-      for (std::uint32_t core = 0; core < job.total_cpus() && core < cluster.cpus_per_node; ++core) {
-        out.str_field(std::to_string(core), "allocated");
-      }
-      out.end_object();
-      out.end_object();
-      out.end_object();
-      out.str_field("nodename", node);
-      out.int_field("cpus_used", 0);
-      out.int_field("memory_used", 0);
-      out.int_field("memory_allocated", static_cast<std::int64_t>(job.allocated_mem_mb(def_mem)));
-      out.end_object();
+}
+
+// v0.0.38's "job_resources" of an allocated job: its nodes and their allocated cores.
+void write_job_resources_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
+  const std::uint64_t def_mem = cluster.def_mem_per_cpu_mb;
+  const std::vector<std::string> nodes = split_csv(job.nodes);
+  out.key("job_resources").begin_object();
+  out.str_field("nodes", job.nodes);
+  out.int_field("allocated_cores", job.total_cpus());
+  out.int_field("allocated_hosts", static_cast<std::int64_t>(nodes.size()));
+  out.key("allocated_nodes").begin_array();
+  for (const auto& node : nodes) {
+    out.begin_object();
+    out.key("sockets").begin_object();
+    out.key("0").begin_object();
+    out.key("cores").begin_object();
+    for (std::uint32_t core = 0; core < job.total_cpus() && core < cluster.cpus_per_node; ++core) {
+      out.str_field(std::to_string(core), "allocated");
     }
-    out.end_array();
+    out.end_object();
+    out.end_object();
+    out.end_object();
+    out.str_field("nodename", node);
+    out.int_field("cpus_used", 0);
+    out.int_field("memory_used", 0);
+    out.int_field("memory_allocated", static_cast<std::int64_t>(job.allocated_mem_mb(def_mem)));
     out.end_object();
   }
+  out.end_array();
+  out.end_object();
+}
+
+// v0.0.38's job fields from "job_state" to "priority": state and what the job asked for.
+void write_job_v38_request(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
+  const std::uint64_t def_mem = cluster.def_mem_per_cpu_mb;
+  const bool tasks_known = job.tasks != 0 || job.allocated;
   out.str_field("job_state", state_string_v38(job.state, job.flags));
   out.int_field("last_sched_evaluation", job.last_sched_eval);
   out.str_field("licenses", "");
@@ -439,6 +448,11 @@ void write_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& c
   out.int_field("pre_sus_time", 0);
   // 22.05 counts priorities down from a large base; a held job has 0.
   out.int_field("priority", job.priority == 0 ? 0 : std::int64_t{4294901760} - job.job_id);
+}
+
+// v0.0.38's job fields from "profile" on: requeue, times, files, TRES, user.
+void write_job_v38_status(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
+  const std::uint64_t def_mem = cluster.def_mem_per_cpu_mb;
   out.null_field("profile");
   out.str_field("qos", job.qos);
   out.bool_field("reboot", false);
@@ -479,6 +493,16 @@ void write_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& c
   out.str_field("user_name", job.user_name);
   out.str_field("wckey", job.wckey);
   out.str_field("current_working_directory", job.cwd);
+}
+
+}  // namespace
+
+void write_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
+  out.begin_object();
+  write_job_v38_identity(out, job, cluster);
+  if (job.allocated) write_job_resources_v38(out, job, cluster);
+  write_job_v38_request(out, job, cluster);
+  write_job_v38_status(out, job, cluster);
   out.end_object();
 }
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -33,8 +34,8 @@ int fail(const std::string& message) {
   return 2;
 }
 
-int run(int argc, char** argv) {
-  CLI::App app{"slurmrestd-sim: a fault-injecting slurmrestd simulator"};
+// The command line as given, before it is checked.
+struct CommandLine {
   std::string listen = "127.0.0.1:0";
   std::string port_file;
   std::string control_listen;
@@ -58,103 +59,118 @@ int run(int argc, char** argv) {
   std::string qos;
   bool no_accounting = false;
   std::string cwd;
+};
 
-  app.add_option("--listen", listen, "HOST:PORT to serve on; port 0 picks a free one")->capture_default_str();
-  app.add_option("--port-file", port_file, "write the port actually used to this file");
-  app.add_option("--control-listen", control_listen, "HOST:PORT of a second listener serving only /sim/");
-  app.add_option("--control-port-file", control_port_file, "write the control listener's port to this file");
-  app.add_option("--release", release, "Slurm release to impersonate: 26.05.3, 25.11.7, 25.05.0 or 22.05.8")
+void add_options(CLI::App& app, CommandLine& c) {
+  app.add_option("--listen", c.listen, "HOST:PORT to serve on; port 0 picks a free one")->capture_default_str();
+  app.add_option("--port-file", c.port_file, "write the port actually used to this file");
+  app.add_option("--control-listen", c.control_listen, "HOST:PORT of a second listener serving only /sim/");
+  app.add_option("--control-port-file", c.control_port_file, "write the control listener's port to this file");
+  app.add_option("--release", c.release, "Slurm release to impersonate: 26.05.3, 25.11.7, 25.05.0 or 22.05.8")
       ->capture_default_str();
-  app.add_option("--key-file", key_file, "the cluster's HS256 JWT key (file bytes are the key)");
-  app.add_flag("--no-auth", no_auth, "accept every request as root (benchmarks)");
-  app.add_flag("--manual-clock", manual_clock, "simulated time moves only through POST /sim/clock/*");
-  app.add_option("--clock-start", clock_start, "manual clock start (Unix seconds; default 2026-11-30T12:00:00Z)");
-  app.add_option("--timing", timing, "\"manual\" or e.g. pending=1s,running=2s,completing=1s (inf = until stepped)");
-  app.add_option("--min-job-age", min_job_age, "MinJobAge: finished jobs leave slurmctld this long after ending")
+  app.add_option("--key-file", c.key_file, "the cluster's HS256 JWT key (file bytes are the key)");
+  app.add_flag("--no-auth", c.no_auth, "accept every request as root (benchmarks)");
+  app.add_flag("--manual-clock", c.manual_clock, "simulated time moves only through POST /sim/clock/*");
+  app.add_option("--clock-start", c.clock_start, "manual clock start (Unix seconds; default 2026-11-30T12:00:00Z)");
+  app.add_option("--timing", c.timing, "\"manual\" or e.g. pending=1s,running=2s,completing=1s (inf = until stepped)");
+  app.add_option("--min-job-age", c.min_job_age, "MinJobAge: finished jobs leave slurmctld this long after ending")
       ->capture_default_str();
-  app.add_option("--first-job-id", first_job_id, "FirstJobId")->capture_default_str();
-  app.add_option("--cluster-name", cluster_name, "ClusterName");
-  app.add_option("--cluster-id", cluster_id, "SLUID cluster bits (0x001-0xffe)");
-  app.add_option("--partitions", partitions, "comma-separated partitions (default debug,gpu,cpu)");
-  app.add_option("--default-partition", default_partition, "default partition (default: the first one)");
-  app.add_option("--nodes", nodes, "comma-separated node names (default vm,vm-b)");
-  app.add_option("--features", features, "comma-separated node features (default h100,cpuonly,emu)");
-  app.add_option("--cpus-per-node", cpus_per_node, "CPUs per node (default 2)");
-  app.add_option("--accounts", accounts, "enforce these accounts (comma-separated)");
-  app.add_option("--qos", qos, "enforce these QoS (comma-separated)");
-  app.add_flag("--no-accounting", no_accounting, "run without slurmdbd: no /slurmdb/ endpoints");
-  app.add_option("--cwd", cwd, "slurmrestd's working directory (given to jobs without one)");
-  CLI11_PARSE(app, argc, argv);
+  app.add_option("--first-job-id", c.first_job_id, "FirstJobId")->capture_default_str();
+  app.add_option("--cluster-name", c.cluster_name, "ClusterName");
+  app.add_option("--cluster-id", c.cluster_id, "SLUID cluster bits (0x001-0xffe)");
+  app.add_option("--partitions", c.partitions, "comma-separated partitions (default debug,gpu,cpu)");
+  app.add_option("--default-partition", c.default_partition, "default partition (default: the first one)");
+  app.add_option("--nodes", c.nodes, "comma-separated node names (default vm,vm-b)");
+  app.add_option("--features", c.features, "comma-separated node features (default h100,cpuonly,emu)");
+  app.add_option("--cpus-per-node", c.cpus_per_node, "CPUs per node (default 2)");
+  app.add_option("--accounts", c.accounts, "enforce these accounts (comma-separated)");
+  app.add_option("--qos", c.qos, "enforce these QoS (comma-separated)");
+  app.add_flag("--no-accounting", c.no_accounting, "run without slurmdbd: no /slurmdb/ endpoints");
+  app.add_option("--cwd", c.cwd, "slurmrestd's working directory (given to jobs without one)");
+}
 
-  SimOptions options;
+// The server's own settings: where it listens, what it impersonates, auth, clock, timing, ids.
+// An error message when one is wrong.
+std::optional<std::string> configure_server(const CommandLine& c, SimOptions& options) {
   std::uint16_t port = 0;
-  if (auto st = tpslurm::sim::parse_listen(listen, options.listen_host, port); !st) return fail(st.error().message());
+  if (auto st = tpslurm::sim::parse_listen(c.listen, options.listen_host, port); !st) return st.error().message();
   options.port = port;
-  auto parsed_release = tpslurm::sim::parse_release(release);
-  if (!parsed_release) return fail("--release \"" + release + "\": use 26.05.3, 25.11.7, 25.05.0 or 22.05.8");
+  auto parsed_release = tpslurm::sim::parse_release(c.release);
+  if (!parsed_release) return "--release \"" + c.release + "\": use 26.05.3, 25.11.7, 25.05.0 or 22.05.8";
   options.release = *parsed_release;
-  options.no_auth = no_auth;
-  if (!no_auth) {
-    if (key_file.empty()) return fail("--key-file is required (or --no-auth for benchmarks)");
-    std::ifstream in(key_file, std::ios::binary);
-    if (!in) return fail("--key-file " + key_file + ": cannot read it");
+  options.no_auth = c.no_auth;
+  if (!c.no_auth) {
+    if (c.key_file.empty()) return "--key-file is required (or --no-auth for benchmarks)";
+    std::ifstream in(c.key_file, std::ios::binary);
+    if (!in) return "--key-file " + c.key_file + ": cannot read it";
     std::ostringstream bytes;
     bytes << in.rdbuf();
     options.jwt_key = bytes.str();
-    if (options.jwt_key.empty()) return fail("--key-file " + key_file + ": the file is empty");
+    if (options.jwt_key.empty()) return "--key-file " + c.key_file + ": the file is empty";
   }
-  options.manual_clock = manual_clock;
-  if (clock_start > 0) options.manual_clock_start_ms = clock_start * 1000;
-  if (!timing.empty()) {
-    auto t = tpslurm::sim::parse_timing(timing, options.timing);
-    if (!t) return fail(t.error().message());
+  options.manual_clock = c.manual_clock;
+  if (c.clock_start > 0) options.manual_clock_start_ms = c.clock_start * 1000;
+  if (!c.timing.empty()) {
+    auto t = tpslurm::sim::parse_timing(c.timing, options.timing);
+    if (!t) return t.error().message();
     options.timing = *t;
   }
-  auto age = tpslurm::sim::parse_millis(min_job_age.find_first_not_of("0123456789") == std::string::npos
-                                            ? min_job_age + "s"
-                                            : min_job_age);
-  if (!age || *age < 0) return fail("--min-job-age \"" + min_job_age + "\": expected seconds, e.g. 300 or 5m");
+  auto age = tpslurm::sim::parse_millis(c.min_job_age.find_first_not_of("0123456789") == std::string::npos
+                                            ? c.min_job_age + "s"
+                                            : c.min_job_age);
+  if (!age || *age < 0) return "--min-job-age \"" + c.min_job_age + "\": expected seconds, e.g. 300 or 5m";
   options.min_job_age_s = *age / 1000;
-  options.first_job_id = first_job_id;
-  if (!cluster_name.empty()) options.cluster.cluster_name = cluster_name;
-  if (!cluster_id.empty()) {
-    unsigned long id = std::stoul(cluster_id, nullptr, 0);
-    if (id < 1 || id > 0xffe) return fail("--cluster-id must be from 0x001 to 0xffe");
+  options.first_job_id = c.first_job_id;
+  return std::nullopt;
+}
+
+// The simulated cluster: its name and id, partitions, nodes, features, limits, accounting.
+std::optional<std::string> configure_cluster(const CommandLine& c, SimOptions& options) {
+  auto& cluster = options.cluster;
+  if (!c.cluster_name.empty()) cluster.cluster_name = c.cluster_name;
+  if (!c.cluster_id.empty()) {
+    unsigned long id = std::stoul(c.cluster_id, nullptr, 0);
+    if (id < 1 || id > 0xffe) return "--cluster-id must be from 0x001 to 0xffe";
     options.cluster_id = static_cast<std::uint16_t>(id);
   }
-  if (!partitions.empty()) {
-    options.cluster.partitions = tpslurm::sim::split_csv(partitions);
-    if (options.cluster.partitions.empty()) return fail("--partitions: give at least one partition name");
-    options.cluster.default_partition = options.cluster.partitions.front();
+  if (!c.partitions.empty()) {
+    cluster.partitions = tpslurm::sim::split_csv(c.partitions);
+    if (cluster.partitions.empty()) return "--partitions: give at least one partition name";
+    cluster.default_partition = cluster.partitions.front();
   }
-  if (!default_partition.empty()) {
-    if (!options.cluster.has_partition(default_partition)) {
-      return fail("--default-partition \"" + default_partition + "\" is not in --partitions");
+  if (!c.default_partition.empty()) {
+    if (!cluster.has_partition(c.default_partition)) {
+      return "--default-partition \"" + c.default_partition + "\" is not in --partitions";
     }
-    options.cluster.default_partition = default_partition;
+    cluster.default_partition = c.default_partition;
   }
-  if (!nodes.empty()) options.cluster.nodes = tpslurm::sim::split_csv(nodes);
-  if (options.cluster.nodes.empty()) return fail("--nodes: give at least one node name");
-  if (!features.empty()) {
-    auto list = tpslurm::sim::split_csv(features);
-    options.cluster.features = {list.begin(), list.end()};
+  if (!c.nodes.empty()) cluster.nodes = tpslurm::sim::split_csv(c.nodes);
+  if (cluster.nodes.empty()) return "--nodes: give at least one node name";
+  if (!c.features.empty()) {
+    auto list = tpslurm::sim::split_csv(c.features);
+    cluster.features = {list.begin(), list.end()};
   }
-  if (cpus_per_node) options.cluster.cpus_per_node = cpus_per_node;
-  if (!accounts.empty()) {
-    auto list = tpslurm::sim::split_csv(accounts);
-    options.cluster.accounts = {list.begin(), list.end()};
+  if (c.cpus_per_node) cluster.cpus_per_node = c.cpus_per_node;
+  if (!c.accounts.empty()) {
+    auto list = tpslurm::sim::split_csv(c.accounts);
+    cluster.accounts = {list.begin(), list.end()};
   }
-  if (!qos.empty()) {
-    auto list = tpslurm::sim::split_csv(qos);
-    options.cluster.qos = {list.begin(), list.end()};
+  if (!c.qos.empty()) {
+    auto list = tpslurm::sim::split_csv(c.qos);
+    cluster.qos = {list.begin(), list.end()};
   }
-  options.cluster.accounting = !no_accounting;
+  cluster.accounting = !c.no_accounting;
+  std::string cwd = c.cwd;
   if (cwd.empty()) {
     char buf[4096];
     cwd = getcwd(buf, sizeof buf) ? buf : "/";
   }
   options.default_cwd = cwd;
+  return std::nullopt;
+}
 
+// Listens, writes the port files, and serves until SIGINT or SIGTERM.
+int serve(const SimOptions& options, const CommandLine& c) {
   // SIGINT/SIGTERM are taken by a waiting thread, which stops the server cleanly.
   sigset_t signals;
   sigemptyset(&signals);
@@ -165,20 +181,25 @@ int run(int argc, char** argv) {
   tpslurm::sim::Simulator simulator(options);
   tpslurm::sim::Server server(simulator);
   if (auto st = server.listen(options.listen_host, options.port); !st) return fail(st.error().message());
-  if (!control_listen.empty()) {
+  if (!c.control_listen.empty()) {
     std::string host;
     std::uint16_t control_port = 0;
-    if (auto st = tpslurm::sim::parse_listen(control_listen, host, control_port); !st) return fail(st.error().message());
+    if (auto st = tpslurm::sim::parse_listen(c.control_listen, host, control_port); !st) {
+      return fail(st.error().message());
+    }
     if (auto st = server.listen_control(host, control_port); !st) return fail(st.error().message());
   }
-  if (!port_file.empty() && !write_port_file(port_file, server.port())) {
-    return fail("--port-file " + port_file + ": cannot write it");
+  if (!c.port_file.empty() && !write_port_file(c.port_file, server.port())) {
+    return fail("--port-file " + c.port_file + ": cannot write it");
   }
-  if (!control_port_file.empty() && !write_port_file(control_port_file, server.control_port())) {
-    return fail("--control-port-file " + control_port_file + ": cannot write it");
+  if (!c.control_port_file.empty() && !write_port_file(c.control_port_file, server.control_port())) {
+    return fail("--control-port-file " + c.control_port_file + ": cannot write it");
   }
   std::cout << "listening on " << options.listen_host << ":" << server.port() << std::endl;
-  if (server.control_port()) std::cout << "control on " << control_listen.substr(0, control_listen.rfind(':')) << ":" << server.control_port() << std::endl;
+  if (server.control_port()) {
+    std::cout << "control on " << c.control_listen.substr(0, c.control_listen.rfind(':')) << ":"
+              << server.control_port() << std::endl;
+  }
 
   std::thread waiter([&server, signals]() {
     int received = 0;
@@ -189,6 +210,17 @@ int run(int argc, char** argv) {
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
   return 0;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"slurmrestd-sim: a fault-injecting slurmrestd simulator"};
+  CommandLine c;
+  add_options(app, c);
+  CLI11_PARSE(app, argc, argv);
+  SimOptions options;
+  if (auto problem = configure_server(c, options)) return fail(*problem);
+  if (auto problem = configure_cluster(c, options)) return fail(*problem);
+  return serve(options, c);
 }
 
 }  // namespace

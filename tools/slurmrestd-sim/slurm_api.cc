@@ -122,6 +122,85 @@ std::optional<std::int64_t> parse_time_param(const std::string* value) {
   return std::stoll(*value);
 }
 
+// The jobs GET slurmdb/.../jobs looks at: by job_name, else by step (job id or, on
+// v0.0.45, SLUID), else all; in the order they were created, each once.
+std::vector<JobStore::JobPtr> dbd_candidates(JobStore& store, const std::string* names, const std::string* steps,
+                                             Dialect dialect) {
+  std::vector<JobStore::JobPtr> candidates;
+  if (names) {
+    for (const auto& name : split_csv(*names)) {
+      auto found = store.accounting_by_name(name);
+      candidates.insert(candidates.end(), found.begin(), found.end());
+    }
+  } else if (steps) {
+    for (const auto& step : split_csv(*steps)) {
+      if (!step.empty() && step[0] == 's' && dialect == Dialect::v0045) {
+        if (auto sluid = parse_sluid(step)) {
+          for (const auto& job : store.accounting()) {
+            if (job->sluid == *sluid || job->original_sluid == *sluid) candidates.push_back(job);
+          }
+        }
+      } else if (all_digits(step.substr(0, step.find('.')))) {
+        auto found = store.accounting_by_id(static_cast<std::uint32_t>(to_u64(step.substr(0, step.find('.')))));
+        candidates.insert(candidates.end(), found.begin(), found.end());
+      }
+    }
+  } else {
+    candidates = store.accounting();
+  }
+  std::sort(candidates.begin(), candidates.end(), [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) {
+    return a->created_seq < b->created_seq;
+  });
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  return candidates;
+}
+
+std::set<std::string> csv_set(const std::string* text) {
+  std::set<std::string> out;
+  if (text) {
+    for (const auto& item : split_csv(*text)) out.insert(item);
+  }
+  return out;
+}
+
+// What GET slurmdb/.../jobs keeps of its candidates: state, user and partition filters and
+// the time window.
+struct DbdFilter {
+  std::optional<std::int64_t> start_time;
+  std::optional<std::int64_t> end_time;
+  std::optional<std::int64_t> submit_time;
+  bool steps = false;
+  std::set<std::string> states;
+  std::set<std::string> users;
+  std::set<std::string> partitions;
+  std::int64_t window_start = 0;
+  std::int64_t window_end = 0;
+
+  // slurmdb_job_cond_def_start_end(): without step or state, an unset start_time means
+  // midnight today; an unset end means now.
+  void set_window(std::int64_t now_s, bool state_given) {
+    if (start_time) {
+      window_start = *start_time;
+    } else if (!steps && !state_given && !submit_time) {
+      window_start = now_s - (now_s % 86400);
+    }
+    window_end = end_time ? *end_time : now_s;
+  }
+
+  bool matches(const JobRecord& job) const {
+    if (!states.empty() && !states.count(std::string(base_state_name(job.state)))) return false;
+    if (!users.empty() && !users.count(job.user_name)) return false;
+    if (!partitions.empty() && !partitions.count(job.partition)) return false;
+    if (submit_time) return job.submit_time >= *submit_time && job.submit_time <= window_end;
+    if (!steps || start_time || end_time) {
+      // The usage window: the job was eligible or running at some point inside it.
+      if (job.eligible_time > window_end) return false;
+      if (is_finished(job.state) && job.end_time < window_start) return false;
+    }
+    return true;
+  }
+};
+
 }  // namespace
 
 struct SlurmApi::Call {
@@ -457,34 +536,38 @@ HttpReply SlurmApi::delete_job(Call& call, const std::string& id_text) {
     }
   }
 
-  if (!is_v4x(dialect)) {
-    Diagnostics diag;
-    int rc = 0;
-    std::uint32_t id = xlate_job_id_v38(id_text, m_store);
-    rpc(call, Rpc::kill_job);
-    JobRecord* job = id ? m_store.find(id) : nullptr;
-    KillResult result = job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged)
-                            : KillResult::not_found;
-    switch (result) {
-      case KillResult::signalled:
-      case KillResult::already_done: break;  // 22.05 counts "already done" as success
-      case KillResult::not_found: rc = err::kInvalidJobId; break;
-      case KillResult::denied: rc = err::kAccessDenied; break;
-      case KillResult::pending_het_component: rc = err::kNotWholeHetJob; break;
-      case KillResult::job_pending: rc = err::kJobPending; break;
-    }
-    if (rc) {
-      diag.error(rc, "unable to kill JobId=" + id_text + " with signal " + std::to_string(signal) + ": " +
-                         std::string(err::strerror(rc)),
-                 "slurm_kill_job");
-    }
-    JsonWriter out;
-    out.begin_object();
-    write_tail(out, call.ctx, diag);
-    out.end_object();
-    return json_reply(http_status_for_error(m_options.release, rc), out.take());
-  }
+  return is_v4x(dialect) ? delete_job_v4x(call, id_text, signal) : delete_job_v38(call, id_text, signal);
+}
 
+HttpReply SlurmApi::delete_job_v38(Call& call, const std::string& id_text, int signal) {
+  Diagnostics diag;
+  int rc = 0;
+  std::uint32_t id = xlate_job_id_v38(id_text, m_store);
+  rpc(call, Rpc::kill_job);
+  JobRecord* job = id ? m_store.find(id) : nullptr;
+  KillResult result = job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged)
+                          : KillResult::not_found;
+  switch (result) {
+    case KillResult::signalled:
+    case KillResult::already_done: break;  // 22.05 counts "already done" as success
+    case KillResult::not_found: rc = err::kInvalidJobId; break;
+    case KillResult::denied: rc = err::kAccessDenied; break;
+    case KillResult::pending_het_component: rc = err::kNotWholeHetJob; break;
+    case KillResult::job_pending: rc = err::kJobPending; break;
+  }
+  if (rc) {
+    diag.error(rc, "unable to kill JobId=" + id_text + " with signal " + std::to_string(signal) + ": " +
+                       std::string(err::strerror(rc)),
+               "slurm_kill_job");
+  }
+  JsonWriter out;
+  out.begin_object();
+  write_tail(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(http_status_for_error(m_options.release, rc), out.take());
+}
+
+HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int signal) {
   JobRef ref = parse_job_ref_v4x(id_text, m_options.release);
   Diagnostics diag;
   JsonWriter out;
@@ -717,20 +800,15 @@ HttpReply SlurmApi::dbd_unavailable(Call& call, const std::string& description, 
   return json_reply(status, out.take());
 }
 
-HttpReply SlurmApi::dbd_jobs(Call& call) {
+std::optional<HttpReply> SlurmApi::dbd_query_times(Call& call, Diagnostics& diag,
+                                                   std::optional<std::int64_t>& start_time,
+                                                   std::optional<std::int64_t>& end_time,
+                                                   std::optional<std::int64_t>& submit_time) {
   const Dialect dialect = call.ctx.dialect;
-  const std::int64_t now_ms = m_clock.now_ms();
-  if (const FaultRule* outage = m_faults.accounting_outage(now_ms, call.request.method, call.target.path)) {
-    ++m_stats.faults_by_kind["accounting_outage"];
-    return dbd_unavailable(call, "Failed to open slurmdbd connection", outage->status);
-  }
-  if (!call.identity.token_ok) return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
-
   static const std::set<std::string> kKnownV38 = {
       "account", "association", "cluster", "constraints", "format", "groups", "job_name", "partition", "qos",
       "reason", "reservation", "state", "wckey", "cpus_min", "cpus_max", "exit_code", "nodes_min", "nodes_max",
       "skip_steps", "disable_wait_for_result", "start_time", "end_time", "submit_time", "node", "step", "users"};
-  Diagnostics diag;
   for (const auto& [key, value] : call.target.query) {
     if (!is_v4x(dialect) && !kKnownV38.count(key)) {
       diag.error(err::kRestFailParsing, "Unknown query key \"" + key + "\"", "_parse_job_cond");
@@ -741,9 +819,6 @@ HttpReply SlurmApi::dbd_jobs(Call& call) {
       return json_reply(http_status_for_error(m_options.release, err::kRestFailParsing), out.take());
     }
   }
-  std::optional<std::int64_t> start_time;
-  std::optional<std::int64_t> end_time;
-  std::optional<std::int64_t> submit_time;
   if (is_v4x(dialect)) {
     auto time_param = [&](const char* key, std::optional<std::int64_t>& out) -> bool {
       const std::string* v = call.target.param(key);
@@ -760,79 +835,41 @@ HttpReply SlurmApi::dbd_jobs(Call& call) {
       out.end_object();
       return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
     }
-  } else if (auto refused = dbd_times_v38(call, start_time, end_time, submit_time)) {
+    return std::nullopt;
+  }
+  return dbd_times_v38(call, start_time, end_time, submit_time);
+}
+
+std::optional<HttpReply> SlurmApi::dbd_refusal(Call& call) {
+  const std::int64_t now_ms = m_clock.now_ms();
+  if (const FaultRule* outage = m_faults.accounting_outage(now_ms, call.request.method, call.target.path)) {
+    ++m_stats.faults_by_kind["accounting_outage"];
+    return dbd_unavailable(call, "Failed to open slurmdbd connection", outage->status);
+  }
+  if (!call.identity.token_ok) return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
+  return std::nullopt;
+}
+
+HttpReply SlurmApi::dbd_jobs(Call& call) {
+  const Dialect dialect = call.ctx.dialect;
+  if (auto refused = dbd_refusal(call)) return std::move(*refused);
+  Diagnostics diag;
+  DbdFilter filter;
+  if (auto refused = dbd_query_times(call, diag, filter.start_time, filter.end_time, filter.submit_time)) {
     return std::move(*refused);
   }
   const std::string* names = call.target.param("job_name");
   const std::string* steps = call.target.param("step");
-  const std::string* states = call.target.param("state");
-  const std::string* users = call.target.param("users");
-  const std::string* parts = call.target.param("partition");
+  filter.steps = steps != nullptr;
+  filter.states = csv_set(call.target.param("state"));
+  filter.users = csv_set(call.target.param("users"));
+  filter.partitions = csv_set(call.target.param("partition"));
+  filter.set_window(m_clock.now_s(), call.target.param("state") != nullptr);
 
-  // slurmdb_job_cond_def_start_end(): without step or state, an unset start_time means
-  // midnight today; an unset end means now.
-  const std::int64_t now_s = m_clock.now_s();
-  std::int64_t window_start = 0;
-  if (start_time) {
-    window_start = *start_time;
-  } else if (!steps && !states && !submit_time) {
-    window_start = now_s - (now_s % 86400);
-  }
-  const std::int64_t window_end = end_time ? *end_time : now_s;
-
-  std::vector<JobStore::JobPtr> candidates;
-  if (names) {
-    for (const auto& name : split_csv(*names)) {
-      auto found = m_store.accounting_by_name(name);
-      candidates.insert(candidates.end(), found.begin(), found.end());
-    }
-  } else if (steps) {
-    for (const auto& step : split_csv(*steps)) {
-      if (!step.empty() && step[0] == 's' && dialect == Dialect::v0045) {
-        if (auto sluid = parse_sluid(step)) {
-          for (const auto& job : m_store.accounting()) {
-            if (job->sluid == *sluid || job->original_sluid == *sluid) candidates.push_back(job);
-          }
-        }
-      } else if (all_digits(step.substr(0, step.find('.')))) {
-        auto found = m_store.accounting_by_id(static_cast<std::uint32_t>(to_u64(step.substr(0, step.find('.')))));
-        candidates.insert(candidates.end(), found.begin(), found.end());
-      }
-    }
-  } else {
-    candidates = m_store.accounting();
-  }
-  std::set<std::string> state_filter;
-  if (states) {
-    for (const auto& s : split_csv(*states)) state_filter.insert(s);
-  }
-  std::set<std::string> user_filter;
-  if (users) {
-    for (const auto& u : split_csv(*users)) user_filter.insert(u);
-  }
-  std::set<std::string> partition_filter;
-  if (parts) {
-    for (const auto& p : split_csv(*parts)) partition_filter.insert(p);
-  }
-  std::sort(candidates.begin(), candidates.end(), [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) {
-    return a->created_seq < b->created_seq;
-  });
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-
+  std::vector<JobStore::JobPtr> candidates = dbd_candidates(m_store, names, steps, dialect);
   std::vector<const JobRecord*> matched;
   for (const auto& job : candidates) {
-    if (!state_filter.empty() && !state_filter.count(std::string(base_state_name(job->state)))) continue;
-    if (!user_filter.empty() && !user_filter.count(job->user_name)) continue;
-    if (!partition_filter.empty() && !partition_filter.count(job->partition)) continue;
-    if (submit_time) {
-      if (job->submit_time < *submit_time || job->submit_time > window_end) continue;
-    } else if (!steps || start_time || end_time) {
-      // The usage window: the job was eligible or running at some point inside it.
-      const bool ended = is_finished(job->state);
-      if (job->eligible_time > window_end) continue;
-      if (ended && job->end_time < window_start) continue;
-    }
-    matched.push_back(job.get());
+    if (filter.matches(*job)) matched.push_back(job.get());
   }
   return dbd_answer(call, matched, diag, "op_handler_jobs");
 }
@@ -890,12 +927,7 @@ std::optional<HttpReply> SlurmApi::dbd_times_v38(Call& call, std::optional<std::
 
 HttpReply SlurmApi::dbd_job(Call& call, const std::string& id_text) {
   const Dialect dialect = call.ctx.dialect;
-  const std::int64_t now_ms = m_clock.now_ms();
-  if (const FaultRule* outage = m_faults.accounting_outage(now_ms, call.request.method, call.target.path)) {
-    ++m_stats.faults_by_kind["accounting_outage"];
-    return dbd_unavailable(call, "Failed to open slurmdbd connection", outage->status);
-  }
-  if (!call.identity.token_ok) return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
+  if (auto refused = dbd_refusal(call)) return std::move(*refused);
   std::vector<JobStore::JobPtr> found;
   if (!id_text.empty() && id_text[0] == 's' && dialect == Dialect::v0045) {
     if (auto sluid = parse_sluid(id_text)) {

@@ -51,14 +51,24 @@ class SlurmApi {
   HttpReply submit(Call& call);
   HttpReply get_job(Call& call, const std::string& id_text);
   HttpReply delete_job(Call& call, const std::string& id_text);
+  // DELETE job/{id} after its signal was read: v0.0.38 answers in errors[] with the HTTP
+  // status of the error; v0.0.4x per job in status[] with 200.
+  HttpReply delete_job_v38(Call& call, const std::string& id_text, int signal);
+  HttpReply delete_job_v4x(Call& call, const std::string& id_text, int signal);
   HttpReply get_jobs(Call& call);
   HttpReply jobs_state(Call& call);
   HttpReply partitions(Call& call, const std::string* name);
   HttpReply dbd_jobs(Call& call);
   HttpReply dbd_job(Call& call, const std::string& id_text);
   HttpReply dbd_unavailable(Call& call, const std::string& description, int status_override);
+  // The answer of a slurmdbd that cannot be reached (an injected outage, a bad token), if so.
+  std::optional<HttpReply> dbd_refusal(Call& call);
   // The slurmdbd job list in the dialect's layout (22.05: an empty one carries error 9003).
   HttpReply dbd_answer(Call& call, const std::vector<const JobRecord*>& jobs, Diagnostics& diag, const char* handler);
+  // GET slurmdb/.../jobs' query: unknown keys (v0.0.38) and the times; a reply if refused.
+  std::optional<HttpReply> dbd_query_times(Call& call, Diagnostics& diag, std::optional<std::int64_t>& start_time,
+                                           std::optional<std::int64_t>& end_time,
+                                           std::optional<std::int64_t>& submit_time);
   // dbv0.0.38's start_time/end_time/submit_time (parse_time() forms); a reply if refused.
   std::optional<HttpReply> dbd_times_v38(Call& call, std::optional<std::int64_t>& start_time,
                                          std::optional<std::int64_t>& end_time,

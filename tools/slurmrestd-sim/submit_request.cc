@@ -426,6 +426,102 @@ bool v38_string(const json::value& v, std::string& out) {
   return false;
 }
 
+// A v0.0.38 key whose value is one string copied into the job.
+struct V38StringField {
+  const char* key;
+  const char* alias;  // "" when none
+  std::string JobRecord::*member;
+  const char* message;  // the error for a value that is not a string
+};
+
+const V38StringField kV38StringFields[] = {
+    {"name", "job_name", &JobRecord::name, "Invalid job name"},
+    {"comment", "", &JobRecord::comment, "Invalid comment"},
+    {"partition", "", &JobRecord::partition, "Invalid partition"},
+    {"account", "", &JobRecord::account, "Invalid account"},
+    {"qos", "", &JobRecord::qos, "Invalid qos"},
+    {"wckey", "", &JobRecord::wckey, "Invalid wckey"},
+    {"reservation", "", &JobRecord::reservation, "Invalid reservation"},
+    {"dependency", "", &JobRecord::dependency, "Invalid dependency"},
+    {"constraints", "constraint", &JobRecord::constraints, "Invalid constraint"},
+    {"current_working_directory", "cwd", &JobRecord::cwd, "Invalid working directory"},
+    {"standard_output", "", &JobRecord::std_out, "Invalid standard output"},
+    {"standard_error", "", &JobRecord::std_err, "Invalid standard error"},
+    {"standard_input", "", &JobRecord::std_in, "Invalid standard input"},
+};
+
+const V38StringField* v38_string_field(const std::string& key) {
+  for (const auto& field : kV38StringFields) {
+    if (key == field.key || (*field.alias != '\0' && key == field.alias)) return &field;
+  }
+  return nullptr;
+}
+
+// Applies one known v0.0.38 key that is not a plain string field; false (with the error in
+// `diag`) if its value is refused.
+bool apply_v38_value(const std::string& key, const json::value& v, JobRecord& rec, Diagnostics& diag,
+                     bool& have_env) {
+  auto bad = [&](const std::string& message) {
+    v38_value_error(diag, key, message, err::kUnspecified);
+    return false;
+  };
+  if (key == "environment") {
+    if (!v.is_object()) return bad("environment must be a dictionary");
+    if (!parse_environment(v, rec.environment)) return bad("environment values must be strings");
+    have_env = !rec.environment.empty();
+  } else if (key == "requeue") {
+    // arg_set_data_requeue()@22.05 ignores the value: any "requeue" enables requeue.
+    rec.requeue = true;
+  } else if (key == "no_requeue") {
+    rec.requeue = false;
+  } else if (key == "hold") {
+    if (!v.is_bool()) return bad("Invalid hold");
+    rec.hold = v.get_bool();
+  } else if (key == "gres") {
+    std::string spec;
+    if (!v38_string(v, spec)) return bad("Invalid gres");
+    rec.tres_per_node = spec.rfind("gres:", 0) == 0 ? spec : "gres:" + spec;
+    rec.gpus = gpu_count(spec);
+  } else if (key == "cpus_per_task") {
+    auto n = as_int(v);
+    if (!n || *n < 1) return bad("Invalid cpus_per_task");
+    rec.cpus_per_task = static_cast<std::uint32_t>(*n);
+  } else if (key == "tasks" || key == "ntasks") {
+    auto n = as_int(v);
+    if (!n || *n < 1) return bad("Invalid tasks");
+    rec.tasks = static_cast<std::uint32_t>(*n);
+  } else if (key == "nodes") {
+    auto n = parse_nodes(v);
+    if (!n) return bad("Invalid node count specification");
+    rec.min_nodes = *n;
+    rec.nodes_requested = true;
+  } else if (key == "memory_per_node") {
+    auto mb = v.is_string() ? parse_memory_text(v.get_string()) : parse_memory(v);
+    if (!mb) return bad("Invalid memory_per_node");
+    rec.mem_per_node_mb = *mb;
+  } else if (key == "memory_per_cpu") {
+    auto mb = v.is_string() ? parse_memory_text(v.get_string()) : parse_memory(v);
+    if (!mb) return bad("Invalid memory_per_cpu");
+    rec.mem_per_cpu_mb = *mb;
+  } else if (key == "time_limit") {
+    std::optional<std::int64_t> minutes = v.is_string() ? parse_time_text(v.get_string()) : as_int(v);
+    if (!minutes) return bad("Invalid time limit specification");
+    if (*minutes <= 0) {
+      rec.time_limit_min.reset();
+    } else {
+      rec.time_limit_min = static_cast<std::uint32_t>(*minutes);
+    }
+  } else if (key == "begin_time") {
+    // 22.05 reads begin_time only as a time string; an integer is refused.
+    if (!v.is_string()) {
+      v38_value_error(diag, key, "Unable to parse time", err::kInvalidTimeValue);
+      return false;
+    }
+  }
+  // Every other known key is accepted and has no effect on the simulated job.
+  return true;
+}
+
 bool parse_component_v38(const json::object& obj, JobRecord& rec, Diagnostics& diag) {
   bool have_env = false;
   for (const auto& kv : obj) {
@@ -441,90 +537,14 @@ bool parse_component_v38(const json::object& obj, JobRecord& rec, Diagnostics& d
       case V38Key::known:
         break;
     }
-    auto bad = [&](const std::string& message) {
-      v38_value_error(diag, key, message, err::kUnspecified);
-      return false;
-    };
-    if (key == "name" || key == "job_name") {
-      if (!v38_string(v, rec.name)) return bad("Invalid job name");
-    } else if (key == "comment") {
-      if (!v38_string(v, rec.comment)) return bad("Invalid comment");
-    } else if (key == "partition") {
-      if (!v38_string(v, rec.partition)) return bad("Invalid partition");
-    } else if (key == "account") {
-      if (!v38_string(v, rec.account)) return bad("Invalid account");
-    } else if (key == "qos") {
-      if (!v38_string(v, rec.qos)) return bad("Invalid qos");
-    } else if (key == "wckey") {
-      if (!v38_string(v, rec.wckey)) return bad("Invalid wckey");
-    } else if (key == "reservation") {
-      if (!v38_string(v, rec.reservation)) return bad("Invalid reservation");
-    } else if (key == "dependency") {
-      if (!v38_string(v, rec.dependency)) return bad("Invalid dependency");
-    } else if (key == "constraints" || key == "constraint") {
-      if (!v38_string(v, rec.constraints)) return bad("Invalid constraint");
-    } else if (key == "current_working_directory" || key == "cwd") {
-      if (!v38_string(v, rec.cwd)) return bad("Invalid working directory");
-    } else if (key == "standard_output") {
-      if (!v38_string(v, rec.std_out)) return bad("Invalid standard output");
-    } else if (key == "standard_error") {
-      if (!v38_string(v, rec.std_err)) return bad("Invalid standard error");
-    } else if (key == "standard_input") {
-      if (!v38_string(v, rec.std_in)) return bad("Invalid standard input");
-    } else if (key == "environment") {
-      if (!v.is_object()) return bad("environment must be a dictionary");
-      if (!parse_environment(v, rec.environment)) return bad("environment values must be strings");
-      have_env = !rec.environment.empty();
-    } else if (key == "requeue") {
-      // arg_set_data_requeue()@22.05 ignores the value: any "requeue" enables requeue.
-      rec.requeue = true;
-    } else if (key == "no_requeue") {
-      rec.requeue = false;
-    } else if (key == "hold") {
-      if (!v.is_bool()) return bad("Invalid hold");
-      rec.hold = v.get_bool();
-    } else if (key == "gres") {
-      std::string spec;
-      if (!v38_string(v, spec)) return bad("Invalid gres");
-      rec.tres_per_node = spec.rfind("gres:", 0) == 0 ? spec : "gres:" + spec;
-      rec.gpus = gpu_count(spec);
-    } else if (key == "cpus_per_task") {
-      auto n = as_int(v);
-      if (!n || *n < 1) return bad("Invalid cpus_per_task");
-      rec.cpus_per_task = static_cast<std::uint32_t>(*n);
-    } else if (key == "tasks" || key == "ntasks") {
-      auto n = as_int(v);
-      if (!n || *n < 1) return bad("Invalid tasks");
-      rec.tasks = static_cast<std::uint32_t>(*n);
-    } else if (key == "nodes") {
-      auto n = parse_nodes(v);
-      if (!n) return bad("Invalid node count specification");
-      rec.min_nodes = *n;
-      rec.nodes_requested = true;
-    } else if (key == "memory_per_node") {
-      auto mb = v.is_string() ? parse_memory_text(v.get_string()) : parse_memory(v);
-      if (!mb) return bad("Invalid memory_per_node");
-      rec.mem_per_node_mb = *mb;
-    } else if (key == "memory_per_cpu") {
-      auto mb = v.is_string() ? parse_memory_text(v.get_string()) : parse_memory(v);
-      if (!mb) return bad("Invalid memory_per_cpu");
-      rec.mem_per_cpu_mb = *mb;
-    } else if (key == "time_limit") {
-      std::optional<std::int64_t> minutes = v.is_string() ? parse_time_text(v.get_string()) : as_int(v);
-      if (!minutes) return bad("Invalid time limit specification");
-      if (*minutes <= 0) {
-        rec.time_limit_min.reset();
-      } else {
-        rec.time_limit_min = static_cast<std::uint32_t>(*minutes);
-      }
-    } else if (key == "begin_time") {
-      // 22.05 reads begin_time only as a time string; an integer is refused.
-      if (!v.is_string()) {
-        v38_value_error(diag, key, "Unable to parse time", err::kInvalidTimeValue);
+    if (const V38StringField* field = v38_string_field(key)) {
+      if (!v38_string(v, rec.*field->member)) {
+        v38_value_error(diag, key, field->message, err::kUnspecified);
         return false;
       }
+    } else if (!apply_v38_value(key, v, rec, diag, have_env)) {
+      return false;
     }
-    // Every other known key is accepted and has no effect on the simulated job.
   }
   if (!have_env) {
     // Checked by slurmrestd itself before bothering the controller.
