@@ -1,8 +1,8 @@
 // tuneplane-slurm doctor
 //
 // One line per check (configuration, secret files, token, slurmrestd, versions and release,
-// an authenticated call, partitions, SLUID lifecycle), with the fix when it fails; exit 1 if
-// any check failed.
+// an authenticated call, partitions, SLUID lifecycle, then whether the job user can use its
+// attempts and nobody else can), with the fix when it fails; exit 1 if any check failed.
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
@@ -10,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "slurm/curl_transport.h"
 #include "slurm/doctor.h"
+#include "storage/job_access.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -19,7 +20,9 @@ int run_doctor(Context& context) {
   if (settings == nullptr) return kExitBadInput;
   auto transport = slurm::CurlTransport::create(slurm::transport_options(*settings));
   if (!transport.ok()) return context.fail(transport.error());
-  const auto checks = slurm::run_doctor(*settings, **transport, context.clock());
+  auto checks = slurm::run_doctor(*settings, **transport, context.clock());
+  const storage::JobAccessCheck access = storage::check_job_access(*settings);
+  checks.push_back({"users and files", access.ok, access.detail, access.fix});
   context.out() << slurm::format_report(checks);
   return slurm::all_ok(checks) ? kExitOk : kExitFailure;
 }

@@ -1,0 +1,137 @@
+#include "storage/job_access.h"
+
+#include <grp.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <vector>
+
+#include "base/file_system.h"
+#include "model/attempt_layout.h"
+
+namespace tpslurm::storage {
+namespace {
+
+struct User {
+  std::string name;
+  uid_t uid = 0;
+  gid_t primary_group = 0;
+};
+
+std::optional<User> user_named(const std::string& name) {
+  const struct passwd* entry = ::getpwnam(name.c_str());
+  if (entry == nullptr) return std::nullopt;
+  return User{entry->pw_name, entry->pw_uid, entry->pw_gid};
+}
+
+std::optional<User> this_user() {
+  const struct passwd* entry = ::getpwuid(::geteuid());
+  if (entry == nullptr) return std::nullopt;
+  return User{entry->pw_name, entry->pw_uid, entry->pw_gid};
+}
+
+struct Group {
+  gid_t gid = 0;
+  std::vector<std::string> members;  // supplementary members as listed
+};
+
+std::optional<Group> group_named(const std::string& name) {
+  const struct group* entry = ::getgrnam(name.c_str());
+  if (entry == nullptr) return std::nullopt;
+  Group group{entry->gr_gid, {}};
+  for (char** member = entry->gr_mem; member != nullptr && *member != nullptr; ++member) {
+    group.members.emplace_back(*member);
+  }
+  return group;
+}
+
+bool is_member(const User& user, const Group& group) {
+  return user.primary_group == group.gid ||
+         std::find(group.members.begin(), group.members.end(), user.name) != group.members.end();
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string joined;
+  for (const auto& word : words) joined += (joined.empty() ? "" : ", ") + word;
+  return joined;
+}
+
+JobAccessCheck failed(std::string detail, std::string fix) { return {false, std::move(detail), std::move(fix)}; }
+
+// <root>/slurm, where it exists: the group's, and nothing for others.
+std::optional<JobAccessCheck> tree_problem(const model::Settings& settings, const std::string& group_name,
+                                           const Group& group) {
+  if (settings.storage_root.empty()) return std::nullopt;
+  const std::string tree = join_path(settings.storage_root, model::kProgramDir);
+  struct stat info {};
+  if (::stat(tree.c_str(), &info) != 0) return std::nullopt;  // created with the group when first needed
+  if (info.st_gid != group.gid || (info.st_mode & 07) != 0 || (info.st_mode & 050) != 050) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
+    return failed(tree + " has group id " + std::to_string(info.st_gid) + " and mode " + mode +
+                      ": the job user cannot reach its attempts, or others can",
+                  "chgrp -R " + group_name + " " + tree + " && chmod -R o-rwx,g+rX " + tree);
+  }
+  return std::nullopt;
+}
+
+JobAccessCheck check_shared_group(const model::Settings& settings, const User& service, const User& job) {
+  const std::string& name = settings.storage_group;
+  const auto group = group_named(name);
+  if (!group) return failed("TUNEPLANE_STORAGE_GROUP " + name + " is not a group on this host", "create it");
+  if (!is_member(job, *group)) {
+    return failed("the job user " + job.name + " is not a member of " + name +
+                      ": its jobs cannot read their env or credential, nor write their logs",
+                  "add " + job.name + " to " + name + " (usermod -aG " + name + " " + job.name + ")");
+  }
+  if (service.uid != 0 && !is_member(service, *group)) {
+    return failed("the service account " + service.name + " is not a member of " + name +
+                      ": it cannot give the attempts their group",
+                  "add " + service.name + " to " + name + " (usermod -aG " + name + " " + service.name + ")");
+  }
+  std::vector<std::string> others;
+  for (const auto& member : group->members) {
+    if (member != job.name && member != service.name) others.push_back(member);
+  }
+  if (!others.empty()) {
+    return failed(name + " also has " + join(others) + " as members: every member can read every job's credential",
+                  "remove them from " + name + ", or make a group for the service account and the job user alone");
+  }
+  if (auto tree = tree_problem(settings, name, *group)) return *tree;
+  return {true,
+          "jobs run as " + job.name + ", the daemon as " + service.name + "; attempts are shared through the group " +
+              name + " and closed to others",
+          {}};
+}
+
+}  // namespace
+
+JobAccessCheck check_job_access(const model::Settings& settings) {
+  const auto service = this_user();
+  if (!service) return failed("this process's user (uid " + std::to_string(::geteuid()) + ") has no name", "");
+  if (settings.rest_user.empty()) {
+    return failed("TUNEPLANE_SLURM_REST_USER is not set, so the job user is unknown",
+                  "set it to the Slurm user jobs run as");
+  }
+  const auto job = user_named(settings.rest_user);
+  if (!job) {
+    return failed("the job user " + settings.rest_user +
+                      " is not known on this host, so its access to the attempts cannot be checked",
+                  "make the cluster's accounts visible here (the same NSS/LDAP as the compute nodes)");
+  }
+  if (!settings.storage_group.empty()) return check_shared_group(settings, *service, *job);
+  if (job->uid == service->uid) {
+    return {true, "jobs run as " + job->name + ", the daemon's own user; attempts are the owner's alone", {}};
+  }
+  return failed("jobs run as " + job->name + " but the daemon runs as " + service->name +
+                    " and TUNEPLANE_STORAGE_GROUP is not set: the jobs cannot read their env or credential, nor write "
+                    "their logs",
+                "create a group whose only members are " + service->name + " and " + job->name +
+                    ", and set TUNEPLANE_STORAGE_GROUP to it");
+}
+
+}  // namespace tpslurm::storage

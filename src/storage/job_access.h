@@ -1,0 +1,27 @@
+// Whether the job user can use its attempts, and nobody else can (ARCHITECTURE.md §7): the
+// `doctor` check of the deployment's two users.
+//
+// The daemon runs as a service account (this process's user); jobs run as
+// TUNEPLANE_SLURM_REST_USER. Without TUNEPLANE_STORAGE_GROUP the two must be one user. With it:
+// the job user and the service account (unless root) must be members of the group, nobody else
+// may be (every member can read every job's credential), and the program's tree on the storage
+// root (<root>/slurm), where it exists, must have the group and be closed to others. Users are
+// looked up through NSS as the compute nodes would see them; members by primary group are found
+// for the two users named, not by enumerating every account. Reads only; thread-safe.
+#pragma once
+
+#include <string>
+
+#include "model/settings.h"
+
+namespace tpslurm::storage {
+
+struct JobAccessCheck {
+  bool ok = false;
+  std::string detail;  // what was found
+  std::string fix;     // what to do; empty when ok
+};
+
+JobAccessCheck check_job_access(const model::Settings& settings);
+
+}  // namespace tpslurm::storage

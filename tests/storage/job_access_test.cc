@@ -1,0 +1,94 @@
+// The users-and-files check, with the accounts every Debian system has: root (this test runs
+// as root, as CI does), nobody (primary group nogroup) and the group daemon.
+#include "storage/job_access.h"
+
+#include <grp.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "support/temp_dir.h"
+
+namespace tpslurm::storage {
+namespace {
+
+using testing::TempDir;
+namespace fs = std::filesystem;
+
+class JobAccessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(::geteuid(), 0u) << "these cases need the service account to be root (as in CI)";
+    m_settings.storage_root = m_root.path();
+  }
+
+  JobAccessCheck check(const std::string& job_user, const std::string& group = "") {
+    m_settings.rest_user = job_user;
+    m_settings.storage_group = group;
+    return check_job_access(m_settings);
+  }
+
+  TempDir m_root;
+  model::Settings m_settings;
+};
+
+TEST_F(JobAccessTest, OneUserNeedsNoGroup) {
+  const auto result = check("root");
+  EXPECT_TRUE(result.ok) << result.detail;
+  EXPECT_EQ(result.detail, "jobs run as root, the daemon's own user; attempts are the owner's alone");
+}
+
+TEST_F(JobAccessTest, TwoUsersWithoutAGroupCannotWork) {
+  const auto result = check("nobody");
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.detail,
+            "jobs run as nobody but the daemon runs as root and TUNEPLANE_STORAGE_GROUP is not set: the jobs cannot "
+            "read their env or credential, nor write their logs");
+  EXPECT_EQ(result.fix, "create a group whose only members are root and nobody, and set TUNEPLANE_STORAGE_GROUP to it");
+}
+
+TEST_F(JobAccessTest, AnUnknownJobUserIsReported) {
+  const auto result = check("no-such-user-tp");
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.detail,
+            "the job user no-such-user-tp is not known on this host, so its access to the attempts cannot be checked");
+}
+
+TEST_F(JobAccessTest, AGroupTheJobUserIsInPasses) {
+  const auto result = check("nobody", "nogroup");
+  EXPECT_TRUE(result.ok) << result.detail;
+  EXPECT_EQ(result.detail,
+            "jobs run as nobody, the daemon as root; attempts are shared through the group nogroup and closed to "
+            "others");
+}
+
+TEST_F(JobAccessTest, AGroupWithoutTheJobUserFails) {
+  const auto result = check("nobody", "daemon");
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.detail,
+            "the job user nobody is not a member of daemon: its jobs cannot read their env or credential, nor write "
+            "their logs");
+  EXPECT_EQ(result.fix, "add nobody to daemon (usermod -aG daemon nobody)");
+}
+
+TEST_F(JobAccessTest, AProgramTreeOthersCanReadOrWithAnotherGroupFails) {
+  fs::create_directory(m_root.file("slurm"));
+  ASSERT_EQ(::chown(m_root.file("slurm").c_str(), 0, ::getgrnam("nogroup")->gr_gid), 0);
+  fs::permissions(m_root.file("slurm"), fs::perms(0750));
+  EXPECT_TRUE(check("nobody", "nogroup").ok);
+  fs::permissions(m_root.file("slurm"), fs::perms(0755));
+  const auto readable = check("nobody", "nogroup");
+  EXPECT_FALSE(readable.ok);
+  EXPECT_EQ(readable.detail, m_root.file("slurm") +
+                                 " has group id 65534 and mode 0755: the job user cannot reach its "
+                                 "attempts, or others can");
+  EXPECT_EQ(readable.fix,
+            "chgrp -R nogroup " + m_root.file("slurm") + " && chmod -R o-rwx,g+rX " + m_root.file("slurm"));
+  fs::permissions(m_root.file("slurm"), fs::perms(0750));
+  ASSERT_EQ(::chown(m_root.file("slurm").c_str(), 0, 0), 0);
+  EXPECT_FALSE(check("nobody", "nogroup").ok);
+}
+
+}  // namespace
+}  // namespace tpslurm::storage
