@@ -45,7 +45,13 @@ Status fsync_directory(const std::string& dir) {
   return ok_status();
 }
 
-Status make_directories(const std::string& path, mode_t mode) {
+Status set_group_and_mode(const std::string& path, mode_t mode, std::optional<gid_t> group) {
+  if (group && ::chown(path.c_str(), static_cast<uid_t>(-1), *group) != 0) return system_error("chgrp", path, errno);
+  if (::chmod(path.c_str(), mode) != 0) return system_error("chmod", path, errno);
+  return ok_status();
+}
+
+Status make_directories(const std::string& path, mode_t mode, std::optional<gid_t> group) {
   struct stat info {};
   if (::stat(path.c_str(), &info) == 0) {
     if (!S_ISDIR(info.st_mode)) return invalid_argument(path + " exists and is not a directory");
@@ -54,9 +60,14 @@ Status make_directories(const std::string& path, mode_t mode) {
   if (errno != ENOENT) return system_error("stat", path, errno);
   const std::string parent = parent_directory(path);
   if (parent != path) {
-    if (Status status = make_directories(parent, mode); !status.ok()) return status;
+    if (Status status = make_directories(parent, mode, group); !status.ok()) return status;
   }
-  if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST) return system_error("mkdir", path, errno);
+  // Created closed; opened to its group only once it has the group.
+  if (::mkdir(path.c_str(), 0700) != 0) {
+    if (errno == EEXIST) return ok_status();
+    return system_error("mkdir", path, errno);
+  }
+  if (Status given = set_group_and_mode(path, mode, group); !given.ok()) return given;
   return fsync_directory(parent);
 }
 

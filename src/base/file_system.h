@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,9 +17,14 @@ namespace tpslurm {
 // The whole file; refuses files larger than `max_bytes` (invalid_argument).
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes);
 
-// Creates `path` and its missing parents with `mode`, fsyncing each parent it changed, so a
-// directory that exists after a crash is recorded in its parent.
-Status make_directories(const std::string& path, mode_t mode);
+// Creates `path` and its missing parents, fsyncing each parent it changed, so a directory that
+// exists after a crash is recorded in its parent. Each directory it creates gets exactly `mode`
+// (the umask does not apply) and, when given, `group`; directories that exist stay as they are.
+Status make_directories(const std::string& path, mode_t mode, std::optional<gid_t> group = std::nullopt);
+
+// Gives `path` the group (when given), then the mode: in that order, so no other group ever
+// gets the mode's group bits.
+Status set_group_and_mode(const std::string& path, mode_t mode, std::optional<gid_t> group);
 
 // fsync(2) of a directory, so the names created in it survive a crash.
 Status fsync_directory(const std::string& dir);

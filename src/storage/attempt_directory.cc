@@ -73,7 +73,7 @@ Manifest build_manifest(const model::AttemptLayout& contents, const std::vector<
 Status make_directory(const std::string& path, unsigned mode, StorageGroup group) {
   if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return system_error("mkdir", path, errno);
   // mkdir's mode is filtered by the umask; the attempt's modes are part of its manifest.
-  return set_group_and_mode(path, mode, group);
+  return set_group_and_mode(path, static_cast<mode_t>(mode), group);
 }
 
 Status discard_incomplete(const std::string& dir) {
@@ -103,7 +103,7 @@ Status write_fresh(const std::string& dir, const model::AttemptLayout& contents,
   auto group = resolve_storage_group(contents.group);
   if (!group.ok()) return group.error();
   const model::AttemptModes modes = model::attempt_modes(group->has_value());
-  if (Status made = make_directories_in_group(dir, modes.directory, *group); !made.ok()) return made;
+  if (Status made = make_directories(dir, modes.directory, *group); !made.ok()) return made;
   if (Status mode = make_directory(dir, modes.directory, *group); !mode.ok()) return mode;
   for (const auto& sub : contents.directories) {
     if (Status made = make_directory(join_path(dir, sub.path), sub.mode, *group); !made.ok()) return made;

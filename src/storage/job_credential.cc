@@ -30,7 +30,7 @@ Result<CredentialRef> write_job_credential(std::string_view storage_root, std::s
   if (!storage_group.ok()) return storage_group.error();
   const std::string job = job_dir(storage_root, job_id);
   const unsigned job_mode = model::attempt_modes(storage_group->has_value()).directory;
-  if (Status made = make_directories_in_group(job, job_mode, *storage_group); !made.ok()) return made.error();
+  if (Status made = make_directories(job, job_mode, *storage_group); !made.ok()) return made.error();
   const std::string dir = ref.path.substr(0, ref.path.find_last_of('/'));
   if (Status made = make_directories(dir, 0700); !made.ok()) return made.error();
   Status written = write_file_atomically(ref.path, token, 0400, Overwrite::no);

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "base/digest.h"
+#include "base/file_system.h"
 #include "storage/attempt_directory.h"
 #include "storage/job_credential.h"
 #include "storage/memory_hash_cache.h"
@@ -69,7 +70,7 @@ TEST(StorageGroupTest, NewDirectoriesGetExactlyTheModeAndTheGroupWhateverTheUmas
   TempDir root;
   const std::string group = other_group();
   const mode_t old_umask = ::umask(077);
-  const Status made = make_directories_in_group(root.file("a/b/c"), 02750, gid_of(group));
+  const Status made = make_directories(root.file("a/b/c"), 02750, gid_of(group));
   ::umask(old_umask);
   ASSERT_TRUE(made.ok()) << made.error().message();
   for (const char* dir : {"a", "a/b", "a/b/c"}) {
