@@ -35,6 +35,13 @@ struct Settings {
   std::string slurm_storage_root;  // the same storage as the compute nodes see it
   bool tls_verify = true;
   std::string ca_file;
+  // The connection to slurmrestd (curl_transport.h). A low-speed limit of 0 is off.
+  std::chrono::seconds connect_timeout{5};
+  std::chrono::seconds request_timeout{60};  // the whole exchange, connecting included
+  long low_speed_limit = 0;                  // bytes/s below which ...
+  std::chrono::seconds low_speed_time{30};   // ... for this long a transfer is abandoned
+  std::string proxy;                         // empty: never a proxy (the environment's are ignored)
+  bool allow_insecure_http = false;          // the JWT over http:// to a host that is not loopback
 
   std::string runtime_registry_file;
   std::string gpu_series_file;

@@ -32,6 +32,7 @@ class ClassificationTest : public ::testing::Test {
     options.url = url;
     options.connect_timeout = std::chrono::milliseconds(300);
     options.total_timeout = total_timeout;
+    options.allow_insecure_http = true;  // the DNS test names a host that is not loopback
     auto transport = CurlTransport::create(options);
     ASSERT_TRUE(transport.ok()) << transport.error().message();
     m_transport = std::move(transport).value();
