@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <boost/url/parse.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "config/env_file.h"
 #include "config/setting_keys.h"
 #include "model/names.h"
+#include "model/rest_endpoint.h"
 
 extern char** environ;
 
@@ -134,6 +136,68 @@ std::optional<std::string> rest_url(const std::string& value, std::string& targe
   target = value;
   while (!target.empty() && target.back() == '/') target.pop_back();
   return std::nullopt;
+}
+
+std::optional<std::string> flag(const std::string& value, bool& target) {
+  if (value == "1" || value == "true" || value == "yes") {
+    target = true;
+  } else if (value == "0" || value == "false" || value == "no") {
+    target = false;
+  } else {
+    return "expected 1 or 0";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> proxy_url(const std::string& value, std::string& target) {
+  target.clear();
+  if (value.empty()) return std::nullopt;
+  auto url = boost::urls::parse_absolute_uri(value);
+  static constexpr std::string_view kSchemes[] = {"http", "https", "socks4", "socks4a", "socks5", "socks5h"};
+  const bool known = url && std::find(std::begin(kSchemes), std::end(kSchemes), url->scheme()) != std::end(kSchemes);
+  if (!known || url->host().empty() || url->has_userinfo() || url->has_query()) {
+    return "expected empty (no proxy) or SCHEME://HOST:PORT with SCHEME http, https, socks4, socks4a, socks5 or "
+           "socks5h, without user or password";
+  }
+  target = value;
+  return std::nullopt;
+}
+
+// The connection to slurmrestd: timeouts, the low-speed limit, the proxy, and whether the
+// token may travel in clear text (model/rest_endpoint.h).
+void apply_connection(Applier& apply, model::Settings& s) {
+  apply.with("TUNEPLANE_SLURM_CONNECT_TIMEOUT", [&](const std::string& v) {
+    return duration_between(v, s.connect_timeout, std::chrono::seconds(1), std::chrono::minutes(5));
+  });
+  apply.with("TUNEPLANE_SLURM_REQUEST_TIMEOUT", [&](const std::string& v) {
+    return duration_between(v, s.request_timeout, std::chrono::seconds(1), std::chrono::hours(1));
+  });
+  if (s.connect_timeout > s.request_timeout) {
+    const std::string key = apply.has("TUNEPLANE_SLURM_CONNECT_TIMEOUT") ? "TUNEPLANE_SLURM_CONNECT_TIMEOUT"
+                                                                          : "TUNEPLANE_SLURM_REQUEST_TIMEOUT";
+    apply.bad(key, "the connect timeout (" + format_duration(s.connect_timeout) + ") must not exceed the request timeout (" +
+                       format_duration(s.request_timeout) + "), which includes connecting");
+  }
+  apply.with("TUNEPLANE_SLURM_LOW_SPEED_LIMIT", [&](const std::string& v) -> std::optional<std::string> {
+    if (v.empty() || v.size() > 10 || v.find_first_not_of("0123456789") != std::string::npos || std::stoll(v) > 1'000'000'000) {
+      return "expected bytes per second from 0 (off) to 1000000000";
+    }
+    s.low_speed_limit = static_cast<long>(std::stoll(v));
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_SLURM_LOW_SPEED_TIME", [&](const std::string& v) {
+    return duration_between(v, s.low_speed_time, std::chrono::seconds(1), std::chrono::hours(1));
+  });
+  apply.with("TUNEPLANE_SLURM_PROXY", [&](const std::string& v) { return proxy_url(v, s.proxy); });
+  apply.with("TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP", [&](const std::string& v) { return flag(v, s.allow_insecure_http); });
+  if (auto host = model::cleartext_token_host(s.rest_url, s.proxy); host && !s.allow_insecure_http) {
+    const bool via_proxy = !s.proxy.empty() && !model::cleartext_token_host(s.rest_url, {});
+    const std::string key = via_proxy ? "TUNEPLANE_SLURM_PROXY" : "TUNEPLANE_SLURM_REST_URL";
+    if (apply.has(key)) {
+      apply.bad(key, "would send the JWT unencrypted over http:// to " + *host +
+                         "; use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 to allow it");
+    }
+  }
 }
 
 }  // namespace
@@ -285,21 +349,13 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
     s.storage_group = v;
     return std::nullopt;
   });
-  apply.with("TUNEPLANE_SLURM_TLS_VERIFY", [&](const std::string& v) -> std::optional<std::string> {
-    if (v == "1" || v == "true" || v == "yes") {
-      s.tls_verify = true;
-    } else if (v == "0" || v == "false" || v == "no") {
-      s.tls_verify = false;
-    } else {
-      return "expected 1 or 0";
-    }
-    return std::nullopt;
-  });
+  apply.with("TUNEPLANE_SLURM_TLS_VERIFY", [&](const std::string& v) { return flag(v, s.tls_verify); });
   apply.with("TUNEPLANE_SLURM_CA_FILE", [&](const std::string& v) -> std::optional<std::string> {
     if (auto why = absolute_path(v, s.ca_file)) return why;
     if (::access(v.c_str(), R_OK) != 0) return std::string("cannot be read: ") + std::strerror(errno);
     return std::nullopt;
   });
+  apply_connection(apply, s);
   apply.with("TUNEPLANE_RUNTIME_REGISTRY_FILE",
              [&](const std::string& v) { return absolute_path(v, s.runtime_registry_file); });
   apply.with("TUNEPLANE_GPU_SERIES_FILE", [&](const std::string& v) { return absolute_path(v, s.gpu_series_file); });

@@ -36,6 +36,13 @@ struct Settings {
   std::string storage_group;       // shared by the service account and the job user; empty = one user
   bool tls_verify = true;
   std::string ca_file;
+  // The connection to slurmrestd (curl_transport.h). A low-speed limit of 0 is off.
+  std::chrono::seconds connect_timeout{5};
+  std::chrono::seconds request_timeout{60};  // the whole exchange, connecting included
+  long low_speed_limit = 0;                  // bytes/s below which ...
+  std::chrono::seconds low_speed_time{30};   // ... for this long a transfer is abandoned
+  std::string proxy;                         // empty: never a proxy (the environment's are ignored)
+  bool allow_insecure_http = false;          // the JWT over http:// to a host that is not loopback
 
   std::string runtime_registry_file;
   std::string gpu_series_file;

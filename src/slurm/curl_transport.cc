@@ -5,6 +5,8 @@
 #include <array>
 #include <mutex>
 
+#include "model/rest_endpoint.h"
+
 namespace tpslurm::slurm {
 namespace {
 
@@ -96,6 +98,12 @@ CurlTransportOptions transport_options(const model::Settings& settings) {
   options.url = settings.rest_url;
   options.tls_verify = settings.tls_verify;
   options.ca_file = settings.ca_file;
+  options.proxy = settings.proxy;
+  options.connect_timeout = settings.connect_timeout;
+  options.total_timeout = settings.request_timeout;
+  options.low_speed_limit = settings.low_speed_limit;
+  options.low_speed_time = settings.low_speed_time;
+  options.allow_insecure_http = settings.allow_insecure_http;
   return options;
 }
 
@@ -113,6 +121,10 @@ Result<std::unique_ptr<CurlTransport>> CurlTransport::create(CurlTransportOption
     return invalid_argument("REST URL \"" + url + "\": use http://host:port, https://host:port or unix:/path");
   }
   while (!base.empty() && base.back() == '/') base.pop_back();
+  if (auto host = model::cleartext_token_host(url, options.proxy); host && !options.allow_insecure_http) {
+    return invalid_argument("REST URL \"" + url + "\": would send the JWT unencrypted over http:// to " + *host +
+                            "; use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1");
+  }
   global_init_once();
   return std::unique_ptr<CurlTransport>(new CurlTransport(std::move(options), std::move(base), std::move(socket)));
 }
@@ -149,6 +161,13 @@ void CurlTransport::release(void* handle, Reuse reuse) {
 
 HttpExchange CurlTransport::perform(const HttpRequest& request) {
   HttpExchange exchange;
+  for (const auto& [name, value] : request.headers) {
+    if (auto problem = header_value_problem(value)) {
+      exchange.fault = TransportFault::other;
+      exchange.detail = "header " + name + " not sent: its value " + *problem;
+      return exchange;
+    }
+  }
   CURL* curl = static_cast<CURL*>(acquire(request.reuse));
   if (curl == nullptr) {
     exchange.fault = TransportFault::other;
@@ -178,7 +197,14 @@ HttpExchange CurlTransport::perform(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(m_options.connect_timeout.count()));
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(m_options.total_timeout.count()));
+  // An empty CURLOPT_PROXY disables proxies, the environment's included; an empty NOPROXY
+  // keeps no_proxy from the environment out of an explicit proxy's decisions.
   curl_easy_setopt(curl, CURLOPT_PROXY, m_options.proxy.c_str());
+  curl_easy_setopt(curl, CURLOPT_NOPROXY, "");
+  if (m_options.low_speed_limit > 0) {
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, m_options.low_speed_limit);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(m_options.low_speed_time.count()));
+  }
   curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, m_options.tls_verify ? 1L : 0L);
   curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, m_options.tls_verify ? 2L : 0L);
   if (!m_options.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, m_options.ca_file.c_str());

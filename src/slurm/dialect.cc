@@ -1,5 +1,8 @@
 #include "slurm/dialect.h"
 
+#include <boost/url/encode.hpp>
+#include <boost/url/rfc/unreserved_chars.hpp>
+
 #include "slurm/dialect_v0038.h"
 #include "slurm/dialect_v0043.h"
 #include "slurm/dialect_v0044.h"
@@ -8,28 +11,9 @@
 namespace tpslurm::slurm {
 namespace {
 
-bool unreserved(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-         c == '_' || c == '~';
-}
-
 // slurmrestd accepts only unreserved characters in a path segment: "123+1" must go as
-// "123%2B1" (REST-API.md §4.1).
-std::string escape(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (char c : text) {
-    if (unreserved(c)) {
-      out += c;
-    } else {
-      const auto byte = static_cast<unsigned char>(c);
-      out += '%';
-      out += kHex[byte >> 4];
-      out += kHex[byte & 15];
-    }
-  }
-  return out;
-}
+// "123%2B1" (REST-API.md §4.1). Boost.URL writes upper-case hex digits.
+std::string escape(std::string_view text) { return boost::urls::encode(text, boost::urls::unreserved_chars); }
 
 }  // namespace
 

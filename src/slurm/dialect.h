@@ -40,6 +40,7 @@ struct ReplyBase {
 
 struct SubmitReply : ReplyBase {
   std::optional<std::uint32_t> job_id;  // the leader's id for a heterogeneous job
+  std::string job_id_problem;           // a `job_id` was there but is not a Slurm job id (receipt.h)
   std::string user_message;             // job_submit_user_msg
 };
 

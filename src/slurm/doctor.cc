@@ -1,5 +1,6 @@
 #include "slurm/doctor.h"
 
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,7 +8,9 @@
 #include <memory>
 
 #include "base/duration.h"
+#include "model/rest_endpoint.h"
 #include "slurm/dialect.h"
+#include "slurm/jwt.h"
 #include "slurm/jwt_source.h"
 #include "slurm/rest_client.h"
 
@@ -105,11 +108,47 @@ DoctorCheck check_token(TokenSource* tokens, const Error* setup_error, const Clo
   return passed("token", tokens->describe() + ": valid for " + format_duration(left) + until);
 }
 
+// Which user the token acts as. A token for another user than the REST user, or for root, is
+// a finding: Slurm lets a root (or SlurmUser) token act for any user named in the header.
+// slurmrestd does not report SlurmUser, so only root and users with uid 0 are recognised.
+DoctorCheck check_token_user(TokenSource& tokens, const model::Settings& settings) {
+  auto credentials = tokens.credentials();
+  if (!credentials.ok()) return failed("token user", credentials.error().message(), "fix the token first");
+  auto claims = read_claims(credentials->token);
+  const std::string user = claims.ok() ? claims->user : std::string();
+  if (user.empty()) {
+    return failed("token user", "the token names no user (`sun`)", "write a token for " + settings.rest_user +
+                                                                      " (scontrol token username=" + settings.rest_user + ")");
+  }
+  if (user != settings.rest_user) {
+    return failed("token user", "the token is for " + user + ", not TUNEPLANE_SLURM_REST_USER " + settings.rest_user,
+                  "write a token for " + settings.rest_user + " (scontrol token username=" + settings.rest_user + ")");
+  }
+  const struct passwd* account = ::getpwnam(user.c_str());
+  if (user == "root" || (account != nullptr && account->pw_uid == 0)) {
+    return failed("token user", "the token is for " + user + " (uid 0), which Slurm lets act as any user",
+                  "run jobs as an unprivileged Slurm user with a token of its own");
+  }
+  return passed("token user", "the token is for " + user +
+                                  ", not root (SlurmUser is not checked: slurmrestd does not report it)");
+}
+
+// Whether the JWT crosses the network unencrypted (model/rest_endpoint.h).
+DoctorCheck check_token_transport(const model::Settings& settings) {
+  const auto host = model::cleartext_token_host(settings.rest_url, settings.proxy);
+  if (!host) return passed("token transport", "the JWT goes over https://, a unix socket or loopback only");
+  const std::string detail = "the JWT goes unencrypted over http:// to " + *host;
+  if (settings.allow_insecure_http) return passed("token transport", detail + " (TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1)");
+  return failed("token transport", detail,
+                "use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 to accept it");
+}
+
 }  // namespace
 
 std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock) {
   std::vector<DoctorCheck> checks;
   checks.push_back(check_configuration(settings));
+  checks.push_back(check_token_transport(settings));
   checks.push_back(check_secret_files(settings));
 
   auto made = make_token_source(settings, clock);
@@ -122,6 +161,7 @@ std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& 
   }
   checks.push_back(check_token(tokens.get(), setup_error ? &*setup_error : nullptr, clock));
   if (!tokens) return checks;
+  checks.push_back(check_token_user(*tokens, settings));
 
   const std::string version = make_dialect(settings.rest_api_version) ? settings.rest_api_version : "auto";
   auto client = RestClient::create(transport, *tokens, version);

@@ -1,7 +1,11 @@
 // doctor: the checks behind `tuneplane-slurm doctor` (issue 4 "CLI").
 //
-// run_doctor() checks, in order: the configuration, the secret files' ownership and modes, that
-// a token can be had and how long it stays valid, that slurmrestd answers, which REST versions
+// run_doctor() checks, in order: the configuration, whether the JWT would cross the network
+// unencrypted (plain http:// to a host that is not loopback; a failure unless
+// TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1), the secret files' ownership and modes, that a token
+// can be had and how long it stays valid, that the token is for TUNEPLANE_SLURM_REST_USER and
+// not for root or a uid-0 user (SlurmUser cannot be learnt from slurmrestd, so it is not
+// checked), that slurmrestd answers, which REST versions
 // it offers and its release, that an authenticated call succeeds (`ping` is not one on 26.05),
 // that the configured partitions exist, and whether the SLUID lifecycle is available or
 // identity is degraded to job id + tag. Every check yields one line; a failed check carries

@@ -1,6 +1,7 @@
 #include "slurm/json_dialect.h"
 
 #include "slurm/json_reader.h"
+#include "slurm/receipt.h"
 
 namespace tpslurm::slurm {
 namespace {
@@ -59,9 +60,9 @@ Result<SubmitReply> JsonDialect::decode_submit(std::string_view body) const {
   if (!object.ok()) return object.error();
   SubmitReply reply;
   static_cast<ReplyBase&>(reply) = json::read_base(*object);
-  if (auto id = json::plain_integer(object->if_contains("job_id")); id && *id > 0) {
-    reply.job_id = static_cast<std::uint32_t>(*id);
-  }
+  ReceiptJobId receipt = read_receipt_job_id(object->if_contains("job_id"));
+  reply.job_id = receipt.id;
+  reply.job_id_problem = std::move(receipt.problem);
   reply.user_message = json::string_field(*object, "job_submit_user_msg");
   return reply;
 }

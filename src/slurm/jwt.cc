@@ -112,6 +112,23 @@ Result<JwtClaims> read_claims(std::string_view token) {
   return claims;
 }
 
+std::optional<std::string> token_shape_problem(std::string_view token) {
+  if (!read_claims(token).ok()) return "not a JWT";
+  const auto first = token.find('.');
+  const auto last = token.rfind('.');
+  const auto header = base64url_decode(token.substr(0, first));
+  boost::system::error_code ec;
+  const boost::json::value parsed = header ? boost::json::parse(*header, ec) : boost::json::value();
+  if (!header || ec || !parsed.is_object()) return "the JWT's header is not base64url JSON";
+  const auto* alg = parsed.as_object().if_contains("alg");
+  const auto signature = base64url_decode(token.substr(last + 1));
+  if (!signature || signature->empty()) return "the JWT's signature is missing or cut short";
+  if (alg != nullptr && alg->is_string() && alg->as_string() == "HS256" && signature->size() != 32) {
+    return "the JWT's HS256 signature is " + std::to_string(signature->size()) + " bytes, not 32 (cut short?)";
+  }
+  return std::nullopt;
+}
+
 bool verify_hs256(std::string_view token, std::string_view key) {
   const auto last = token.rfind('.');
   if (last == std::string_view::npos) return false;

@@ -29,6 +29,11 @@ std::string mint_hs256(std::string_view key, std::string_view user, TimePoint is
 // invalid_argument when the text is not three base64url parts with a JSON object in the middle.
 Result<JwtClaims> read_claims(std::string_view token);
 
+// Why `token` cannot be a whole JWT, or nothing: three parts, a base64url JSON header, and a
+// signature — for HS256 exactly 32 bytes, so a file caught half-written during a rotation is
+// told apart from a token. Never quotes the token.
+std::optional<std::string> token_shape_problem(std::string_view token);
+
 // True when the signature is HS256 over `key`.
 bool verify_hs256(std::string_view token, std::string_view key);
 

@@ -2,10 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "slurm/jwt.h"
+#include "slurm/transport.h"
 
 namespace tpslurm::slurm {
 namespace {
@@ -53,30 +55,60 @@ Result<std::string> read_secret_file(const std::string& path, std::string_view w
   return content.str();
 }
 
-FileTokenSource::FileTokenSource(std::string user, std::string path, const Clock& clock)
-    : m_user(std::move(user)), m_path(std::move(path)), m_clock(clock) {}
+FileTokenSource::FileTokenSource(std::string user, std::string path, const Clock& clock, std::chrono::seconds margin,
+                                 FailureListener on_failure)
+    : m_user(std::move(user)),
+      m_path(std::move(path)),
+      m_clock(clock),
+      m_margin(margin),
+      m_on_failure(std::move(on_failure)) {}
 
 Result<Credentials> FileTokenSource::credentials() {
   std::lock_guard lock(m_mutex);
   struct stat info {};
   if (::stat(m_path.c_str(), &info) != 0) {
-    return permanent("token file " + m_path + ": cannot be read; create it (scontrol token prints SLURM_JWT=<token>) or fix TUNEPLANE_SLURM_JWT_FILE");
+    return keep_last_good(
+        permanent("token file " + m_path +
+                  ": cannot be read; create it (scontrol token prints SLURM_JWT=<token>) or fix TUNEPLANE_SLURM_JWT_FILE"),
+        Identity{});
   }
   const Identity identity{static_cast<unsigned long long>(info.st_dev), static_cast<unsigned long long>(info.st_ino),
                           static_cast<unsigned long long>(info.st_size),
                           static_cast<long long>(info.st_mtim.tv_sec) * 1'000'000'000LL + info.st_mtim.tv_nsec,
                           static_cast<long long>(info.st_ctim.tv_sec) * 1'000'000'000LL + info.st_ctim.tv_nsec};
   if (!m_cached || !m_identity || !(*m_identity == identity)) {
+    // A state that already failed is not read again until the file changes.
+    if (m_reported && *m_reported == identity && m_cached) return usable(*m_cached);
     auto loaded = load();
-    if (!loaded.ok()) return loaded.error();
+    if (!loaded.ok()) return keep_last_good(loaded.error(), identity);
     m_cached = std::move(loaded).value();
     m_identity = identity;
+    m_reported.reset();
   }
-  if (m_cached->expires_at && *m_cached->expires_at <= m_clock.now()) {
-    return permanent("token file " + m_path + ": the token expired at " + format_utc(*m_cached->expires_at) +
+  return usable(*m_cached);
+}
+
+Result<Credentials> FileTokenSource::keep_last_good(const Error& failure, const Identity& identity) {
+  const bool report = !m_reported || !(*m_reported == identity);
+  m_reported = identity;
+  if (!m_cached || !usable(*m_cached).ok()) return failure;
+  if (report && m_on_failure) m_on_failure(failure.with_context("keeping the last good Slurm token"));
+  return *m_cached;
+}
+
+Result<Credentials> FileTokenSource::usable(const Credentials& credentials) const {
+  if (!credentials.expires_at) return credentials;
+  const TimePoint now = m_clock.now();
+  if (*credentials.expires_at <= now) {
+    return permanent("token file " + m_path + ": the token expired at " + format_utc(*credentials.expires_at) +
                      "; write a fresh one (scontrol token lifespan=<seconds>)");
   }
-  return *m_cached;
+  if (*credentials.expires_at - now < m_margin) {
+    return permanent("token file " + m_path + ": the token expires at " + format_utc(*credentials.expires_at) +
+                     ", sooner than a request may take (" + std::to_string(m_margin.count()) +
+                     "s: TUNEPLANE_SLURM_CONNECT_TIMEOUT + TUNEPLANE_SLURM_REQUEST_TIMEOUT); write a fresh one");
+  }
+  return credentials;
 }
 
 Result<Credentials> FileTokenSource::load() {
@@ -86,17 +118,27 @@ Result<Credentials> FileTokenSource::load() {
   if (token.empty()) {
     return permanent("token file " + m_path + ": holds no token; write SLURM_JWT=<token> or the bare token");
   }
+  if (auto problem = header_value_problem(token)) {
+    return permanent("token file " + m_path + ": the token " + *problem +
+                     "; write the token on one line (SLURM_JWT=<token> or the bare token)");
+  }
   if (!read_claims(token).ok()) {
     return permanent("token file " + m_path + ": does not hold a JWT; write SLURM_JWT=<token> or the bare token");
+  }
+  if (auto problem = token_shape_problem(token)) {
+    return permanent("token file " + m_path + ": does not hold a whole JWT (" + *problem +
+                     "); write SLURM_JWT=<token> or the bare token, beside the file and rename it into place");
   }
   return Credentials{m_user, std::string(token), expiry_of(token)};
 }
 
 MintingTokenSource::MintingTokenSource(std::string user, std::string key_file, std::chrono::seconds lifespan,
-                                       const Clock& clock, FailureListener on_failure, KeyReader read_key)
+                                       const Clock& clock, FailureListener on_failure, KeyReader read_key,
+                                       std::chrono::seconds margin)
     : m_user(std::move(user)),
       m_key_file(std::move(key_file)),
       m_lifespan(lifespan),
+      m_margin(margin),
       m_clock(clock),
       m_on_failure(std::move(on_failure)),
       m_read_key(std::move(read_key)) {
@@ -122,30 +164,47 @@ Result<Credentials> MintingTokenSource::credentials() {
   if (!key.ok()) {
     const Error failure = key.error().with_context("refreshing the Slurm token for " + m_user);
     if (m_on_failure) m_on_failure(failure);
-    if (m_current && m_current->expires_at && now < *m_current->expires_at) return *m_current;
+    if (m_current && m_current->expires_at && now + m_margin < *m_current->expires_at) return *m_current;
     return failure;
   }
   Credentials fresh{m_user, mint_hs256(*key, m_user, now, m_lifespan), now + m_lifespan};
-  m_refresh_at = now + std::chrono::duration_cast<std::chrono::milliseconds>(m_lifespan) * 8 / 10;
+  // At 80 % of the lifespan, or earlier so that a request started just before the refresh
+  // still ends before the token expires.
+  const auto at_80 = std::chrono::duration_cast<std::chrono::milliseconds>(m_lifespan) * 8 / 10;
+  const auto before_margin = std::chrono::duration_cast<std::chrono::milliseconds>(m_lifespan - m_margin);
+  m_refresh_at = now + std::max(std::chrono::milliseconds(0), std::min(at_80, before_margin));
   m_current = std::move(fresh);
   return *m_current;
 }
 
+std::chrono::seconds request_margin(const model::Settings& settings) {
+  return settings.connect_timeout + settings.request_timeout;
+}
+
 Result<std::unique_ptr<TokenSource>> make_token_source(const model::Settings& settings, const Clock& clock,
                                                        MintingTokenSource::FailureListener on_failure) {
+  const std::chrono::seconds margin = request_margin(settings);
   if (settings.rest_user.empty()) {
     return invalid_argument("TUNEPLANE_SLURM_REST_USER is not set; name the Slurm user jobs run as");
   }
   if (!settings.jwt_file.empty()) {
-    return std::unique_ptr<TokenSource>(std::make_unique<FileTokenSource>(settings.rest_user, settings.jwt_file, clock));
+    return std::unique_ptr<TokenSource>(
+        std::make_unique<FileTokenSource>(settings.rest_user, settings.jwt_file, clock, margin, std::move(on_failure)));
   }
   if (!settings.jwt_key_file.empty()) {
     if (settings.jwt_lifespan.count() < 10) {
       return invalid_argument("JWT lifespan " + std::to_string(settings.jwt_lifespan.count()) +
                               "s is too short; use at least 10s");
     }
+    if (settings.jwt_lifespan <= 2 * margin) {
+      return invalid_argument("TUNEPLANE_SLURM_JWT_LIFESPAN " + std::to_string(settings.jwt_lifespan.count()) +
+                              "s is too short for requests that may take " + std::to_string(margin.count()) +
+                              "s (TUNEPLANE_SLURM_CONNECT_TIMEOUT + TUNEPLANE_SLURM_REQUEST_TIMEOUT); use more than " +
+                              std::to_string(2 * margin.count()) + "s");
+    }
     return std::unique_ptr<TokenSource>(std::make_unique<MintingTokenSource>(
-        settings.rest_user, settings.jwt_key_file, settings.jwt_lifespan, clock, std::move(on_failure)));
+        settings.rest_user, settings.jwt_key_file, settings.jwt_lifespan, clock, std::move(on_failure),
+        MintingTokenSource::KeyReader{}, margin));
   }
   return invalid_argument(
       "neither TUNEPLANE_SLURM_JWT_FILE nor TUNEPLANE_SLURM_JWT_KEY_FILE is set; set the token file (or, opt-in, the HS256 key file)");

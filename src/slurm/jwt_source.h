@@ -4,12 +4,21 @@
 //   - FileTokenSource (the default) reads TUNEPLANE_SLURM_JWT_FILE: `SLURM_JWT=<token>` as
 //     `scontrol token` prints it, or the bare token, with or without a trailing newline. The
 //     file is re-read whenever its identity (inode, size, mtime, ctime) changes, so an external
-//     rotation just works; an unchanged file costs one stat().
+//     rotation just works; an unchanged file costs one stat(). A file that cannot be used (gone,
+//     empty, half-written during a rotation: not a JWT, or an HS256 signature that is not 32
+//     bytes) keeps the last good token while it is valid; the failure goes to the failure
+//     listener once per file state. A token with bytes an HTTP header cannot carry (CR, LF,
+//     ...) is refused.
 //   - MintingTokenSource (opt-in) mints HS256 tokens from the cluster's key file for the one
-//     configured user only, and mints a new one once 80 % of the lifespan has passed. One
-//     refresh at a time: concurrent callers wait for it and share its token. A failed refresh
-//     is reported to the failure listener every time (an error event, never silence); the old
-//     token is used while it is still valid, after that credentials() fails.
+//     configured user only, and mints a new one once 80 % of the lifespan has passed, or
+//     earlier so that at least `margin` of validity is left. One refresh at a time: concurrent
+//     callers wait for it and share its token. A failed refresh is reported to the failure
+//     listener every time (an error event, never silence); the old token is used while it is
+//     still valid, after that credentials() fails.
+//
+// `margin` is how long a request may take (connect + request timeout): a token handed out has
+// at least that much validity left, so it cannot expire while a request is under way. A file
+// token closer to its expiry than that is refused, as an expired one is.
 //
 // Errors (kind `permanent`: an operator has to fix a file) name the file and the fix and never
 // contain a token or key byte. Both classes are thread-safe.
@@ -36,6 +45,7 @@ struct Credentials {
 
 class TokenSource {
  public:
+  using FailureListener = std::function<void(const Error&)>;
   virtual ~TokenSource() = default;
   virtual Result<Credentials> credentials() = 0;
   // "token file /etc/tuneplane/jwt" or "tokens minted for alice from key file /k": for messages.
@@ -44,7 +54,8 @@ class TokenSource {
 
 class FileTokenSource final : public TokenSource {
  public:
-  FileTokenSource(std::string user, std::string path, const Clock& clock);
+  FileTokenSource(std::string user, std::string path, const Clock& clock, std::chrono::seconds margin = {},
+                  FailureListener on_failure = {});
   Result<Credentials> credentials() override;
   std::string describe() const override { return "token file " + m_path; }
 
@@ -55,23 +66,30 @@ class FileTokenSource final : public TokenSource {
     bool operator==(const Identity&) const = default;
   };
   Result<Credentials> load();
+  // The last good token when it is still usable after `failure`, which is reported once per
+  // file state; else `failure`.
+  Result<Credentials> keep_last_good(const Error& failure, const Identity& identity);
+  // The token unless it has expired or expires within the margin.
+  Result<Credentials> usable(const Credentials& credentials) const;
 
   std::string m_user;
   std::string m_path;
   const Clock& m_clock;
+  std::chrono::seconds m_margin;
+  FailureListener m_on_failure;
   std::mutex m_mutex;
   std::optional<Identity> m_identity;
   std::optional<Credentials> m_cached;
+  std::optional<Identity> m_reported;  // the file state (all zero: missing) whose failure was reported
 };
 
 class MintingTokenSource final : public TokenSource {
  public:
   using KeyReader = std::function<Result<std::string>()>;
-  using FailureListener = std::function<void(const Error&)>;
 
   // `read_key` defaults to reading `key_file` whole; tests inject their own to count or fail.
   MintingTokenSource(std::string user, std::string key_file, std::chrono::seconds lifespan, const Clock& clock,
-                     FailureListener on_failure = {}, KeyReader read_key = {});
+                     FailureListener on_failure = {}, KeyReader read_key = {}, std::chrono::seconds margin = {});
   Result<Credentials> credentials() override;
   std::string describe() const override;
 
@@ -79,6 +97,7 @@ class MintingTokenSource final : public TokenSource {
   std::string m_user;
   std::string m_key_file;
   std::chrono::seconds m_lifespan;
+  std::chrono::seconds m_margin;
   const Clock& m_clock;
   FailureListener m_on_failure;
   KeyReader m_read_key;
@@ -90,8 +109,12 @@ class MintingTokenSource final : public TokenSource {
 // Reads a whole file; `what` names it in the error ("JWT key file").
 Result<std::string> read_secret_file(const std::string& path, std::string_view what);
 
-// The source Settings ask for: the token file, or minting when only the key file is set.
-// invalid_argument when neither (or the user for minting) is configured.
+// How long one request may take by Settings: the connect timeout plus the request timeout.
+std::chrono::seconds request_margin(const model::Settings& settings);
+
+// The source Settings ask for: the token file, or minting when only the key file is set, both
+// with request_margin(). invalid_argument when neither (or the user) is configured, or when
+// the minting lifespan is not more than twice the margin.
 Result<std::unique_ptr<TokenSource>> make_token_source(const model::Settings& settings, const Clock& clock,
                                                        MintingTokenSource::FailureListener on_failure = {});
 

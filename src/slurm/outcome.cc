@@ -7,15 +7,27 @@ namespace {
 
 using enum ErrorClass;
 
-// Slurm error numbers (slurm/slurm_errno.h; stable since well before 22.05) whose meaning for
-// a submit is known. Anything not here is unknown and leaves a submit `uncertain`. Sources:
+// Slurm error numbers whose meaning for a submit is known. Anything not here is unknown and
+// leaves a submit `uncertain`. Every number and name was checked against slurm/slurm_errno.h at
+// slurm-22-05-8-1 and slurm-26-05-3-1 (tests/fixtures/slurm/slurm_errno_numbers.tsv; where
+// the name differs between those releases both are given). Sources:
 //   T38  a real 22.05.8 transcript in tests/fixtures/slurm/samples-v0.0.38/
 //   T45  a real 26.05.3 transcript in tests/fixtures/slurm/samples-v0.0.45/
-//   SRC  Slurm's source: job_mgr.c job creation / slurm_opt.c option parsing reject the
-//        request before a job record exists (REST-API.md §3, §8).
+//   SRC  Slurm's source at those tags: job_mgr.c job creation / slurm_opt.c option parsing
+//        reject the request before a job record exists (REST-API.md §3, §8).
+//
+// Left out on purpose, so that a submit answered with them stays `uncertain`:
+//   11 EAGAIN (a system errno, not in slurm_errno.h): job_mgr.c@22.05.8 _copy_job_desc_to_job_record
+//      puts a record on the job list (_create_job_record) before _set_job_id returns EAGAIN
+//      (job_mgr.c:11845; @26.05.3 job_mgr.c:8707, 8726, 11702), and the client library's socket
+//      layer passes raw errno values through (slurm_protocol_socket.c _send_timeout); sbatch
+//      retrying it proves nothing about whether a record exists.
+//   2026 ESLURM_INVALID_JOB_CREDENTIAL: a step credential error, not an answer to a submit.
 constexpr std::array kKnownErrors{
-    KnownError{11, "EAGAIN", rejected_transient, "SRC: slurmctld busy or MaxJobCount reached; sbatch retries it"},
-    KnownError{1007, "SLURM_PROTOCOL_AUTHENTICATION_ERROR", auth, "T45 28_auth_expired_token_jobs, 34_auth_expired_token_submit"},
+    KnownError{1007, "SLURM_PROTOCOL_AUTHENTICATION_ERROR", auth,
+               "T45 28_auth_expired_token_jobs, 34_auth_expired_token_submit; on a submit never proof of nothing: "
+               "slurm_protocol_api.c@22.05.8,@26.05.3 slurm_unpack_received_msg returns it when the reply's "
+               "credential fails auth_g_verify, after slurmctld handled the request"},
     KnownError{2000, "ESLURM_INVALID_PARTITION_NAME", rejected, "SRC: job_mgr.c _valid_job_part"},
     KnownError{2001, "ESLURM_DEFAULT_PARTITION_NOT_SET", rejected, "SRC: job_mgr.c _get_job_parts"},
     KnownError{2002, "ESLURM_ACCESS_DENIED", rejected, "T38 nobody_delete_root_job; SRC: partition AllowGroups/AllowAccounts"},
@@ -23,13 +35,19 @@ constexpr std::array kKnownErrors{
     KnownError{2004, "ESLURM_REQUESTED_NODES_NOT_IN_PARTITION", rejected, "SRC: job_mgr.c _job_create"},
     KnownError{2005, "ESLURM_TOO_MANY_REQUESTED_CPUS", rejected, "SRC: job_mgr.c _job_create"},
     KnownError{2006, "ESLURM_INVALID_NODE_COUNT", rejected, "SRC: job_mgr.c _job_create"},
-    KnownError{2007, "ESLURM_ERROR_ON_DESC_TO_RECORD_COPY", rejected_transient, "SRC: MaxJobCount reached, no record created (ESLURM_MAX_JOB_COUNT in later releases); sbatch retries it"},
+    KnownError{2007, "ESLURM_MAX_JOB_COUNT", rejected_transient,
+               "named ESLURM_ERROR_ON_DESC_TO_RECORD_COPY up to 25.11; SRC: @26.05.3 job_allocate returns it for "
+               "MaxJobCount before _job_create (job_mgr.c:4215-4218); @22.05.8 _job_create returns it only when "
+               "_create_job_record gave no record (job_mgr.c:7592-7597, 8541-8543); sbatch retries it"},
     KnownError{2008, "ESLURM_JOB_MISSING_SIZE_SPECIFICATION", rejected, "SRC: job_mgr.c _job_create"},
     KnownError{2009, "ESLURM_JOB_SCRIPT_MISSING", rejected, "SRC: v0.0.38 jobs.c top-level script required"},
     KnownError{2012, "ESLURM_PATHNAME_TOO_LONG", rejected, "SRC: job_mgr.c _validate_job_desc"},
     KnownError{2014, "ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE", rejected, "SRC: job_mgr.c _job_create (no node can ever satisfy it)"},
     KnownError{2017, "ESLURM_INVALID_JOB_ID", not_found, "T38 get_job_nonexistent, delete_job_nonexistent; T45 25_get_unknown_job_id"},
-    KnownError{2026, "ESLURM_IN_STANDBY_MODE", rejected_transient, "SRC: backup controller in standby refuses RPCs"},
+    KnownError{2027, "ESLURM_IN_STANDBY_MODE", rejected_transient,
+               "SRC: backup.c _background_process_msg (@22.05.8:457, @26.05.3:425) answers it without processing "
+               "the RPC; slurm_protocol_api.c slurm_send_recv_controller_msg (@26.05.3:2292-2310) tries the next "
+               "controller only after such an answer, never after a failed send"},
     KnownError{2029, "ESLURM_INVALID_FEATURE", rejected, "T38 submit_badconstraint"},
     KnownError{2044, "ESLURM_INVALID_TASK_MEMORY", rejected, "SRC: job_mgr.c _valid_pn_min_mem"},
     KnownError{2045, "ESLURM_INVALID_ACCOUNT", rejected, "SRC: job_mgr.c _job_create association check"},
@@ -41,7 +59,7 @@ constexpr std::array kKnownErrors{
     KnownError{2052, "ESLURM_RESERVATION_ACCESS", rejected, "SRC: reservation.c job_test_resv"},
     KnownError{2053, "ESLURM_RESERVATION_INVALID", rejected, "SRC: reservation.c validate_job_resv"},
     KnownError{2054, "ESLURM_INVALID_TIME_VALUE", rejected, "SRC: slurm_opt.c time parsing"},
-    KnownError{2057, "ESLURM_INVALID_WCKEY", rejected, "SRC: job_mgr.c _job_create wckey check"},
+    KnownError{2057, "ESLURM_INVALID_WCKEY", rejected, "SRC: job_mgr.c _copy_job_desc_to_job_record wckey check, before _create_job_record"},
     KnownError{2066, "ESLURM_INVALID_QOS", rejected, "SRC: job_mgr.c _job_create QOS check"},
     KnownError{2069, "ESLURM_INVALID_CPU_COUNT", rejected, "SRC: job_mgr.c _job_create"},
     KnownError{2072, "ESLURM_INVALID_GRES", rejected, "SRC: gres.c gres_job_state_validate"},
@@ -50,14 +68,20 @@ constexpr std::array kKnownErrors{
     KnownError{2119, "ESLURM_INVALID_GRES_TYPE", rejected, "SRC: gres.c"},
     KnownError{2122, "ESLURM_UNSUPPORTED_GRES", rejected, "SRC: gres.c"},
     KnownError{2127, "ESLURM_ENVIRONMENT_MISSING", rejected, "T38 submit_noenv"},
-    KnownError{6000, "ESLURM_AUTH_CRED_INVALID", auth, "SRC: auth/jwt; http_status_from_error maps it to 401"},
-    KnownError{6001, "ESLURM_AUTH_EXPIRED", auth, "SRC: auth/jwt cred_verify token expired"},
+    KnownError{6000, "ESLURM_AUTH_CRED_INVALID", auth,
+               "SRC: rest_auth/jwt and rest_auth/local refuse headers with it (@22.05.8, @26.05.3), which slurmrestd "
+               "answers as a plain-text 401 before routing; common/http.c@26.05.3 maps it to 401"},
+    KnownError{6001, "ESLURM_AUTH_EXPIRED", auth,
+               "named ESLURM_AUTH_FOPEN_ERROR in 22.05, unused 23.02-24.05; SRC: auth_jwt.c@26.05.3 cred_verify "
+               "token expired; common/http.c@26.05.3 maps it to 401"},
     KnownError{7000, "ESLURM_DB_CONNECTION", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
     KnownError{7008, "ESLURM_DB_CONNECTION_INVALID", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
     KnownError{9000, "ESLURM_REST_INVALID_QUERY", rejected, "T45 26_get_invalid_job_id; SRC: _job_post missing script/job"},
     KnownError{9001, "ESLURM_REST_FAIL_PARSING", rejected, "T38 submit_unknownkey, submit_noenv"},
     KnownError{9002, "ESLURM_REST_INVALID_JOBS_DESC", rejected, "SRC: v0.0.38 jobs.c"},
-    KnownError{9008, "ESLURM_REST_AUTH_FAIL", auth, "SRC: http_status_from_error maps it to 401"},
+    KnownError{9008, "ESLURM_REST_AUTH_FAIL", auth,
+               "new in 26.05 (absent at 22.05.8 and 25.11); SRC: rest_auth.c@26.05.3 "
+               "rest_authenticate_http_request, before any RPC; common/http.c maps it to 401"},
 };
 
 bool is_auth_status(int status) { return status == 401 || status == 511; }
@@ -161,9 +185,20 @@ const KnownError* find_known_error(int number) {
 
 Classification classify_submit(const HttpExchange& exchange, const DecodedFacts& facts) {
   if (auto failed = transport_failure(exchange)) return *failed;
+  if (facts.parsed && !facts.job_id_problem.empty()) {
+    return {Outcome::uncertain, http_words(exchange, facts) + " and a job_id that is not a Slurm job id (" +
+                                    facts.job_id_problem + ")"};
+  }
   if (facts.parsed && facts.has_job_id) return {Outcome::ok, join_texts(facts.errors)};
-  if (is_auth_status(exchange.response.status) || first_with_class(facts, ErrorClass::auth) != nullptr) {
+  // slurmrestd's router refuses missing or malformed auth headers itself, before routing,
+  // with a plain-text 401 (operations.c@22.05.8:522-528, @26.05.3:432-436). Any other auth
+  // answer came from a handler that may have made the RPC: see kKnownErrors' 1007.
+  if (exchange.response.status == 401 && !facts.parsed) {
     return {Outcome::auth, "authentication failed: " + http_words(exchange, facts)};
+  }
+  if (is_auth_status(exchange.response.status) || first_with_class(facts, ErrorClass::auth) != nullptr) {
+    return {Outcome::uncertain, "authentication failed after slurmrestd took the request, which may come after "
+                                "slurmctld created the job: " + http_words(exchange, facts) + " and no job_id"};
   }
   // Only a refusal made entirely of known validation/refusal numbers proves that nothing was
   // created; one unknown number and the job may exist.

@@ -4,14 +4,20 @@
 //
 // classify_submit (POST job/submit):
 //   ok                 a job_id parsed from the body, whatever the HTTP status (errors kept);
-//   auth               HTTP 401 or 511, or an auth error number (1007, 6000, 6001, 9008);
+//                      a job_id that is not a whole number in 1..MAX_JOB_ID is `uncertain`;
+//   auth               only slurmrestd's own plain-text 401 (missing or malformed auth headers,
+//                      refused before any RPC); a 511, a JSON 401 or an auth error number
+//                      (1007, 6000, 6001, 9008) on a submit is `uncertain`, because Slurm's
+//                      client library reports 1007 also for a reply whose credential fails to
+//                      verify, after slurmctld created the job;
 //   rejected           no job_id and every error number is in the table as raised during
 //                      validation, before anything is created (at least one must be permanent);
 //   rejected_transient the same, but every number is a temporary refusal (submit limits,
 //                      EAGAIN, accounting unavailable): nothing was created, retry later;
 //   not_sent           the transport proved that no byte of the request left;
-//   uncertain          everything else: timeouts, resets, empty replies, 5xx/502/504 without a
-//                      job_id, unparsable or truncated bodies, unknown error numbers.
+//   uncertain          everything else: timeouts, resets, empty replies, 5xx/502/504/511 without
+//                      a job_id, unparsable or truncated bodies, unknown error numbers (EAGAIN
+//                      among them: see the table's sources).
 //
 // classify_read (GET, DELETE, ping): ok; auth (as above, plus 22.05's 500 "slurmctld config is
 // unable to load" that any bad token produces on ping); not_found (error 2017: the job is not
@@ -69,6 +75,8 @@ struct DecodedFacts {
   bool parsed = false;
   bool has_job_id = false;
   std::vector<SlurmMessage> errors;
+  // Set when a submit answer carried a `job_id` that is not a Slurm job id (receipt.h).
+  std::string job_id_problem;
 };
 
 struct Classification {

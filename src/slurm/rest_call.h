@@ -53,11 +53,11 @@ class RestCaller {
     if (sent.exchange.delivery == Delivery::answered) {
       if (auto decoded = (codec.*decode)(sent.exchange.response.body); decoded.ok()) {
         reply = std::move(decoded).value();
-        facts = {true, false, reply->errors};
+        facts = {true, false, reply->errors, {}};
       } else if (auto decoded_base = codec.decode_base(sent.exchange.response.body); decoded_base.ok()) {
         // Error answers without the expected list still carry errors (2017, 1007) to classify.
         base = std::move(decoded_base).value();
-        facts = {false, false, base->errors};
+        facts = {false, false, base->errors, {}};
       }
     }
     const Classification classification = classify_read(sent.exchange, facts);

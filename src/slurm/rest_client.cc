@@ -130,7 +130,7 @@ SubmitResult RestClient::submit(const model::SubmitDescription& description) {
   if (sent.exchange.delivery == Delivery::answered) {
     if (auto decoded = codec->decode_submit(sent.exchange.response.body); decoded.ok()) {
       reply = std::move(decoded).value();
-      facts = {true, reply->job_id.has_value(), reply->errors};
+      facts = {true, reply->job_id.has_value(), reply->errors, reply->job_id_problem};
     }
   }
   const Classification classification = classify_submit(sent.exchange, facts);

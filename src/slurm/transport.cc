@@ -54,4 +54,14 @@ std::string_view to_string(TransportFault fault) {
   return "transport failure";
 }
 
+std::optional<std::string> header_value_problem(std::string_view value) {
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(value[i]);
+    if ((byte >= 0x20 && byte < 0x7f) || byte == '\t') continue;
+    const std::string what = byte == '\r' ? "CR" : byte == '\n' ? "LF" : byte < 0x20 || byte == 0x7f ? "a control byte" : "a non-ASCII byte";
+    return "contains " + what + " at byte " + std::to_string(i + 1) + ", which an HTTP header cannot carry";
+  }
+  return std::nullopt;
+}
+
 }  // namespace tpslurm::slurm

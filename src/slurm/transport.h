@@ -19,6 +19,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,6 +74,12 @@ struct HttpExchange {
   bool connection_reused = false;
   std::chrono::microseconds elapsed{0};
 };
+
+// Why `value` cannot be sent as an HTTP header value, or nothing when it can: only visible
+// ASCII, space and tab are allowed (RFC 9110 field-value without obs-text), so CR, LF, NUL,
+// other control bytes and non-ASCII bytes are refused. The text names the byte's position,
+// never the value (it may be a secret).
+std::optional<std::string> header_value_problem(std::string_view value);
 
 class Transport {
  public:

@@ -171,6 +171,66 @@ TEST(SettingsLoaderTest, EveryBadValueIsOneLineWithKeyValueAndExpectation) {
             "TUNEPLANE_LOG_FORMAT \"xml\": expected text or json\n");
 }
 
+TEST(SettingsLoaderTest, ReadsTheConnectionSettings) {
+  const auto defaults = load({});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->settings.connect_timeout, std::chrono::seconds(5));
+  EXPECT_EQ(defaults->settings.request_timeout, std::chrono::seconds(60));
+  EXPECT_EQ(defaults->settings.low_speed_limit, 0);
+  EXPECT_EQ(defaults->settings.low_speed_time, std::chrono::seconds(30));
+  EXPECT_EQ(defaults->settings.proxy, "");
+  EXPECT_FALSE(defaults->settings.allow_insecure_http);
+  const auto loaded = load({{"TUNEPLANE_SLURM_CONNECT_TIMEOUT", "3s"},
+                            {"TUNEPLANE_SLURM_REQUEST_TIMEOUT", "2m"},
+                            {"TUNEPLANE_SLURM_LOW_SPEED_LIMIT", "100"},
+                            {"TUNEPLANE_SLURM_LOW_SPEED_TIME", "45s"},
+                            {"TUNEPLANE_SLURM_REST_URL", "https://slurmrestd.internal:6820"},
+                            {"TUNEPLANE_SLURM_PROXY", "socks5h://127.0.0.1:1080"}});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  EXPECT_EQ(loaded->settings.connect_timeout, std::chrono::seconds(3));
+  EXPECT_EQ(loaded->settings.request_timeout, std::chrono::seconds(120));
+  EXPECT_EQ(loaded->settings.low_speed_limit, 100);
+  EXPECT_EQ(loaded->settings.low_speed_time, std::chrono::seconds(45));
+  EXPECT_EQ(loaded->settings.proxy, "socks5h://127.0.0.1:1080");
+}
+
+TEST(SettingsLoaderTest, EveryBadConnectionSettingIsOneLine) {
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_CONNECT_TIMEOUT", "0s"},
+                     {"TUNEPLANE_SLURM_REQUEST_TIMEOUT", "2h"},
+                     {"TUNEPLANE_SLURM_LOW_SPEED_LIMIT", "-1"},
+                     {"TUNEPLANE_SLURM_LOW_SPEED_TIME", "fast"},
+                     {"TUNEPLANE_SLURM_PROXY", "http://user:pw@proxy:3128"},
+                     {"TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP", "maybe"}}),
+            "TUNEPLANE_SLURM_CONNECT_TIMEOUT \"0s\": expected a duration from 1s to 5m\n"
+            "TUNEPLANE_SLURM_REQUEST_TIMEOUT \"2h\": expected a duration from 1s to 1h\n"
+            "TUNEPLANE_SLURM_LOW_SPEED_LIMIT \"-1\": expected bytes per second from 0 (off) to 1000000000\n"
+            "TUNEPLANE_SLURM_LOW_SPEED_TIME \"fast\": expected a duration such as 10s, 5m, 1h or 1h30m\n"
+            "TUNEPLANE_SLURM_PROXY \"http://user:pw@proxy:3128\": expected empty (no proxy) or SCHEME://HOST:PORT with "
+            "SCHEME http, https, socks4, socks4a, socks5 or socks5h, without user or password\n"
+            "TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP \"maybe\": expected 1 or 0\n");
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_CONNECT_TIMEOUT", "2m"}, {"TUNEPLANE_SLURM_REQUEST_TIMEOUT", "1m"}}),
+            "TUNEPLANE_SLURM_CONNECT_TIMEOUT \"2m\": the connect timeout (2m) must not exceed the request timeout "
+            "(1m), which includes connecting\n");
+}
+
+TEST(SettingsLoaderTest, PlainHttpToARemoteHostNeedsAnExplicitYes) {
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REST_URL", "http://slurmrestd.internal:6820"}}),
+            "TUNEPLANE_SLURM_REST_URL \"http://slurmrestd.internal:6820\": would send the JWT unencrypted over http:// "
+            "to slurmrestd.internal; use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 to "
+            "allow it\n");
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_PROXY", "http://proxy.example:3128"}}),
+            "TUNEPLANE_SLURM_PROXY \"http://proxy.example:3128\": would send the JWT unencrypted over http:// to "
+            "proxy.example; use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 to allow it\n");
+  const auto allowed = load({{"TUNEPLANE_SLURM_REST_URL", "http://slurmrestd.internal:6820"},
+                             {"TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP", "1"}});
+  ASSERT_TRUE(allowed.ok());
+  EXPECT_TRUE(allowed->settings.allow_insecure_http);
+  for (const char* url : {"http://127.0.0.1:6820", "http://127.5.0.1:6820", "http://localhost:6820", "http://[::1]:6820",
+                          "https://slurmrestd.internal:6820", "unix:/run/slurmrestd.sock"}) {
+    EXPECT_TRUE(load({{"TUNEPLANE_SLURM_REST_URL", url}}).ok()) << url;
+  }
+}
+
 TEST(SettingsLoaderTest, AcceptsUnixSocketUrls) {
   EXPECT_EQ(load({{"TUNEPLANE_SLURM_REST_URL", "unix:/run/slurmrestd.sock"}})->settings.rest_url,
             "unix:/run/slurmrestd.sock");

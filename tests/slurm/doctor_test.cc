@@ -19,11 +19,12 @@ class DoctorTest : public ::testing::Test {
   void SetUp() override {
     m_settings.rest_url = "http://slurmrestd.test:6820";
     m_settings.rest_api_version = "auto";
-    m_settings.rest_user = "root";
+    m_settings.rest_user = "alice";
+    m_settings.allow_insecure_http = true;
     m_settings.jwt_file = m_dir.file("jwt");
     m_settings.partition = "debug";
     tpslurm::testing::write_test_file(m_settings.jwt_file,
-                                      "SLURM_JWT=" + mint_hs256("key", "root", kNow, std::chrono::seconds(3600)) + "\n");
+                                      "SLURM_JWT=" + mint_hs256("key", "alice", kNow, std::chrono::seconds(3600)) + "\n");
     m_transport.answer("/slurm/v0.0.38/ping", 200, testing::transcript_v0038("ping").response_body);
     m_transport.answer("/slurm/v0.0.38/partitions", 200, testing::transcript_v0038("get_partitions").response_body);
   }
@@ -40,12 +41,16 @@ TEST_F(DoctorTest, AHealthy2205ClusterPassesEveryCheck) {
   const auto checks = run();
   EXPECT_TRUE(all_ok(checks)) << format_report(checks);
   EXPECT_EQ(format_report(checks),
-            "ok    configuration: REST http://slurmrestd.test:6820, API auto, user root\n"
+            "ok    configuration: REST http://slurmrestd.test:6820, API auto, user alice\n"
+            "ok    token transport: the JWT goes unencrypted over http:// to slurmrestd.test "
+            "(TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1)\n"
             "ok    secret files: " + m_settings.jwt_file + ": owned by this user, mode 0600 or stricter\n"
             "ok    token: token file " + m_settings.jwt_file + ": valid for 1h (until 2026-11-30T13:00:00Z)\n"
+            "ok    token user: the token is for alice, not root (SlurmUser is not checked: slurmrestd does not "
+            "report it)\n"
             "ok    REST reachability: slurmrestd at http://slurmrestd.test:6820 answers\n"
             "ok    REST versions: offers v0.0.38; using v0.0.38; Slurm release 22.05.8\n"
-            "ok    authenticated call: slurmctld accepted the token for root\n"
+            "ok    authenticated call: slurmctld accepted the token for alice\n"
             "ok    partitions: debug exists\n"
             "ok    identity: degraded: identity is job id + tag (no SLUID in this server's or REST version's job "
             "records) (release 22.05.8, v0.0.38)\n");
@@ -55,7 +60,7 @@ TEST_F(DoctorTest, ATokenFileOthersCanReadFails) {
   ::chmod(m_settings.jwt_file.c_str(), 0644);
   const auto checks = run();
   EXPECT_FALSE(all_ok(checks));
-  EXPECT_EQ(checks.at(1), (DoctorCheck{"secret files", false,
+  EXPECT_EQ(checks.at(2), (DoctorCheck{"secret files", false,
                                        m_settings.jwt_file + " has mode 0644; group and others must have no access",
                                        "chown the file to the service account and chmod 600 it"}));
 }
@@ -63,24 +68,24 @@ TEST_F(DoctorTest, ATokenFileOthersCanReadFails) {
 TEST_F(DoctorTest, ARefusedTokenFailsTheAuthenticatedCall) {
   m_transport.answer("/slurm/v0.0.38/ping", 500, testing::transcript_v0038("auth_badsig").response_body);
   const auto checks = run();
-  const auto& auth = checks.at(5);
+  const auto& auth = checks.at(7);
   EXPECT_EQ(auth.name, "authenticated call");
   EXPECT_FALSE(auth.ok);
-  EXPECT_EQ(auth.fix, "the token is refused: check it belongs to root and was signed with the cluster's key; rotate it");
+  EXPECT_EQ(auth.fix, "the token is refused: check it belongs to alice and was signed with the cluster's key; rotate it");
 }
 
 TEST_F(DoctorTest, AMissingPartitionIsNamedWithWhatExists) {
   m_settings.cpu_partition = "cpu";
   const auto checks = run();
-  EXPECT_EQ(checks.at(6), (DoctorCheck{"partitions", false, "not on the cluster: cpu (it has debug)",
+  EXPECT_EQ(checks.at(8), (DoctorCheck{"partitions", false, "not on the cluster: cpu (it has debug)",
                                        "set TUNEPLANE_SLURM_PARTITION / TUNEPLANE_SLURM_CPU_PARTITION to existing partitions"}));
 }
 
 TEST_F(DoctorTest, AnUnreachableServerStopsAfterTheReachabilityCheck) {
   m_transport.fail("/slurm/v0.0.45/ping", Delivery::not_sent, TransportFault::connect_refused);
   const auto checks = run();
-  ASSERT_EQ(checks.size(), 4u);
-  EXPECT_EQ(checks[3], (DoctorCheck{"REST reachability", false,
+  ASSERT_EQ(checks.size(), 6u);
+  EXPECT_EQ(checks[5], (DoctorCheck{"REST reachability", false,
                                     "GET /slurm/v0.0.45/ping: not sent: connection refused (http://slurmrestd.test:6820)",
                                     "start slurmrestd or fix TUNEPLANE_SLURM_REST_URL (http://slurmrestd.test:6820)"}));
 }
@@ -88,8 +93,8 @@ TEST_F(DoctorTest, AnUnreachableServerStopsAfterTheReachabilityCheck) {
 TEST_F(DoctorTest, ATokenAboutToExpireFails) {
   m_clock.advance(std::chrono::seconds(3500));
   const auto checks = run();
-  EXPECT_EQ(checks.at(2).ok, false);
-  EXPECT_EQ(checks.at(2).detail, "token file " + m_settings.jwt_file + ": expires in 1m40s (until 2026-11-30T13:00:00Z)");
+  EXPECT_EQ(checks.at(3).ok, false);
+  EXPECT_EQ(checks.at(3).detail, "token file " + m_settings.jwt_file + ": expires in 1m40s (until 2026-11-30T13:00:00Z)");
 }
 
 TEST_F(DoctorTest, MissingConfigurationIsListedWithFixes) {
@@ -99,7 +104,37 @@ TEST_F(DoctorTest, MissingConfigurationIsListedWithFixes) {
   EXPECT_EQ(checks.at(0), (DoctorCheck{"configuration", false,
                                        "TUNEPLANE_SLURM_REST_USER is not set, TUNEPLANE_SLURM_PARTITION is not set",
                                        "set it to the Slurm user jobs run as, set it to the partition GPU jobs go to"}));
-  EXPECT_EQ(checks.at(2).detail, "TUNEPLANE_SLURM_REST_USER is not set; name the Slurm user jobs run as");
+  EXPECT_EQ(checks.at(3).detail, "TUNEPLANE_SLURM_REST_USER is not set; name the Slurm user jobs run as");
+}
+
+TEST_F(DoctorTest, ATokenForAnotherUserFails) {
+  tpslurm::testing::write_test_file(m_settings.jwt_file,
+                                    "SLURM_JWT=" + mint_hs256("key", "bob", kNow, std::chrono::seconds(3600)) + "\n");
+  const auto checks = run();
+  EXPECT_EQ(checks.at(4), (DoctorCheck{"token user", false, "the token is for bob, not TUNEPLANE_SLURM_REST_USER alice",
+                                       "write a token for alice (scontrol token username=alice)"}));
+}
+
+TEST_F(DoctorTest, ATokenForRootFails) {
+  m_settings.rest_user = "root";
+  tpslurm::testing::write_test_file(m_settings.jwt_file,
+                                    "SLURM_JWT=" + mint_hs256("key", "root", kNow, std::chrono::seconds(3600)) + "\n");
+  const auto checks = run();
+  EXPECT_EQ(checks.at(4), (DoctorCheck{"token user", false,
+                                       "the token is for root (uid 0), which Slurm lets act as any user",
+                                       "run jobs as an unprivileged Slurm user with a token of its own"}));
+}
+
+TEST_F(DoctorTest, PlainHttpToARemoteHostFailsUnlessAllowed) {
+  m_settings.allow_insecure_http = false;
+  const auto checks = run();
+  EXPECT_EQ(checks.at(1), (DoctorCheck{"token transport", false,
+                                       "the JWT goes unencrypted over http:// to slurmrestd.test",
+                                       "use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 "
+                                       "to accept it"}));
+  m_settings.rest_url = "http://127.0.0.1:6820";
+  EXPECT_EQ(run().at(1), (DoctorCheck{"token transport", true,
+                                      "the JWT goes over https://, a unix socket or loopback only", ""}));
 }
 
 }  // namespace

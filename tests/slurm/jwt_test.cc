@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include "slurm/jwt.h"
 #include "slurm/jwt_source.h"
@@ -120,6 +121,105 @@ TEST(FileTokenSourceTest, RefusesAnExpiredToken) {
   EXPECT_EQ(expired.error().message(), "token file " + dir.file("jwt") +
                                            ": the token expired at 2026-11-30T12:10:00Z; write a fresh one (scontrol token "
                                            "lifespan=<seconds>)");
+}
+
+TEST(FileTokenSourceTest, AFileCaughtHalfWrittenKeepsTheLastGoodTokenAndIsReportedOnce) {
+  TempDir dir;
+  ManualClock clock(kStart);
+  const std::string token = mint_hs256(kKey, "alice", kStart, std::chrono::seconds(3600));
+  write(dir.file("jwt"), "SLURM_JWT=" + token + "\n");
+  std::vector<std::string> reported;
+  FileTokenSource source("alice", dir.file("jwt"), clock, std::chrono::seconds(65),
+                         [&](const Error& error) { reported.push_back(error.message()); });
+  ASSERT_EQ(source.credentials()->token, token);
+
+  // A rotation caught mid-write: the signature is cut short.
+  write(dir.file("jwt"), "SLURM_JWT=" + token.substr(0, token.size() - 10));
+  EXPECT_EQ(source.credentials()->token, token);
+  EXPECT_EQ(source.credentials()->token, token);
+  ASSERT_EQ(reported.size(), 1u);
+  EXPECT_EQ(reported[0], "keeping the last good Slurm token: token file " + dir.file("jwt") +
+                             ": does not hold a whole JWT (the JWT's signature is missing or cut short); "
+                             "write SLURM_JWT=<token> or the bare token, beside the file and rename it into place");
+  EXPECT_EQ(reported[0].find(token.substr(0, 20)), std::string::npos);
+
+  // Truncated to nothing, or gone for a moment: still the last good one.
+  write(dir.file("jwt"), "");
+  EXPECT_EQ(source.credentials()->token, token);
+  ::unlink(dir.file("jwt").c_str());
+  EXPECT_EQ(source.credentials()->token, token);
+  EXPECT_EQ(reported.size(), 3u);
+
+  const std::string next = mint_hs256(kKey, "alice", kStart + std::chrono::seconds(60), std::chrono::seconds(3600));
+  write(dir.file("jwt"), "SLURM_JWT=" + next + "\n");
+  EXPECT_EQ(source.credentials()->token, next);
+}
+
+TEST(FileTokenSourceTest, WithoutAGoodTokenTheFailureIsReturned) {
+  TempDir dir;
+  ManualClock clock(kStart);
+  const std::string token = mint_hs256(kKey, "alice", kStart, std::chrono::seconds(3600));
+  write(dir.file("jwt"), token.substr(0, token.size() - 3));
+  FileTokenSource source("alice", dir.file("jwt"), clock);
+  EXPECT_EQ(source.credentials().error().message(),
+            "token file " + dir.file("jwt") +
+                ": does not hold a whole JWT (the JWT's HS256 signature is 30 bytes, not 32 (cut short?)); write "
+                "SLURM_JWT=<token> or the bare token, beside the file and rename it into place");
+}
+
+TEST(FileTokenSourceTest, RefusesATokenAnHttpHeaderCannotCarry) {
+  TempDir dir;
+  ManualClock clock(kStart);
+  const std::string token = mint_hs256(kKey, "alice", kStart, std::chrono::seconds(3600));
+  write(dir.file("jwt"), "SLURM_JWT=" + token.substr(0, 5) + "\r" + token.substr(5) + "\n");
+  FileTokenSource source("alice", dir.file("jwt"), clock);
+  EXPECT_EQ(source.credentials().error().message(),
+            "token file " + dir.file("jwt") +
+                ": the token contains CR at byte 6, which an HTTP header cannot carry; write the token on one line "
+                "(SLURM_JWT=<token> or the bare token)");
+  write(dir.file("jwt"), token.substr(0, 5) + "\x01" + token.substr(5));
+  EXPECT_NE(source.credentials().error().message().find("contains a control byte at byte 6"), std::string::npos);
+}
+
+TEST(FileTokenSourceTest, RefusesATokenThatWouldExpireDuringARequest) {
+  TempDir dir;
+  ManualClock clock(kStart);
+  write(dir.file("jwt"), mint_hs256(kKey, "alice", kStart, std::chrono::seconds(600)) + "\n");
+  FileTokenSource source("alice", dir.file("jwt"), clock, std::chrono::seconds(65));
+  ASSERT_TRUE(source.credentials().ok());
+  clock.advance(std::chrono::seconds(535));
+  ASSERT_TRUE(source.credentials().ok());
+  clock.advance(std::chrono::seconds(1));
+  EXPECT_EQ(source.credentials().error().message(),
+            "token file " + dir.file("jwt") +
+                ": the token expires at 2026-11-30T12:10:00Z, sooner than a request may take (65s: "
+                "TUNEPLANE_SLURM_CONNECT_TIMEOUT + TUNEPLANE_SLURM_REQUEST_TIMEOUT); write a fresh one");
+}
+
+TEST(MintingTokenSourceTest, RefreshesEarlyEnoughToOutlastARequest) {
+  ManualClock clock(kStart);
+  MintingTokenSource source("alice", "/k", std::chrono::seconds(200), clock, {},
+                            [&]() -> Result<std::string> { return std::string(kKey); }, std::chrono::seconds(65));
+  const auto first = source.credentials();
+  clock.advance(std::chrono::seconds(134));
+  EXPECT_EQ(source.credentials()->token, first->token);
+  clock.advance(std::chrono::seconds(1));  // 65 s left: at 80 % (160 s) only 40 s would be left
+  const auto second = source.credentials();
+  EXPECT_NE(second->token, first->token);
+  EXPECT_GE(*second->expires_at - clock.now(), std::chrono::seconds(65));
+}
+
+TEST(MakeTokenSourceTest, AMintingLifespanMustOutlastTwoRequests) {
+  ManualClock clock(kStart);
+  model::Settings settings;
+  settings.rest_user = "alice";
+  settings.jwt_key_file = "/k";
+  settings.jwt_lifespan = std::chrono::seconds(130);
+  EXPECT_EQ(make_token_source(settings, clock).error().message(),
+            "TUNEPLANE_SLURM_JWT_LIFESPAN 130s is too short for requests that may take 65s "
+            "(TUNEPLANE_SLURM_CONNECT_TIMEOUT + TUNEPLANE_SLURM_REQUEST_TIMEOUT); use more than 130s");
+  settings.jwt_lifespan = std::chrono::seconds(131);
+  EXPECT_TRUE(make_token_source(settings, clock).ok());
 }
 
 TEST(MintingTokenSourceTest, RefreshesAtEightyPercentOfTheLifespan) {

@@ -136,6 +136,73 @@ TEST(CurlTransportTest, IgnoresProxiesFromTheEnvironment) {
   EXPECT_EQ(server->requests().size(), 1u);
 }
 
+TEST(CurlTransportTest, UsesTheExplicitProxyOnly) {
+  auto proxy = TestHttpServer::start_tcp([](const ReceivedRequest&) { return Action::reply(200, "{}"); });
+  ASSERT_NE(proxy, nullptr) << "the test server could not start";
+  CurlTransportOptions options;
+  options.url = "http://slurmrestd.invalid:6820";
+  options.proxy = proxy->url();
+  options.allow_insecure_http = true;
+  auto transport = CurlTransport::create(options);
+  ASSERT_TRUE(transport.ok()) << transport.error().message();
+
+  EXPECT_EQ((*transport)->perform(get("/slurm/v0.0.45/ping")).delivery, Delivery::answered);
+  ASSERT_EQ(proxy->requests().size(), 1u);
+  EXPECT_EQ(proxy->requests().at(0).target, "http://slurmrestd.invalid:6820/slurm/v0.0.45/ping");
+}
+
+TEST(CurlTransportTest, RefusesPlainHttpToARemoteHostUnlessAllowed) {
+  CurlTransportOptions options;
+  options.url = "http://slurmrestd.example:6820";
+  auto made = CurlTransport::create(options);
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.error().message(),
+            "REST URL \"http://slurmrestd.example:6820\": would send the JWT unencrypted over http:// to "
+            "slurmrestd.example; use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1");
+  options.allow_insecure_http = true;
+  EXPECT_TRUE(CurlTransport::create(options).ok());
+  options = {};
+  options.url = "https://slurmrestd.example:6820";
+  EXPECT_TRUE(CurlTransport::create(options).ok());
+  options.url = "http://127.0.0.1:6820";
+  options.proxy = "http://proxy.example:3128";
+  EXPECT_FALSE(CurlTransport::create(options).ok());
+}
+
+TEST(CurlTransportTest, RefusesHeaderValuesWithCrLfWithoutSendingAnything) {
+  auto server = TestHttpServer::start_tcp([](const ReceivedRequest&) { return Action::reply(200, "{}"); });
+  ASSERT_NE(server, nullptr) << "the test server could not start";
+  auto transport = transport_for(server->url());
+  ASSERT_NE(transport, nullptr);
+  HttpRequest request = get("/slurm/v0.0.45/ping");
+  request.headers = {{"X-SLURM-USER-TOKEN", "secret\r\nX-Evil: 1"}};
+
+  const HttpExchange exchange = transport->perform(request);
+
+  EXPECT_EQ(exchange.delivery, Delivery::not_sent);
+  EXPECT_EQ(exchange.detail,
+            "header X-SLURM-USER-TOKEN not sent: its value contains CR at byte 7, which an HTTP header cannot carry");
+  EXPECT_EQ(exchange.detail.find("secret"), std::string::npos);
+  EXPECT_TRUE(server->requests().empty());
+}
+
+TEST(CurlTransportTest, TakesTimeoutsLowSpeedAndProxyFromSettings) {
+  model::Settings settings;
+  settings.connect_timeout = std::chrono::seconds(3);
+  settings.request_timeout = std::chrono::seconds(90);
+  settings.low_speed_limit = 10;
+  settings.low_speed_time = std::chrono::seconds(20);
+  settings.proxy = "http://127.0.0.1:3128";
+  settings.allow_insecure_http = true;
+  const CurlTransportOptions options = transport_options(settings);
+  EXPECT_EQ(options.connect_timeout, std::chrono::seconds(3));
+  EXPECT_EQ(options.total_timeout, std::chrono::seconds(90));
+  EXPECT_EQ(options.low_speed_limit, 10);
+  EXPECT_EQ(options.low_speed_time, std::chrono::seconds(20));
+  EXPECT_EQ(options.proxy, "http://127.0.0.1:3128");
+  EXPECT_TRUE(options.allow_insecure_http);
+}
+
 TEST(CurlTransportTest, SpeaksToAUnixSocketUrl) {
   const std::string path = "/tmp/tp-slurm-test-" + std::to_string(::getpid()) + ".sock";
   auto server = TestHttpServer::start_unix(path, [](const ReceivedRequest&) { return Action::reply(200, R"({"ok":1})"); });
