@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The local Slurm on a machine whose name is not `vm` and does not resolve, as on a fresh
+# Debian install whose /etc/hosts lacks the machine's name. In a UTS + mount namespace the
+# machine is renamed and /etc/hosts is replaced by a copy without that name; there
+# tools/local-slurm brings up a cluster with accounting on its own ports and state
+# directory, the smoke test (smoke.sh: a single and a heterogeneous job through
+# slurmrestd) runs against it, and every job must reach slurmdbd as COMPLETED. The cluster
+# is stopped afterwards whatever happens.
+#
+#   foreign_host.sh STATE_DIR
+#
+# Needs root (unshare, mount); re-runs itself through `sudo -n` otherwise. It never skips:
+# when the namespace cannot be made or the cluster does not start, it fails.
+set -uo pipefail
+
+name=local_slurm_foreign_host
+abort() {
+  printf '%s: FAIL: %s\n' "$name" "$*" >&2
+  exit 1
+}
+say() { printf '%s: %s\n' "$name" "$*"; }
+
+(($# == 1)) || abort "usage: foreign_host.sh STATE_DIR"
+state_dir=$1
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+if ((EUID != 0)); then
+  command -v sudo >/dev/null || abort "needs root for unshare and mount, and sudo is missing"
+  exec sudo -n -- bash "${BASH_SOURCE[0]}" "$@" || abort "needs root for unshare and mount; sudo -n failed"
+fi
+command -v unshare >/dev/null || abort "unshare (util-linux) is missing"
+
+# Ports of their own, so that this cluster never meets the two tools/test starts.
+ports=(--ctld-port 6857 --slurmd-ports "6858,6859" --rest-port 6860 --dbd-port 6861 --mysql-port 6862)
+foreign=tp-elsewhere-$$
+[[ $(hostname) != "$foreign" ]] || abort "the machine is already called $foreign"
+
+cleanup() {
+  "$top/tools/local-slurm" down --state-dir "$state_dir" >/dev/null 2>&1 ||
+    printf '%s: could not stop the cluster in %s\n' "$name" "$state_dir" >&2
+}
+trap cleanup EXIT
+
+# A fresh state directory each time, so that MariaDB's data directory is made anew too.
+cleanup
+case $state_dir in
+  /*/*) rm -rf -- "$state_dir" ;;
+  *) abort "STATE_DIR $state_dir: expected an absolute path below /" ;;
+esac
+
+started=$SECONDS
+# shellcheck disable=SC2016 # the inner script is expanded by the inner bash
+unshare --uts --mount --propagation private -- bash -c '
+  set -uo pipefail
+  name=$1 top=$2 state_dir=$3 foreign=$4
+  shift 4
+  fail() { printf "%s: FAIL: %s\n" "$name" "$*" >&2; exit 1; }
+  hostname "$foreign" || fail "cannot set the host name in a UTS namespace"
+  [[ $(hostname) == "$foreign" ]] || fail "hostname says $(hostname), expected $foreign"
+  # A fresh debootstrap root has no /etc/hosts at all; there is nothing to hide then.
+  if [[ -e /etc/hosts ]]; then
+    hosts=$(mktemp "${TMPDIR:-/tmp}/foreign-hosts.XXXXXX") || fail "mktemp failed"
+    grep -v -w -e vm -e "$foreign" /etc/hosts >"$hosts"
+    chmod 0644 "$hosts"
+    mount --bind "$hosts" /etc/hosts || fail "cannot bind-mount a copy of /etc/hosts"
+    rm -f "$hosts"
+  fi
+  if getent hosts "$foreign" >/dev/null; then fail "$foreign resolves; the test needs a name that does not"; fi
+  if getent hosts vm >/dev/null; then fail "vm still resolves inside the namespace"; fi
+  printf "%s: host name %s (not resolvable), vm not resolvable\n" "$name" "$foreign"
+
+  "$top/tools/local-slurm" up --accounting --state-dir "$state_dir" "$@" ||
+    fail "tools/local-slurm up failed on a machine called $foreign whose name does not resolve"
+  set -a
+  # shellcheck disable=SC1090
+  . <("$top/tools/local-slurm" env --state-dir "$state_dir") || fail "tools/local-slurm env failed"
+  set +a
+  bash "$top/tests/local_slurm/smoke.sh" || fail "the smoke test failed against the cluster on $foreign"
+
+  # Every job the smoke test ran must reach slurmdbd as COMPLETED (records arrive a few
+  # seconds after the end of a job).
+  export SLURM_CONF=$TUNEPLANE_LOCAL_SLURM_CONF
+  deadline=$((SECONDS + 60))
+  while :; do
+    records=$(sacct -n -X -P -a -o JobID,State 2>&1)
+    if [[ -n $records ]] && ! grep -qv "|COMPLETED$" <<<"$records" && (($(wc -l <<<"$records") >= 3)); then
+      break
+    fi
+    ((SECONDS < deadline)) || fail "slurmdbd does not hold every job as COMPLETED after 60 s; sacct says: $(tr "\n" " " <<<"$records")"
+    sleep 1
+  done
+  printf "%s: ok: slurmdbd holds every job as COMPLETED: %s\n" "$name" "$(tr "\n" " " <<<"$records")"
+' bash "$name" "$top" "$state_dir" "$foreign" "${ports[@]}" || abort "the local Slurm did not run jobs under the host name $foreign (output above)"
+say "passed in $((SECONDS - started)) s"
