@@ -4,7 +4,9 @@
 # machine is renamed and /etc/hosts is replaced by a copy without that name; there
 # tools/local-slurm brings up a cluster with accounting on its own ports and state
 # directory, the smoke test (smoke.sh: a single and a heterogeneous job through
-# slurmrestd) runs against it, and every job must reach slurmdbd as COMPLETED. The cluster
+# slurmrestd) runs against it, a job submitted with the job user's token (read as the
+# service account) must run as the job user in the shared group, and every job must reach
+# slurmdbd as COMPLETED. The cluster
 # is stopped afterwards whatever happens.
 #
 #   foreign_host.sh STATE_DIR
@@ -76,7 +78,36 @@ unshare --uts --mount --propagation private -- bash -c '
   set +a
   bash "$top/tests/local_slurm/smoke.sh" || fail "the smoke test failed against the cluster on $foreign"
 
-  # Every job the smoke test ran must reach slurmdbd as COMPLETED (records arrive a few
+  # The two-user deployment: the service account reads the job user'"'"'s token, and a job
+  # submitted with it runs as the job user, in the shared group.
+  svc=$TUNEPLANE_LOCAL_SLURM_SERVICE_USER job_user=$TUNEPLANE_LOCAL_SLURM_JOB_USER group=$TUNEPLANE_LOCAL_SLURM_JOB_GROUP
+  [[ $(getent group "$group" | cut -d: -f4 | tr , "\n" | sort | paste -sd, -) == "$(printf "%s\n" "$svc" "$job_user" | sort | paste -sd, -)" ]] ||
+    fail "group $group has members \"$(getent group "$group" | cut -d: -f4)\", expected $svc and $job_user"
+  token=$(setpriv --reuid="$svc" --regid="$svc" --init-groups cat "$TUNEPLANE_LOCAL_SLURM_JOB_TOKEN_FILE" | sed -n "s/^SLURM_JWT=//p")
+  [[ -n $token ]] || fail "$svc cannot read a token from $TUNEPLANE_LOCAL_SLURM_JOB_TOKEN_FILE"
+  work=$state_dir/two-user
+  install -d -m 2770 -o root -g "$group" "$work"
+  headers=$state_dir/secrets/job-user.headers
+  (umask 077 && printf "X-SLURM-USER-NAME: %s\nX-SLURM-USER-TOKEN: %s\nContent-Type: application/json\n" "$job_user" "$token" >"$headers")
+  unset token
+  body=$(jq -n --arg p "$TUNEPLANE_SLURM_PARTITION" --arg w "$work" '"'"'{job: {name: "tp-two-user", partition: $p,
+    tasks: 1, memory_per_node: 100, time_limit: 2, current_working_directory: $w,
+    standard_output: ($w + "/out-%j.txt"), environment: {PATH: "/usr/bin:/bin"}, no_requeue: true},
+    script: "#!/bin/bash\nid -un > user.txt\nid -Gn >> user.txt\n"}'"'"')
+  url=$TUNEPLANE_SLURM_REST_URL/slurm/$TUNEPLANE_SLURM_REST_API_VERSION
+  id=$(curl -s --max-time 20 --noproxy "*" -H @"$headers" --data-binary "$body" "$url/job/submit" | jq -r ".job_id // empty")
+  [[ $id =~ ^[0-9]+$ ]] || fail "submitting a job with the $job_user token failed"
+  deadline=$((SECONDS + 60))
+  until [[ $(curl -s --max-time 20 --noproxy "*" -H @"$headers" "$url/job/$id" | jq -r ".jobs[0].job_state") == COMPLETED ]]; do
+    ((SECONDS < deadline)) || fail "the job $id of $job_user did not complete within 60 s"
+    sleep 1
+  done
+  [[ $(stat -c %U "$work/user.txt" 2>/dev/null) == "$job_user" && $(head -n 1 "$work/user.txt") == "$job_user" ]] ||
+    fail "the job of $job_user ran as \"$(head -n 1 "$work/user.txt" 2>/dev/null)\""
+  grep -qw "$group" <(sed -n 2p "$work/user.txt") || fail "the job of $job_user is not in group $group: $(sed -n 2p "$work/user.txt")"
+  printf "%s: ok: a job with the %s token ran as %s (groups: %s) and completed\n" "$name" "$job_user" "$job_user" "$(sed -n 2p "$work/user.txt")"
+
+  # Every job above must reach slurmdbd as COMPLETED (records arrive a few
   # seconds after the end of a job).
   export SLURM_CONF=$TUNEPLANE_LOCAL_SLURM_CONF
   deadline=$((SECONDS + 60))
