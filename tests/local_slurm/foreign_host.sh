@@ -51,24 +51,34 @@ esac
 
 started=$SECONDS
 # shellcheck disable=SC2016 # the inner script is expanded by the inner bash
-unshare --uts --mount --propagation private -- bash -c '
+# --propagation unchanged: unshare's default (private) fails where / is not a mount point;
+# the inner script makes the mounts private itself before it mounts anything.
+unshare --uts --mount --propagation unchanged -- bash -c '
   set -uo pipefail
   name=$1 top=$2 state_dir=$3 foreign=$4
   shift 4
   fail() { printf "%s: FAIL: %s\n" "$name" "$*" >&2; exit 1; }
   hostname "$foreign" || fail "cannot set the host name in a UTS namespace"
   [[ $(hostname) == "$foreign" ]] || fail "hostname says $(hostname), expected $foreign"
-  # A fresh debootstrap root has no /etc/hosts at all; there is nothing to hide then.
-  if [[ -e /etc/hosts ]]; then
-    hosts=$(mktemp "${TMPDIR:-/tmp}/foreign-hosts.XXXXXX") || fail "mktemp failed"
-    grep -v -w -e vm -e "$foreign" /etc/hosts >"$hosts"
-    chmod 0644 "$hosts"
-    mount --bind "$hosts" /etc/hosts || fail "cannot bind-mount a copy of /etc/hosts"
-    rm -f "$hosts"
+  # /etc/hosts is replaced by a copy without vm, but only where this namespace'"'"'s mounts can
+  # be made private (so the bind mount reaches no other namespace). In a chroot whose root
+  # is not a mount point they cannot; /etc/hosts stays then, which holds the new name in
+  # no case. A fresh debootstrap root has no /etc/hosts at all.
+  hidden="vm not resolvable"
+  if [[ -e /etc/hosts ]] && grep -qw -e vm -e "$foreign" /etc/hosts; then
+    if mount --make-rprivate / 2>/dev/null; then
+      hosts=$(mktemp "${TMPDIR:-/tmp}/foreign-hosts.XXXXXX") || fail "mktemp failed"
+      grep -v -w -e vm -e "$foreign" /etc/hosts >"$hosts"
+      chmod 0644 "$hosts"
+      mount --bind "$hosts" /etc/hosts || fail "cannot bind-mount a copy of /etc/hosts"
+      rm -f "$hosts"
+    else
+      hidden="/etc/hosts left as it is: / is not a mount point here (a chroot?), so no private bind mount"
+    fi
   fi
   if getent hosts "$foreign" >/dev/null; then fail "$foreign resolves; the test needs a name that does not"; fi
-  if getent hosts vm >/dev/null; then fail "vm still resolves inside the namespace"; fi
-  printf "%s: host name %s (not resolvable), vm not resolvable\n" "$name" "$foreign"
+  if [[ $hidden == "vm not resolvable" ]] && getent hosts vm >/dev/null; then fail "vm still resolves inside the namespace"; fi
+  printf "%s: host name %s (not resolvable), %s\n" "$name" "$foreign" "$hidden"
 
   "$top/tools/local-slurm" up --accounting --state-dir "$state_dir" "$@" ||
     fail "tools/local-slurm up failed on a machine called $foreign whose name does not resolve"
