@@ -56,16 +56,26 @@ set_paths() {
   lock_file=$state_dir/.lock
 }
 
+# set_account_paths: the paths that depend on the settings (called once they are known).
+set_account_paths() {
+  # The job user's token: root's copy, and the service account's (the daemon reads that one).
+  job_client_token=$client_dir/jwt.$job_user.token
+  service_dir=$state_dir/service
+  job_service_token=$service_dir/jwt.$job_user.token
+}
+
 # --- settings: defaults < what the last `up` recorded < options on this command line -----
 
-readonly setting_names=(rest_port ctld_port slurmd_ports dbd_port mysql_port min_job_age accounting user)
+readonly setting_names=(rest_port ctld_port slurmd_ports dbd_port mysql_port min_job_age accounting user
+  service_user job_user job_group)
 
 load_recorded_settings() {
   [[ -r $settings_file ]] || return 0
   local key value
   while IFS='=' read -r key value; do
     case $key in
-      rest_port | ctld_port | slurmd_ports | dbd_port | mysql_port | min_job_age | accounting | user)
+      rest_port | ctld_port | slurmd_ports | dbd_port | mysql_port | min_job_age | accounting | user | \
+        service_user | job_user | job_group)
         # Only options absent from the command line take the recorded value.
         [[ -n ${explicit[$key]:-} ]] || printf -v "$key" '%s' "$value"
         ;;
@@ -109,6 +119,19 @@ validate_settings() {
     ((value >= 1 && value <= 65535)) || die "--slurmd-ports $slurmd_ports: $value is not a TCP port (1-65535)"
   done
   [[ $min_job_age =~ ^[0-9]+$ ]] || die "--min-job-age $min_job_age: expected a whole number of seconds"
+  for name in service_user job_user job_group; do
+    value=${!name}
+    [[ $value =~ ^[a-z_][a-z0-9_-]{0,31}$ ]] ||
+      die "--${name//_/-} $value: expected a user or group name ([a-z_][a-z0-9_-]*, at most 32 characters)"
+  done
+  [[ $service_user != "$job_user" ]] || die "--service-user and --job-user are both $job_user; the deployment test needs two users"
+  for value in "$service_user" "$job_user" "$job_group"; do
+    case $value in
+      root | slurm | munge | mysql | nobody | nogroup)
+        die "'$value' belongs to the system or to the cluster's daemons; choose another name for --service-user, --job-user or --job-group"
+        ;;
+    esac
+  done
   local -A seen=()
   local option
   for option in "rest-port=$rest_port" "ctld-port=$ctld_port" "slurmd-ports=$slurmd_port_vm" \

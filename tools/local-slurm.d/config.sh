@@ -41,17 +41,26 @@ write_slurm_conf() {
     # With slurmdbd, AccountingStoragePass names the munge socket for talking to it
     # (AuthInfo is not used there).
     accounting_lines="AccountingStorageType=accounting_storage/slurmdbd
-AccountingStorageHost=localhost
+AccountingStorageHost=127.0.0.1
 AccountingStoragePort=$dbd_port
 AccountingStoragePass=$munge_socket
 AccountingStorageTRES=gres/gpu"
   else
     accounting_lines="AccountingStorageType=accounting_storage/none"
   fi
+  # Nothing here depends on the machine's name or on a name resolving (a fresh machine's
+  # name is often missing from /etc/hosts): every address is 127.0.0.1; "localhost" in
+  # SlurmctldHost is only compared with gethostname(), never looked up. There is no
+  # CommunicationParameters=NoInAddrAny: with it slurmd, slurmstepd, srun and slurmdbd bind
+  # to the address the machine's name resolves to, which fails when it does not resolve and
+  # strands the nodes when it resolves to 127.0.1.1 (Debian's entry) while slurmctld talks
+  # to NodeAddr 127.0.0.1. Without it they listen on every address; munge still
+  # authenticates every message. The node names vm and vm-emu are labels, not host names:
+  # each slurmd is started with -N.
   cat >"$slurm_conf.new" <<EOF
 # Written by tools/local-slurm; rewritten on every 'up' (edits are lost).
 ClusterName=$cluster_name
-SlurmctldHost=$(hostname -s)(127.0.0.1)
+SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmUser=slurm
 SlurmdUser=root
@@ -60,7 +69,6 @@ CredType=cred/munge
 AuthInfo=socket=$munge_socket
 AuthAltTypes=auth/jwt
 AuthAltParameters=jwt_key=$jwt_key
-CommunicationParameters=NoInAddrAny
 StateSaveLocation=$save_dir
 SlurmdSpoolDir=$spool_dir/%n
 SlurmctldPidFile=$run_dir/slurmctld.pid
@@ -119,7 +127,8 @@ write_dbd_conf() {
   (
     umask 077
     cat >"$dbd_conf.new" <<EOF
-# Written by tools/local-slurm.
+# Written by tools/local-slurm. DbdHost=localhost is compared with gethostname(), never
+# looked up, so it matches whatever the machine is called.
 DbdAddr=127.0.0.1
 DbdHost=localhost
 DbdPort=$dbd_port

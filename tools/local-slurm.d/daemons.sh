@@ -96,9 +96,12 @@ start_munged() {
   [[ -f $munge_log ]] || install -m 0640 /dev/null "$munge_log"
   chown munge:munge "$munge_log"
   rm -f "$munge_pid"
+  # --origin: munged otherwise looks up the machine's name for the address it stamps into
+  # credentials (nothing here checks it) and warns when that name does not resolve.
   daemon_env setsid setpriv --reuid=munge --regid=munge --init-groups \
     munged --key-file="$munge_key" --socket="$munge_socket" --pid-file="$munge_pid" \
     --log-file="$munge_log" --seed-file="$munge_dir/munged.seed" --num-threads=2 \
+    --origin=127.0.0.1 \
     </dev/null >>"$munge_log" 2>&1 || die_with_log "munged failed to start" "$munge_log"
   wait_started munged 15 "answer on $munge_socket" munge_works
 }
@@ -122,6 +125,10 @@ start_slurmd() { # start_slurmd NODE
   rm -f "$run_dir/slurmd-$node.pid"
   daemon_env setsid slurmd -f "$slurm_conf" -N "$node" </dev/null >>"$log" 2>&1 ||
     die_with_log "slurmd for node $node failed to start" "$log"
+  # A slurmd that cannot bind its port exits after its pid file is gone or before it is
+  # written; waiting for the port reports that at once instead of after the node wait.
+  daemon_info "slurmd-$node"
+  wait_started "slurmd-$node" 30 "listen on port $d_port" port_listening "$d_port"
 }
 
 slurmds_alive() { # ends the script when a slurmd has died
@@ -158,8 +165,11 @@ mariadb_answers() {
 start_mariadb() {
   if [[ ! -d $mysql_data/mysql ]]; then
     rm -rf "$mysql_data"
+    # --force: without it mariadb-install-db stops when neither the machine's name nor
+    # "localhost" resolves; the server runs with --skip-name-resolve and every grant here
+    # names 127.0.0.1 or the socket, so no name is needed.
     mariadb-install-db --no-defaults --user=mysql --datadir="$mysql_data" \
-      --auth-root-authentication-method=socket --skip-test-db \
+      --auth-root-authentication-method=socket --skip-test-db --force \
       >"$mysql_dir/install-db.log" 2>&1 ||
       die_with_log "mariadb-install-db failed" "$mysql_dir/install-db.log"
   fi
