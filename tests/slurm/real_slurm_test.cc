@@ -240,9 +240,29 @@ TEST_F(RealSlurmTest, TokensMintedFromTheKeyAreAccepted) {
   EXPECT_EQ(preflight.outcome, Outcome::ok) << preflight.message;
 }
 
-TEST_F(RealSlurmTest, DoctorPassesEveryCheck) {
-  const auto checks = run_doctor(m_settings, *m_transport, m_clock);
+// As deployed: the jobs' own unprivileged user and its token (a copy this process owns, as
+// the service account owns its token file).
+TEST_F(RealSlurmTest, DoctorPassesEveryCheckForTheJobUser) {
+  ASSERT_FALSE(env("TUNEPLANE_LOCAL_SLURM_JOB_TOKEN_FILE").empty());
+  model::Settings settings = m_settings;
+  settings.rest_user = env("TUNEPLANE_LOCAL_SLURM_JOB_USER");
+  settings.jwt_file = m_dir.file("jwt.token");
+  tpslurm::testing::write_test_file(settings.jwt_file,
+                                    tpslurm::testing::read_test_file(env("TUNEPLANE_LOCAL_SLURM_JOB_TOKEN_FILE")));
+  const auto checks = run_doctor(settings, *m_transport, m_clock);
   EXPECT_TRUE(all_ok(checks)) << format_report(checks);
+}
+
+TEST_F(RealSlurmTest, DoctorFlagsARootToken) {
+  const auto checks = run_doctor(m_settings, *m_transport, m_clock);
+  ASSERT_EQ(m_settings.rest_user, "root");
+  std::vector<std::string> failed;
+  for (const auto& check : checks) {
+    if (!check.ok) failed.push_back(check.name + ": " + check.detail);
+  }
+  EXPECT_EQ(failed, (std::vector<std::string>{"token user: the token is for root (uid 0), which Slurm lets act as any "
+                                              "user"}))
+      << format_report(checks);
 }
 
 }  // namespace
