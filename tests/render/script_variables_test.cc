@@ -4,10 +4,11 @@
 // one the platform reserves fails here, before a request could replace it.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
-#include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "model/names.h"
 #include "support/temp_dir.h"
@@ -22,13 +23,31 @@ struct Assignments {
   std::set<std::string> locals;  // declared `local` inside a function
 };
 
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// The name at the start of `text` (after blanks), or "" (and `text` is left after it).
+std::string take_name(std::string_view& text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  std::size_t n = 0;
+  while (n < text.size() && is_name_char(text[n])) ++n;
+  if (n == 0 || std::isdigit(static_cast<unsigned char>(text.front())) != 0) return {};
+  std::string name(text.substr(0, n));
+  text.remove_prefix(n);
+  return name;
+}
+
+bool take_word(std::string_view& text, std::string_view word) {
+  std::string_view rest = text;
+  while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+  if (rest.substr(0, word.size()) != word) return false;
+  text = rest.substr(word.size());
+  return true;
+}
+
 // Assignments at the start of a statement (`NAME=`, `export NAME=`, `NAME+=`, `NAME[`), loop
 // variables, and `local` declarations. Multi-line single-quoted snippets (tp_task='...') run
 // in a shell of their own, which assigns before it reads, and are skipped.
 Assignments read_assignments(const std::string& text) {
-  static const std::regex assignment(R"(^\s*(?:export\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)(?:\+?=|\[))");
-  static const std::regex loop(R"(^\s*for\s+(?:\(\(\s*)?([A-Za-z_][A-Za-z0-9_]*))");
-  static const std::regex local(R"(^\s*local\s+(.*)$)");
   Assignments out;
   std::istringstream lines(text);
   std::string line;
@@ -38,18 +57,24 @@ Assignments read_assignments(const std::string& text) {
       if (!line.empty() && line.back() == '\'') in_snippet = false;
       continue;
     }
-    std::smatch match;
-    if (std::regex_search(line, match, local)) {
-      std::istringstream words(match[1].str());
+    std::string_view rest = line;
+    if (take_word(rest, "local ")) {
+      std::istringstream words{std::string(rest)};
       std::string word;
       while (words >> word) out.locals.insert(word.substr(0, word.find('=')));
       continue;
     }
-    if (std::regex_search(line, match, assignment) || std::regex_search(line, match, loop)) {
-      out.names.insert(match[1].str());
-      const auto quote = line.find("='");
-      if (quote != std::string::npos && line.find('\'', quote + 2) == std::string::npos) in_snippet = true;
+    if (take_word(rest, "for ")) {
+      take_word(rest, "((");
+      if (auto name = take_name(rest); !name.empty()) out.names.insert(name);
+      continue;
     }
+    if (!take_word(rest, "export ")) take_word(rest, "readonly ");
+    const std::string name = take_name(rest);
+    if (name.empty() || !(rest.starts_with("=") || rest.starts_with("+=") || rest.starts_with("["))) continue;
+    out.names.insert(name);
+    const auto quote = line.find("='");
+    if (quote != std::string::npos && line.find('\'', quote + 2) == std::string::npos) in_snippet = true;
   }
   return out;
 }
