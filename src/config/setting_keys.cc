@@ -38,7 +38,8 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_SLURM_LOW_SPEED_LIMIT", "0",
      "bytes/s below which a transfer is abandoned after TUNEPLANE_SLURM_LOW_SPEED_TIME (0 = off)"},
     {"TUNEPLANE_SLURM_LOW_SPEED_TIME", "30s", "how long a transfer may stay below TUNEPLANE_SLURM_LOW_SPEED_LIMIT"},
-    {"TUNEPLANE_SLURM_PROXY", "", "explicit proxy for slurmrestd (http://HOST:PORT, ...); *_proxy variables are never used"},
+    {"TUNEPLANE_SLURM_PROXY", "",
+     "explicit proxy for slurmrestd (http://HOST:PORT, ...); *_proxy variables are never used"},
     {"TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP", "0",
      "1 allows sending the JWT over plain http:// to a host that is not loopback"},
     {"TUNEPLANE_RUNTIME_REGISTRY_FILE", "", "the runtime registry (JSON): SQSH/SIF artifacts with SHA-256"},
@@ -47,6 +48,18 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_STATE_DIR", "/var/lib/tuneplane-slurm (root) or ~/.local/state/tuneplane-slurm",
      "local state: journal, lock, local key"},
     {"TUNEPLANE_POLL_INTERVAL", "10s", "how often Slurm is polled"},
+    {"TUNEPLANE_SUBMIT_MODE", "held",
+     "held: every job is submitted held and released after its identity check (no copy can run before the journal "
+     "holds it); direct: submitted runnable"},
+    {"TUNEPLANE_SLURM_REQUEST_BUDGET", "200", "calls to slurmrestd per poll cycle (1 to 100000)"},
+    {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "1s",
+     "after a call that finds slurmrestd struggling or unreachable, the wait before the next one; doubled "
+     "after each further failure"},
+    {"TUNEPLANE_SLURM_BACKOFF_MAX", "5m", "the longest such wait (at least TUNEPLANE_SLURM_BACKOFF_INITIAL)"},
+    {"TUNEPLANE_SLURM_BULK_MAX_IDS", "500", "job ids in one bulk state query (1 to 5000)"},
+    {"TUNEPLANE_SLURM_BULK_MAX_URL_BYTES", "8000",
+     "longest request target (path and query) of one bulk state query, in bytes (1000 to 65536)"},
+    {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "30m", "how long after a lost submit answer `resolve --absent` stays refused"},
     {"TUNEPLANE_LOG_LEVEL", "info", "trace, debug, info, warn, error or off"},
     {"TUNEPLANE_LOG_FORMAT", "text", "text or json"},
 };

@@ -7,6 +7,7 @@
 #include <boost/url/parse.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -14,6 +15,7 @@
 #include "base/duration.h"
 #include "base/file_system.h"
 #include "config/env_file.h"
+#include "config/logging.h"
 #include "config/setting_keys.h"
 #include "model/names.h"
 #include "model/rest_endpoint.h"
@@ -121,6 +123,30 @@ std::optional<std::string> duration_between(const std::string& value, std::chron
   return std::nullopt;
 }
 
+// The back-off delays are kept in milliseconds for the request budget, but are written with the
+// duration parser's units, so a whole second is the finest step.
+std::optional<std::string> duration_between(const std::string& value, std::chrono::milliseconds& target,
+                                            std::chrono::seconds min, std::chrono::seconds max) {
+  std::chrono::seconds parsed{};
+  if (auto why = duration_between(value, parsed, min, max)) return why;
+  target = parsed;
+  return std::nullopt;
+}
+
+// A whole number in [min, max]; `what` says what it counts ("calls per poll cycle").
+template <class Integer>
+std::optional<std::string> integer_between(const std::string& value, Integer& target, std::string_view what,
+                                           long long min, long long max) {
+  long long parsed = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (value.empty() || value.front() == '-' || ec != std::errc() || end != value.data() + value.size() ||
+      parsed < min || parsed > max) {
+    return "expected " + std::string(what) + " from " + std::to_string(min) + " to " + std::to_string(max);
+  }
+  target = static_cast<Integer>(parsed);
+  return std::nullopt;
+}
+
 std::optional<std::string> rest_url(const std::string& value, std::string& target) {
   static const char* const kExpected = "expected http://HOST:PORT, https://HOST:PORT or unix:/PATH/TO/SOCKET";
   if (starts_with(value, "unix:")) {
@@ -161,6 +187,38 @@ std::optional<std::string> proxy_url(const std::string& value, std::string& targ
   }
   target = value;
   return std::nullopt;
+}
+
+// How hard the daemon may press slurmrestd: calls per cycle, back-off after failures, the size
+// of bulk queries (slurm/request_budget.h, slurm/bulk_state.h).
+void apply_limits(Applier& apply, model::Settings& s, Problems& problems) {
+  apply.with("TUNEPLANE_SLURM_REQUEST_BUDGET", [&](const std::string& v) {
+    return integer_between(v, s.request_budget, "calls per poll cycle", 1, 100'000);
+  });
+  const std::size_t before = problems.size();
+  apply.with("TUNEPLANE_SLURM_BACKOFF_INITIAL", [&](const std::string& v) {
+    return duration_between(v, s.backoff_initial, std::chrono::seconds(1), std::chrono::minutes(10));
+  });
+  apply.with("TUNEPLANE_SLURM_BACKOFF_MAX", [&](const std::string& v) {
+    return duration_between(v, s.backoff_max, std::chrono::seconds(1), std::chrono::hours(1));
+  });
+  // Only between two valid values: a refused one already has its line.
+  if (problems.size() == before && s.backoff_max < s.backoff_initial) {
+    const std::string key =
+        apply.has("TUNEPLANE_SLURM_BACKOFF_MAX") ? "TUNEPLANE_SLURM_BACKOFF_MAX" : "TUNEPLANE_SLURM_BACKOFF_INITIAL";
+    const auto in_seconds = [](std::chrono::milliseconds d) {
+      return format_duration(std::chrono::duration_cast<std::chrono::seconds>(d));
+    };
+    apply.bad(key, "the maximum back-off (" + in_seconds(s.backoff_max) +
+                       ") must not be shorter than the initial one (" + in_seconds(s.backoff_initial) +
+                       "); raise TUNEPLANE_SLURM_BACKOFF_MAX or lower TUNEPLANE_SLURM_BACKOFF_INITIAL");
+  }
+  apply.with("TUNEPLANE_SLURM_BULK_MAX_IDS", [&](const std::string& v) {
+    return integer_between(v, s.bulk_max_ids, "job ids per bulk query", 1, 5000);
+  });
+  apply.with("TUNEPLANE_SLURM_BULK_MAX_URL_BYTES", [&](const std::string& v) {
+    return integer_between(v, s.bulk_max_url_bytes, "bytes per bulk query target", 1000, 65536);
+  });
 }
 
 // The connection to slurmrestd: timeouts, the low-speed limit, the proxy, and whether the
@@ -356,6 +414,7 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
     return std::nullopt;
   });
   apply_connection(apply, s);
+  apply_limits(apply, s, problems);
   apply.with("TUNEPLANE_RUNTIME_REGISTRY_FILE",
              [&](const std::string& v) { return absolute_path(v, s.runtime_registry_file); });
   apply.with("TUNEPLANE_GPU_SERIES_FILE", [&](const std::string& v) { return absolute_path(v, s.gpu_series_file); });
@@ -372,14 +431,23 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
   apply.with("TUNEPLANE_POLL_INTERVAL", [&](const std::string& v) {
     return duration_between(v, s.poll_interval, std::chrono::seconds(1), std::chrono::hours(1));
   });
-  apply.with("TUNEPLANE_LOG_LEVEL", [&](const std::string& v) -> std::optional<std::string> {
-    for (const char* level : {"trace", "debug", "info", "warn", "error", "off"}) {
-      if (v == level) {
-        s.log_level = v;
-        return std::nullopt;
-      }
+  apply.with("TUNEPLANE_SUBMIT_MODE", [&](const std::string& v) -> std::optional<std::string> {
+    if (v == "held") {
+      s.submit_mode = model::SubmitMode::held;
+    } else if (v == "direct") {
+      s.submit_mode = model::SubmitMode::direct;
+    } else {
+      return "expected held (every job is released only after its identity check) or direct";
     }
-    return "expected trace, debug, info, warn, error or off";
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_RESOLVE_QUIET_PERIOD", [&](const std::string& v) {
+    return duration_between(v, s.resolve_quiet_period, std::chrono::seconds(1), std::chrono::hours(24 * 7));
+  });
+  apply.with("TUNEPLANE_LOG_LEVEL", [&](const std::string& v) -> std::optional<std::string> {
+    if (!parse_log_level(v)) return "expected trace, debug, info, warn, error or off";
+    s.log_level = v;
+    return std::nullopt;
   });
   apply.with("TUNEPLANE_LOG_FORMAT", [&](const std::string& v) -> std::optional<std::string> {
     if (v == "text") {

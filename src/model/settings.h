@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 
 #include "model/runtime_registry.h"
@@ -13,6 +14,10 @@
 namespace tpslurm::model {
 
 enum class LogFormat { text, json };
+
+// held: every job is submitted held and released after its identity check, so no copy can run
+// before the journal holds it; direct: submitted runnable.
+enum class SubmitMode { held, direct };
 
 struct Settings {
   std::string rest_url = "http://127.0.0.1:6820";
@@ -50,6 +55,16 @@ struct Settings {
   std::string state_dir;
   std::string journal_path;  // defaults to <state_dir>/journal.db
   std::chrono::seconds poll_interval{10};
+
+  SubmitMode submit_mode = SubmitMode::held;
+  int request_budget = 200;  // calls to slurmrestd per poll cycle
+  // Waiting after a failed call to slurmrestd: from the initial delay, growing up to the maximum.
+  std::chrono::milliseconds backoff_initial{1000};
+  std::chrono::milliseconds backoff_max{300000};
+  std::size_t bulk_max_ids = 500;         // job ids in one bulk query ...
+  std::size_t bulk_max_url_bytes = 8000;  // ... and the longest URL it may have
+  // How long after a lost submit answer `resolve --absent` stays refused.
+  std::chrono::seconds resolve_quiet_period{1800};
 
   std::string log_level = "info";
   LogFormat log_format = LogFormat::text;

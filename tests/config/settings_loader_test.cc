@@ -5,6 +5,7 @@
 
 #include "config/env_file.h"
 #include "config/setting_keys.h"
+#include "model/problems.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::config {
@@ -211,6 +212,91 @@ TEST(SettingsLoaderTest, EveryBadConnectionSettingIsOneLine) {
   EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_CONNECT_TIMEOUT", "2m"}, {"TUNEPLANE_SLURM_REQUEST_TIMEOUT", "1m"}}),
             "TUNEPLANE_SLURM_CONNECT_TIMEOUT \"2m\": the connect timeout (2m) must not exceed the request timeout "
             "(1m), which includes connecting\n");
+}
+
+TEST(SettingsLoaderTest, SubmitModeAndSlurmLimitsHaveTheirDefaults) {
+  const auto loaded = load({});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  const model::Settings& s = loaded->settings;
+  EXPECT_EQ(s.submit_mode, model::SubmitMode::held);
+  EXPECT_EQ(s.request_budget, 200);
+  EXPECT_EQ(s.backoff_initial, std::chrono::milliseconds(1000));
+  EXPECT_EQ(s.backoff_max, std::chrono::milliseconds(300000));
+  EXPECT_EQ(s.bulk_max_ids, 500u);
+  EXPECT_EQ(s.bulk_max_url_bytes, 8000u);
+  EXPECT_EQ(s.resolve_quiet_period, std::chrono::seconds(1800));
+  for (const char* key : {"TUNEPLANE_SUBMIT_MODE", "TUNEPLANE_SLURM_REQUEST_BUDGET", "TUNEPLANE_SLURM_BACKOFF_INITIAL",
+                          "TUNEPLANE_SLURM_BACKOFF_MAX", "TUNEPLANE_SLURM_BULK_MAX_IDS",
+                          "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES", "TUNEPLANE_RESOLVE_QUIET_PERIOD"}) {
+    EXPECT_EQ(loaded->sources.at(key), "default") << key;
+  }
+}
+
+TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
+  const auto loaded = load({{"TUNEPLANE_SUBMIT_MODE", "direct"},
+                            {"TUNEPLANE_SLURM_REQUEST_BUDGET", "100000"},
+                            {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "2s"},
+                            {"TUNEPLANE_SLURM_BACKOFF_MAX", "1h"},
+                            {"TUNEPLANE_SLURM_BULK_MAX_IDS", "1"},
+                            {"TUNEPLANE_SLURM_BULK_MAX_URL_BYTES", "65536"},
+                            {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "7d"}});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  const model::Settings& s = loaded->settings;
+  EXPECT_EQ(s.submit_mode, model::SubmitMode::direct);
+  EXPECT_EQ(s.request_budget, 100000);
+  EXPECT_EQ(s.backoff_initial, std::chrono::milliseconds(2000));
+  EXPECT_EQ(s.backoff_max, std::chrono::milliseconds(3600000));
+  EXPECT_EQ(s.bulk_max_ids, 1u);
+  EXPECT_EQ(s.bulk_max_url_bytes, 65536u);
+  EXPECT_EQ(s.resolve_quiet_period, std::chrono::hours(24 * 7));
+  EXPECT_EQ(load({{"TUNEPLANE_SUBMIT_MODE", "held"}})->settings.submit_mode, model::SubmitMode::held);
+  EXPECT_EQ(load({{"TUNEPLANE_RESOLVE_QUIET_PERIOD", "1s"}})->settings.resolve_quiet_period, std::chrono::seconds(1));
+}
+
+TEST(SettingsLoaderTest, EveryBadSubmitModeOrLimitIsOneLine) {
+  TempDir dir;
+  testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES=999\n");
+  EXPECT_EQ(refusal({{"TUNEPLANE_SUBMIT_MODE", "Held"},
+                     {"TUNEPLANE_SLURM_REQUEST_BUDGET", "0"},
+                     {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "500ms"},
+                     {"TUNEPLANE_SLURM_BACKOFF_MAX", "2h"},
+                     {"TUNEPLANE_SLURM_BULK_MAX_IDS", "5001"},
+                     {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "8d"}},
+                    dir.file("tp.env")),
+            "TUNEPLANE_SLURM_REQUEST_BUDGET \"0\": expected calls per poll cycle from 1 to 100000\n"
+            "TUNEPLANE_SLURM_BACKOFF_INITIAL \"500ms\": expected a duration such as 10s, 5m, 1h or 1h30m\n"
+            "TUNEPLANE_SLURM_BACKOFF_MAX \"2h\": expected a duration from 1s to 1h\n"
+            "TUNEPLANE_SLURM_BULK_MAX_IDS \"5001\": expected job ids per bulk query from 1 to 5000\n"
+            "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES \"999\": expected bytes per bulk query target from 1000 to 65536 "
+            "(set in " + dir.file("tp.env") + ":1)\n"
+            "TUNEPLANE_SUBMIT_MODE \"Held\": expected held (every job is released only after its identity check) or "
+            "direct\n"
+            "TUNEPLANE_RESOLVE_QUIET_PERIOD \"8d\": expected a duration from 1s to 7d\n");
+  for (const char* count : {"", "-1", "+5", "1.5", "12abc", " 7", "99999999999999999999"}) {
+    EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REQUEST_BUDGET", count}}),
+              "TUNEPLANE_SLURM_REQUEST_BUDGET " + model::quote_value(count) +
+                  ": expected calls per poll cycle from 1 to 100000\n")
+        << count;
+  }
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_BACKOFF_INITIAL", "0s"}, {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "0s"}}),
+            "TUNEPLANE_SLURM_BACKOFF_INITIAL \"0s\": expected a duration from 1s to 10m\n"
+            "TUNEPLANE_RESOLVE_QUIET_PERIOD \"0s\": expected a duration from 1s to 7d\n");
+}
+
+TEST(SettingsLoaderTest, TheMaximumBackOffMustNotBeShorterThanTheInitialOne) {
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_BACKOFF_INITIAL", "10s"}, {"TUNEPLANE_SLURM_BACKOFF_MAX", "5s"}}),
+            "TUNEPLANE_SLURM_BACKOFF_MAX \"5s\": the maximum back-off (5s) must not be shorter than the initial one "
+            "(10s); raise TUNEPLANE_SLURM_BACKOFF_MAX or lower TUNEPLANE_SLURM_BACKOFF_INITIAL\n");
+  // Against the default maximum, the key that was set is the one named.
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_BACKOFF_INITIAL", "6m"}}),
+            "TUNEPLANE_SLURM_BACKOFF_INITIAL \"6m\": the maximum back-off (5m) must not be shorter than the initial "
+            "one (6m); raise TUNEPLANE_SLURM_BACKOFF_MAX or lower TUNEPLANE_SLURM_BACKOFF_INITIAL\n");
+  // A value refused on its own gets its one line and no second one.
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_BACKOFF_INITIAL", "6m"}, {"TUNEPLANE_SLURM_BACKOFF_MAX", "0s"}}),
+            "TUNEPLANE_SLURM_BACKOFF_MAX \"0s\": expected a duration from 1s to 1h\n");
+  const auto equal = load({{"TUNEPLANE_SLURM_BACKOFF_INITIAL", "30s"}, {"TUNEPLANE_SLURM_BACKOFF_MAX", "30s"}});
+  ASSERT_TRUE(equal.ok()) << equal.error().to_text();
+  EXPECT_EQ(equal->settings.backoff_max, std::chrono::seconds(30));
 }
 
 TEST(SettingsLoaderTest, PlainHttpToARemoteHostNeedsAnExplicitYes) {
