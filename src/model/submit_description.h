@@ -9,6 +9,16 @@
 //
 // slurmrestd ignores `#SBATCH` lines; this description is the only authority for scheduling,
 // and the script's `#SBATCH` lines are generated from it.
+//
+// `hold`: the job is submitted held, released by the reconciler after the identity check
+// (a job update with `hold: false`). Every codec sends `hold: true` on every component, because
+// Slurm holds and releases component records one by one (slurmctld job_mgr.c,
+// _hold_job/_release_job at slurm-22-05-8-1 and slurm-26-05-3-1: the whole het job only
+// with SchedulerParameters=whole_hetjob). Releasing the leader releases every component on
+// 22.05 (v0.0.38 passes the path id to update_job_str(), which updates each component of a
+// leader), but not on 25.05-26.05: their v0.0.4x handler (openapi/slurmctld/jobs.c
+// _job_post_update) sets only the numeric job id, so slurmctld's update_job() updates the one
+// record, so a release must address every component there.
 #pragma once
 
 #include <cstdint>
@@ -59,6 +69,7 @@ struct SubmitDescription {
   std::string reservation;
   std::string wckey;
   bool exclusive = false;
+  bool hold = false;                      // submitted held, released by the reconciler after the identity check
   std::optional<int> time_limit_minutes;  // empty = the partition's default
   std::optional<WarningSignal> signal;
   std::vector<SubmitComponent> components;  // at least one; several = heterogeneous job

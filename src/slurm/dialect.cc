@@ -51,6 +51,10 @@ std::string Dialect::jobs_path(std::optional<std::int64_t> update_time) const {
   return path;
 }
 
+std::string Dialect::update_path(std::uint32_t job_id) const { return job_path(std::to_string(job_id)); }
+
+std::string Dialect::hold_release_body() const { return R"({"hold":false})"; }
+
 std::string Dialect::cancel_path(std::string_view id, std::string_view signal) const {
   std::string path = job_path(id);
   if (!signal.empty()) path += "?signal=" + escape(signal);

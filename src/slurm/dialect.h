@@ -119,6 +119,13 @@ class Dialect {
   // `id` is a job id, "123+1" (sent as %2B) or a SLUID.
   std::string job_path(std::string_view id) const;
   std::string jobs_path(std::optional<std::int64_t> update_time) const;
+  // A job update (POST). Job update does not take a SLUID, whatever the release: 26.05.3
+  // answers one with 2017 (REAL-26.05-NOTES.md); give it the numeric job id.
+  std::string update_path(std::uint32_t job_id) const;
+  // The update body that releases a held job: `{"hold": false}` on every version (v0.0.4x's
+  // HOLD parser sets priority INFINITE; 22.05's sbatch option `hold` does the same through
+  // slurm_opt_create_job_desc).
+  std::string hold_release_body() const;
   // `signal` empty: Slurm's default (SIGKILL).
   std::string cancel_path(std::string_view id, std::string_view signal) const;
   std::string ping_path() const;

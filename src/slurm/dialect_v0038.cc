@@ -32,6 +32,8 @@ bj::object component_body(const model::SubmitDescription& description, std::size
   if (!description.reservation.empty()) job["reservation"] = description.reservation;
   if (!description.wckey.empty()) job["wckey"] = description.wckey;
   if (description.exclusive) job["exclusive"] = "true";
+  // On every component: 22.05 carries nothing over between components.
+  if (description.hold) job["hold"] = true;
   if (description.time_limit_minutes) job["time_limit"] = *description.time_limit_minutes;
   if (description.signal) {
     job["signal"] = std::string(description.signal->batch_only ? "B:" : "") + description.signal->signal + "@" +

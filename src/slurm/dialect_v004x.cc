@@ -36,6 +36,8 @@ bj::object component_body(const model::SubmitDescription& description, std::size
   if (!description.reservation.empty()) job["reservation"] = description.reservation;
   if (!description.wckey.empty()) job["wckey"] = description.wckey;
   if (description.exclusive) job["shared"] = bj::array{"none"};
+  // On every component: slurmctld holds (and releases) each component record by itself.
+  if (description.hold) job["hold"] = true;
   if (description.time_limit_minutes) job["time_limit"] = json::no_val_struct(*description.time_limit_minutes);
   if (description.signal) {
     job["kill_warning_signal"] = description.signal->signal;

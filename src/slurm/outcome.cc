@@ -238,4 +238,33 @@ Classification classify_read(const HttpExchange& exchange, const DecodedFacts& f
   return {Outcome::uncertain, http_words(exchange, facts)};
 }
 
+Classification classify_update(const HttpExchange& exchange, const DecodedFacts& facts) {
+  const Classification read = classify_read(exchange, facts);
+  if (read.outcome == Outcome::not_sent || read.outcome == Outcome::auth || read.outcome == Outcome::not_found) {
+    return read;
+  }
+  if (exchange.delivery != Delivery::answered || !facts.parsed || facts.errors.empty()) return read;
+  bool all_finished = true;
+  bool all_refusals = true;
+  bool all_transient = true;
+  bool any_numbered = false;
+  for (const auto& message : facts.errors) {
+    const int number = message.number;
+    all_finished = all_finished && number == kJobFinishedError;
+    if (number == 0) continue;  // v0.0.38's parser notes ("Unknown key") carry no number
+    any_numbered = true;
+    const KnownError* known = find_known_error(number);
+    // ESLURM_TRANSITION_STATE_NO_UPDATE: "Job can not be altered now, try again later".
+    const bool transient = number == 2020 || (known != nullptr && known->error_class == ErrorClass::rejected_transient);
+    const bool refusal = (number >= 2000 && number <= 2999) || (number >= 9000 && number <= 9099) || transient;
+    all_refusals = all_refusals && refusal;
+    all_transient = all_transient && transient;
+  }
+  const std::string words = join_texts(facts.errors);
+  if (all_finished) return {Outcome::ok, words};
+  if (!all_refusals) return {Outcome::uncertain, http_words(exchange, facts)};
+  if (any_numbered && all_transient) return {Outcome::rejected_transient, "not updated: " + words};
+  return {Outcome::rejected, "not updated: " + words};
+}
+
 }  // namespace tpslurm::slurm

@@ -24,6 +24,16 @@
 // known to slurmctld); rejected (a 4xx the server explained: bad query, URL not served);
 // not_sent; uncertain (the call failed after leaving: nothing can be concluded, try again).
 //
+// classify_update (POST job/{id}, a job update such as a hold release): slurmrestd reports a
+// refused update in `errors[]`, with HTTP 200 on v0.0.4x (measured on 26.05.3) and 500 on
+// v0.0.38 (its handler returns slurm_update_job2()'s code), so the errors decide, not the
+// status: transport failures and auth as classify_read; error 2017 not_found; errors that are
+// all 2084 ("Job has already finished") ok; errors that are all Slurm refusals (slurmctld's
+// 2000-2999, slurmrestd's parser 9000-9099, numberless parser notes) rejected, or
+// rejected_transient when every numbered one is a temporary refusal (2020 "try again later",
+// the table's transient ones); any other error number (a communication failure between
+// slurmrestd and slurmctld, -1) uncertain; no error: as classify_read.
+//
 // Pure functions over values; thread-safe.
 #pragma once
 
@@ -86,5 +96,9 @@ struct Classification {
 
 Classification classify_submit(const HttpExchange& exchange, const DecodedFacts& facts);
 Classification classify_read(const HttpExchange& exchange, const DecodedFacts& facts);
+Classification classify_update(const HttpExchange& exchange, const DecodedFacts& facts);
+
+// Slurm's ESLURM_JOB_FINISHED: an update of a job that has ended.
+inline constexpr int kJobFinishedError = 2084;
 
 }  // namespace tpslurm::slurm

@@ -196,7 +196,11 @@ CancelResult RestClient::cancel(const JobRef& job, std::string_view signal) {
   auto id = job_id_text(job, result);
   if (!id) return result;
   if (*id == std::to_string(job.job_id)) {
-    if (auto refused = check_before_cancel(*codec, job)) return *refused;
+    const std::string request = "DELETE " + codec->cancel_path(*id, {});
+    if (auto check = check_identity(*codec, job, request, "cancelled", false); check.refused) {
+      static_cast<CallResult&>(result) = *check.refused;
+      return result;
+    }
   }
   RestCaller::Sent sent = m_caller.send(HttpMethod::del, codec->cancel_path(*id, signal));
   if (m_caller.refused(result, sent, codec->version())) return result;
@@ -220,19 +224,25 @@ CancelResult RestClient::cancel(const JobRef& job, std::string_view signal) {
   return result;
 }
 
-std::optional<CancelResult> RestClient::check_before_cancel(const Dialect& codec, const JobRef& job) {
+RestClient::IdentityCheck RestClient::check_identity(const Dialect& codec, const JobRef& job,
+                                                     const std::string& request, std::string_view verb,
+                                                     bool read_anyway) {
+  IdentityCheck check;
   // v0.0.43 and v0.0.38 records carry no SLUID to compare with.
   const bool sluid_readable = codec.version() == "v0.0.44" || codec.version() == "v0.0.45";
-  if (!job.tag && (job.sluid.empty() || !sluid_readable)) return std::nullopt;
+  const bool identity_known = job.tag || (!job.sluid.empty() && sluid_readable);
+  if (!identity_known && !read_anyway) return check;
   const JobsResult read = get_job({job.job_id, "", std::nullopt});
+  check.records = read.jobs;
+  if (!read.ok()) {
+    CallResult refused = read;
+    refused.message = "not " + std::string(verb) + ": " + read.message;
+    check.refused = std::move(refused);
+    return check;
+  }
+  if (!identity_known) return check;
   // The read taught the release, which says whether this server's records have SLUIDs.
   const bool check_sluid = !job.sluid.empty() && policy(codec.version()).records_have_sluid;
-  CancelResult refused;
-  static_cast<CallResult&>(refused) = read;
-  if (!read.ok()) {
-    refused.message = "not cancelled: " + read.message;
-    return refused;
-  }
   const auto record = std::find_if(read.jobs.begin(), read.jobs.end(),
                                    [&](const model::JobSnapshot& snapshot) { return snapshot.job_id == job.job_id; });
   std::string why;
@@ -245,11 +255,68 @@ std::optional<CancelResult> RestClient::check_before_cancel(const Dialect& codec
     why = "its name, comment and working directory (\"" + record->name + "\", \"" + record->comment + "\", \"" +
           record->working_directory + "\") do not carry the tag (a reused id)";
   }
-  if (why.empty()) return std::nullopt;
+  if (why.empty()) return check;
+  CallResult refused = read;
   refused.outcome = Outcome::rejected;
-  refused.message = "DELETE " + codec.cancel_path(std::to_string(job.job_id), {}) + ": not sent: job " +
-                    std::to_string(job.job_id) + " is not the job asked for: " + why;
-  return refused;
+  refused.message = request + ": not sent: job " + std::to_string(job.job_id) + " is not the job asked for: " + why;
+  check.refused = std::move(refused);
+  return check;
+}
+
+ReleaseResult RestClient::release_hold(const JobRef& job) {
+  ReleaseResult result;
+  auto codec = dialect(result);
+  if (!codec) return result;
+  result.dialect = std::string(codec->version());
+  if (job.job_id == 0) {
+    result.outcome = Outcome::rejected;
+    result.message = "release hold: no numeric job id given; job update does not take SLUIDs";
+    return result;
+  }
+  const std::string request = "POST " + codec->update_path(job.job_id);
+  // v0.0.4x releases only the record addressed: the read names the components.
+  const bool per_component = codec->has_jobs_state();
+  IdentityCheck check = check_identity(*codec, job, request, "released", per_component);
+  if (check.refused) {
+    static_cast<CallResult&>(result) = *check.refused;
+    return result;
+  }
+  std::vector<std::uint32_t> targets;
+  if (per_component) {
+    for (const auto& record : check.records) {
+      if (record.het_job_id == job.job_id && record.job_id != job.job_id) targets.push_back(record.job_id);
+    }
+    std::sort(targets.begin(), targets.end());
+  }
+  targets.push_back(job.job_id);
+  bool all_ended = true;
+  for (std::uint32_t id : targets) {
+    result = post_release(*codec, id);
+    if (!result.ok()) return result;
+    all_ended = all_ended && result.already_ended;
+  }
+  result.already_ended = all_ended;
+  return result;
+}
+
+ReleaseResult RestClient::post_release(const Dialect& codec, std::uint32_t job_id) {
+  ReleaseResult result;
+  RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec.update_path(job_id), codec.hold_release_body());
+  if (m_caller.refused(result, sent, codec.version())) return result;
+  DecodedFacts facts;
+  std::optional<ReplyBase> reply;
+  if (sent.exchange.delivery == Delivery::answered) {
+    if (auto decoded = codec.decode_base(sent.exchange.response.body); decoded.ok()) {
+      reply = std::move(decoded).value();
+      facts = {true, false, reply->errors, {}};
+    }
+  }
+  const Classification classification = classify_update(sent.exchange, facts);
+  m_caller.record(classification.outcome);
+  m_caller.fill(result, sent, classification, reply ? &*reply : nullptr, codec.version());
+  if (reply) m_caller.remember_release(reply->release);
+  result.already_ended = result.ok() && !facts.errors.empty();
+  return result;
 }
 
 PingResult RestClient::ping() {

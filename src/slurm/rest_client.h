@@ -50,6 +50,7 @@ class RestClient final : public SlurmClient {
   JobsResult get_job(const JobRef& job) override;
   JobsResult jobs_changed_since(std::optional<TimePoint> since) override;
   CancelResult cancel(const JobRef& job, std::string_view signal = {}) override;
+  ReleaseResult release_hold(const JobRef& job) override;
   PingResult ping() override;
   PartitionsResult partitions() override;
   BulkStateResult bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since = {}) override;
@@ -64,9 +65,18 @@ class RestClient final : public SlurmClient {
   std::shared_ptr<const Dialect> dialect(CallResult& failure);
   std::optional<std::string> job_id_text(const JobRef& job, CallResult& failure);
   IdPolicy policy(std::string_view dialect);
-  // Before a cancel by id: reads the job and checks the SLUID / tag the ref carries. Empty
-  // when the DELETE may go, else the result to return instead.
-  std::optional<CancelResult> check_before_cancel(const Dialect& codec, const JobRef& job);
+  // Before an operation by numeric id: when the ref carries a tag (or a SLUID the server's
+  // records have), or `read_anyway`, reads the job and checks what the ref carries.
+  struct IdentityCheck {
+    std::optional<CallResult> refused;        // the result to return instead of `request`
+    std::vector<model::JobSnapshot> records;  // what the read returned (empty: no read)
+  };
+  // `request` is what would be sent ("DELETE /slurm/v0.0.45/job/12"), `verb` what it does
+  // ("cancelled"), both for messages.
+  IdentityCheck check_identity(const Dialect& codec, const JobRef& job, const std::string& request,
+                               std::string_view verb, bool read_anyway);
+  // One POST of the hold release for `job_id`.
+  ReleaseResult post_release(const Dialect& codec, std::uint32_t job_id);
   // Reads diag's req_time unless a recent reading exists; empty on success, else why not.
   std::string refresh_server_clock(const Dialect& codec);
 

@@ -65,6 +65,10 @@ struct CancelResult : CallResult {
   bool already_done = false;  // ok, but Slurm said the job had already finished (2021)
 };
 
+struct ReleaseResult : CallResult {
+  bool already_ended = false;  // ok, but Slurm said the job had already finished (2084)
+};
+
 struct PingResult : CallResult {
   bool responding = false;
   std::string status;
@@ -160,6 +164,16 @@ class SlurmClient {
   // the job is read first and only cancelled when its record still carries them; otherwise
   // the answer is `rejected` and nothing is signalled.
   virtual CancelResult cancel(const JobRef& job, std::string_view signal = {}) = 0;
+  // Releases a job submitted held (SubmitDescription::hold): `POST job/<numeric id>` with
+  // `{"hold": false}`, always by the numeric id (job update takes no SLUID). ok (maybe
+  // already_ended: 2084), not_found (2017), rejected (Slurm explained a refusal), uncertain
+  // (no answer, or an answer that does not say). Releasing a job that is not held is ok.
+  // Like cancel, a ref carrying a tag (or a SLUID the server's records have) is read first and
+  // only released when the record still carries it, else `rejected` and nothing is sent. A
+  // heterogeneous job: 22.05 releases every component with its leader; 25.05-26.05 release
+  // only the record addressed, so on v0.0.4x the job is read first and every component is
+  // released by its own id, the leader last (a job whose leader is held has not been released).
+  virtual ReleaseResult release_hold(const JobRef& job) = 0;
   virtual PingResult ping() = 0;
   virtual PartitionsResult partitions() = 0;
 

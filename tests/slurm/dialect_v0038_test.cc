@@ -35,6 +35,28 @@ TEST_F(DialectV0038Test, EncodesACpuOnlyJobAsTheGoldenBody) {
   testing::expect_golden_json(*body, "v0.0.38_submit_cpu.json");
 }
 
+TEST_F(DialectV0038Test, AHeldHeterogeneousJobIsHeldOnEveryComponent) {
+  auto description = testing::hetjob_description();
+  description.hold = true;
+  auto body = m_dialect->encode_submit(description);
+  ASSERT_TRUE(body.ok()) << body.error().message();
+  testing::expect_golden_json(*body, "v0.0.38_submit_hetjob_held.json");
+  const auto parsed = boost::json::parse(*body);
+  for (const auto& job : parsed.at("jobs").as_array()) EXPECT_EQ(job.at("hold"), boost::json::value(true));
+  const auto unheld = boost::json::parse(*m_dialect->encode_submit(testing::hetjob_description()));
+  for (const auto& job : unheld.at("jobs").as_array()) EXPECT_FALSE(job.as_object().contains("hold"));
+}
+
+// The real 22.05.8 took `"hold": true` in the job (transcript submit_hold) and held the job.
+TEST_F(DialectV0038Test, WritesHoldAsTheReal2205RequestDid) {
+  const auto transcript = testing::transcript_v0038("submit_hold");
+  const auto recorded = boost::json::parse(transcript.request_body);
+  auto description = testing::cpu_description();
+  description.hold = true;
+  const auto body = boost::json::parse(*m_dialect->encode_submit(description));
+  EXPECT_EQ(body.at("job").at("hold"), recorded.at("job").at("hold"));
+}
+
 TEST_F(DialectV0038Test, EveryComponentDisablesRequeueTheWay2205HonoursAndHasAnEnvironment) {
   const auto body = boost::json::parse(*m_dialect->encode_submit(testing::hetjob_description()));
   EXPECT_EQ(body.at("script"), boost::json::value(testing::hetjob_description().script));
@@ -57,6 +79,7 @@ TEST_F(DialectV0038Test, WritesOnlyKeysThatSlurm2205Accepts) {
   description.reservation = "maint";
   description.wckey = "tp";
   description.exclusive = true;
+  description.hold = true;
   const auto body = boost::json::parse(*m_dialect->encode_submit(description));
   for (const auto& job : body.at("jobs").as_array()) {
     for (const auto& [key, value] : job.as_object()) EXPECT_TRUE(accepted.count(std::string(key))) << key;

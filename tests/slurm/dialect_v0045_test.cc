@@ -34,6 +34,18 @@ TEST_F(DialectV0045Test, EncodesACpuOnlyJobAsTheGoldenBody) {
   testing::expect_golden_json(*body, "v0.0.45_submit_cpu.json");
 }
 
+TEST_F(DialectV0045Test, AHeldHeterogeneousJobIsHeldOnEveryComponent) {
+  auto description = testing::hetjob_description();
+  description.hold = true;
+  auto body = m_dialect->encode_submit(description);
+  ASSERT_TRUE(body.ok()) << body.error().message();
+  testing::expect_golden_json(*body, "v0.0.45_submit_hetjob_held.json");
+  const auto parsed = boost::json::parse(*body);
+  for (const auto& job : parsed.at("jobs").as_array()) EXPECT_EQ(job.at("hold"), boost::json::value(true));
+  const auto unheld = boost::json::parse(*m_dialect->encode_submit(testing::hetjob_description()));
+  for (const auto& job : unheld.at("jobs").as_array()) EXPECT_FALSE(job.as_object().contains("hold"));
+}
+
 TEST_F(DialectV0045Test, WritesEveryFieldTheRealRequestHadInTheSameShape) {
   testing::expect_same_shape_as_transcript(*m_dialect, "04_submit_single");
 }

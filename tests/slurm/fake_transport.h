@@ -1,5 +1,6 @@
 // FakeTransport: answers each request target with a canned exchange and records what it was
-// asked (method, target, headers, reuse), for client tests that need no socket.
+// asked (method, target, headers, body, reuse, timeout), for client tests that need no
+// socket. An answer given for a method and a target wins over one given for the target.
 #pragma once
 
 #include <map>
@@ -20,6 +21,9 @@ class FakeTransport final : public Transport {
     exchange.response.body = std::move(body);
     m_answers[target] = std::move(exchange);
   }
+  void answer(HttpMethod method, const std::string& target, int status, std::string body) {
+    answer(key(method, target), status, std::move(body));
+  }
   void fail(const std::string& target, Delivery delivery, TransportFault fault) {
     HttpExchange exchange;
     exchange.delivery = delivery;
@@ -30,6 +34,7 @@ class FakeTransport final : public Transport {
   HttpExchange perform(const HttpRequest& request) override {
     std::lock_guard lock(m_mutex);
     m_requests.push_back(request);
+    if (auto it = m_answers.find(key(request.method, request.target)); it != m_answers.end()) return it->second;
     if (auto it = m_answers.find(request.target); it != m_answers.end()) return it->second;
     HttpExchange missing;
     missing.delivery = Delivery::answered;
@@ -50,6 +55,10 @@ class FakeTransport final : public Transport {
   }
 
  private:
+  static std::string key(HttpMethod method, const std::string& target) {
+    return std::string(to_string(method)) + " " + target;
+  }
+
   mutable std::mutex m_mutex;
   std::map<std::string, HttpExchange> m_answers;
   std::vector<HttpRequest> m_requests;

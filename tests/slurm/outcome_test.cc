@@ -184,5 +184,30 @@ TEST(OutcomeRulesTest, MessageTextCombinesSlurmsWords) {
             "No job changes since update_time[1796040419]");
 }
 
+// A job update answers its refusals in errors[] (200 on v0.0.4x, 500 on v0.0.38): the
+// numbers decide.
+TEST(OutcomeRulesTest, AnUpdateIsJudgedByItsErrorsNotItsStatus) {
+  EXPECT_EQ(classify_update(answered(200), errors({})).outcome, Outcome::ok);
+  EXPECT_EQ(classify_update(answered(200), errors({2084})).outcome, Outcome::ok);
+  EXPECT_EQ(classify_update(answered(500), errors({2084})).outcome, Outcome::ok);
+  EXPECT_EQ(classify_update(answered(200), errors({2017})).outcome, Outcome::not_found);
+  EXPECT_EQ(classify_update(answered(500), errors({2017})).outcome, Outcome::not_found);
+  EXPECT_EQ(classify_update(answered(200), errors({2010})).outcome, Outcome::rejected);
+  EXPECT_EQ(classify_update(answered(500), errors({2002})).outcome, Outcome::rejected);
+  EXPECT_EQ(classify_update(answered(200), errors({0, 9001})).outcome, Outcome::rejected);
+  EXPECT_EQ(classify_update(answered(200), errors({2020})).outcome, Outcome::rejected_transient);
+  EXPECT_EQ(classify_update(answered(200), errors({2084, 2010})).outcome, Outcome::rejected);
+  // slurmrestd could not reach slurmctld: the update may or may not have been made.
+  EXPECT_EQ(classify_update(answered(200), errors({1001})).outcome, Outcome::uncertain);
+  EXPECT_EQ(classify_update(answered(500), errors({-1, 2010})).outcome, Outcome::uncertain);
+  EXPECT_EQ(classify_update(answered(511), errors({1007})).outcome, Outcome::auth);
+  EXPECT_EQ(classify_update(answered(502), DecodedFacts{}).outcome, Outcome::uncertain);
+  EXPECT_EQ(classify_update(answered(200), errors({2010})).reason, "not updated: e2010 (error 2010)");
+  HttpExchange lost;
+  lost.delivery = Delivery::maybe_sent;
+  lost.fault = TransportFault::send_timeout;
+  EXPECT_EQ(classify_update(lost, DecodedFacts{}).outcome, Outcome::uncertain);
+}
+
 }  // namespace
 }  // namespace tpslurm::slurm
