@@ -26,6 +26,9 @@ struct ClusterConfig {
   std::set<std::string> accounts;  // empty: no enforcement
   std::set<std::string> qos;       // empty: no enforcement
   bool accounting = true;          // slurmdbd runs: /slurmdb/ endpoints exist
+  // SchedulerParameters=whole_hetjob: holding or releasing one component of a het job holds
+  // or releases all of them (job_mgr.c _hold_job/_release_job).
+  bool whole_hetjob = false;
 
   bool has_partition(std::string_view name) const;
   // A constraint expression ("a&b", "a|b", "[a|b]", "a*2") is satisfiable when every

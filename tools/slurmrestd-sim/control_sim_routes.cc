@@ -96,6 +96,7 @@ HttpReply stats_get(const ControlCall& call) {
                                     {"bytes_out", stats.bytes_out},
                                     {"connections", stats.connections},
                                     {"submits_received", stats.submits_received},
+                                    {"updates_received", stats.updates_received},
                                     {"jobs_created", stats.jobs_created},
                                     {"auth_failures", stats.auth_failures},
                                     {"faults_injected", std::move(faults)},

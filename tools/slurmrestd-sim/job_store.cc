@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "slurm_errors.h"
+
 namespace tpslurm::sim {
 
 namespace {
@@ -113,7 +115,8 @@ void JobStore::reschedule(JobRecord& record, std::int64_t now_ms) {
   const bool automatic = m_timing.automatic && record.auto_progress;
   switch (record.state) {
     case BaseState::pending:
-      if (automatic && !record.hold && m_timing.pending_ms >= 0) {
+      // slurmctld schedules a het job as a whole: one held component keeps all waiting.
+      if (automatic && !group_held(record) && m_timing.pending_ms >= 0) {
         schedule(record, record.phase_since_ms + m_timing.pending_ms, EventKind::start);
       }
       return;
@@ -141,6 +144,55 @@ void JobStore::reschedule(JobRecord& record, std::int64_t now_ms) {
   }
   // MinJobAge counts from the moment the job stopped holding anything.
   schedule(record, record.phase_since_ms + m_min_job_age_s * 1000, EventKind::purge);
+}
+
+bool JobStore::group_held(const JobRecord& record) {
+  if (!record.is_het()) return record.hold;
+  for (JobRecord* member : het_group(record)) {
+    if (member->hold) return true;
+  }
+  return false;
+}
+
+int JobStore::set_hold(JobRecord& record, bool hold, std::uint32_t requester_uid, bool requester_privileged) {
+  tick();
+  if (!requester_privileged && record.user_id != requester_uid) return err::kUserIdMissing;
+  if (is_finished(record.state)) return err::kJobFinished;
+  const std::int64_t now_ms = m_clock.now_ms();
+  std::vector<JobRecord*> targets{&record};
+  if (m_cluster.whole_hetjob && record.is_het()) targets = het_group(record);
+  if (hold) {
+    if (record.priority == 0) return 0;
+    for (JobRecord* target : targets) {
+      target->hold = true;
+      target->priority = 0;
+      if (target->state == BaseState::pending) target->accrue_time = 0;
+    }
+    // _update_job() words the reason of the record it was asked about only.
+    record.state_reason = requester_privileged ? "JobHeldAdmin" : "JobHeldUser";
+  } else {
+    if (record.priority != 0) return 0;  // "already released, ignoring request"
+    if (!requester_privileged && record.state_reason != "JobHeldUser") return err::kAccessDenied;
+    for (JobRecord* target : targets) {
+      if (!target->hold && target->priority != 0) continue;
+      target->hold = false;
+      target->priority = 1;
+      target->state_reason = "None";
+      if (target->state == BaseState::pending) {
+        if (!target->accrue_time) target->accrue_time = now_ms / 1000;
+        target->phase_since_ms = now_ms;
+      }
+    }
+  }
+  touch(now_ms);
+  // The whole group's start waits on its held components: reschedule every pending one.
+  for (JobRecord* member : het_group(record)) {
+    if (member->state == BaseState::pending) {
+      if (!hold) member->phase_since_ms = now_ms;
+      reschedule(*member, now_ms);
+    }
+  }
+  return 0;
 }
 
 void JobStore::tick() {

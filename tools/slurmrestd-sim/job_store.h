@@ -87,6 +87,16 @@ class JobStore {
   // signal is delivered to running jobs and changes nothing visible.
   KillResult kill(JobRecord& record, int signal, std::uint32_t requester_uid, bool requester_privileged);
 
+  // A job update's `hold` (priority 0 / INFINITE) on one record, as slurmctld's _update_job()
+  // does it: 0, or the Slurm error it answers: 2010 (another user's job, not privileged),
+  // 2084 (the job has ended), 2002 (a user releasing an administrator's hold). A hold sets
+  // priority 0 and JobHeldAdmin (privileged) or JobHeldUser; a release gives the priority
+  // back, reason None, and a pending job starts per the timing from now. Releasing a job that
+  // is not held, or holding a held one, changes nothing. With whole_hetjob every component
+  // of the record's het job is held or released with it; a het job starts only when none of
+  // its components is held.
+  int set_hold(JobRecord& record, bool hold, std::uint32_t requester_uid, bool requester_privileged);
+
   // Control API.
   Status apply(JobRecord& record, const StateChange& change);
   Status requeue(JobRecord& record, bool force);
@@ -116,6 +126,8 @@ class JobStore {
   void index(const JobPtr& record);
   void touch(std::int64_t at_ms);
   void reschedule(JobRecord& record, std::int64_t now_ms);
+  // Some component of the record's het job is held (a plain job: the record itself).
+  bool group_held(const JobRecord& record);
   void schedule(JobRecord& record, std::int64_t due_ms, EventKind kind);
   void run_event(const Event& event, std::int64_t at_ms);
   void start(JobRecord& record, std::int64_t at_ms);

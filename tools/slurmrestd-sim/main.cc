@@ -58,6 +58,7 @@ struct CommandLine {
   std::string accounts;
   std::string qos;
   bool no_accounting = false;
+  bool whole_hetjob = false;
   std::string cwd;
 };
 
@@ -86,6 +87,8 @@ void add_options(CLI::App& app, CommandLine& c) {
   app.add_option("--accounts", c.accounts, "enforce these accounts (comma-separated)");
   app.add_option("--qos", c.qos, "enforce these QoS (comma-separated)");
   app.add_flag("--no-accounting", c.no_accounting, "run without slurmdbd: no /slurmdb/ endpoints");
+  app.add_flag("--whole-hetjob", c.whole_hetjob,
+               "SchedulerParameters=whole_hetjob: a hold or release of one het component applies to all");
   app.add_option("--cwd", c.cwd, "slurmrestd's working directory (given to jobs without one)");
 }
 
@@ -160,6 +163,7 @@ std::optional<std::string> configure_cluster(const CommandLine& c, SimOptions& o
     cluster.qos = {list.begin(), list.end()};
   }
   cluster.accounting = !c.no_accounting;
+  cluster.whole_hetjob = c.whole_hetjob;
   std::string cwd = c.cwd;
   if (cwd.empty()) {
     char buf[4096];

@@ -24,6 +24,7 @@ constexpr RpcInfo kRpcs[] = {
     {Rpc::job_info_single, 2021, "REQUEST_JOB_INFO_SINGLE", 300},
     {Rpc::stats_info, 2035, "REQUEST_STATS_INFO", 120},
     {Rpc::job_state, 2057, "REQUEST_JOB_STATE", 250},
+    {Rpc::update_job, 3001, "REQUEST_UPDATE_JOB", 600},
     {Rpc::submit_batch_job, 4003, "REQUEST_SUBMIT_BATCH_JOB", 1970},
     {Rpc::submit_batch_het_job, 4028, "REQUEST_SUBMIT_BATCH_HET_JOB", 3100},
     {Rpc::kill_job, 5032, "REQUEST_KILL_JOB", 520},

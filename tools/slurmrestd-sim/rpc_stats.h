@@ -26,6 +26,7 @@ enum class Rpc {
   job_info_single,       // REQUEST_JOB_INFO_SINGLE 2021
   stats_info,            // REQUEST_STATS_INFO 2035
   job_state,             // REQUEST_JOB_STATE 2057
+  update_job,            // REQUEST_UPDATE_JOB 3001
   submit_batch_job,      // REQUEST_SUBMIT_BATCH_JOB 4003
   submit_batch_het_job,  // REQUEST_SUBMIT_BATCH_HET_JOB 4028
   kill_job,              // REQUEST_KILL_JOB 5032 (22.05's slurm_kill_job2)

@@ -12,10 +12,11 @@
 #include "envelope.h"
 #include "job_json.h"
 #include "json_writer.h"
+#include "sluid.h"
 #include "slurm_errors.h"
 #include "slurm_time.h"
-#include "sluid.h"
 #include "submit_request.h"
+#include "update_request.h"
 
 namespace tpslurm::sim {
 
@@ -291,6 +292,7 @@ HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, con
     if (n == 4 && res == "job") {
       if (method == "GET") return get_job(call, seg[3]);
       if (method == "DELETE") return delete_job(call, seg[3]);
+      if (method == "POST") return update_job(call, seg[3]);
       return text_reply(405, "Unsupported HTTP method", true);
     }
     if (n == 3 && res == "jobs" && method == "GET") return get_jobs(call);
@@ -621,6 +623,105 @@ HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int s
   write_tail(out, call.ctx, diag);
   out.end_object();
   return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::update_job(Call& call, const std::string& id_text) {
+  ++m_stats.updates_received;
+  return is_v4x(call.ctx.dialect) ? update_job_v4x(call, id_text) : update_job_v38(call, id_text);
+}
+
+int SlurmApi::apply_hold(Call& call, JobRecord& target, bool hold, bool each_component) {
+  std::vector<JobRecord*> records{&target};
+  if (each_component && target.is_het_leader()) records = m_store.het_group(target);
+  int first = 0;
+  for (JobRecord* record : records) {
+    const int rc = m_store.set_hold(*record, hold, call.identity.uid, call.identity.privileged);
+    if (rc && !first) first = rc;
+  }
+  return first;
+}
+
+HttpReply SlurmApi::update_job_v38(Call& call, const std::string& id_text) {
+  const std::string client = call.request.client_source;
+  UpdateParse parsed = parse_update(call.request.body, call.ctx.dialect, client);
+  if (parsed.unparsable_body) return text_reply(400, "Unable to parse query.", true);
+  Diagnostics diag = parsed.diag;
+  int rc = 0;
+  if (!parsed.refused) {
+    // The path id goes to slurmctld as text (update_job_str()): "12", "12+1", anything else
+    // is an invalid job id there, a SLUID included.
+    rpc(call, Rpc::update_job);
+    std::uint32_t id = xlate_job_id_v38(id_text, m_store);
+    if (id_text.find('_') != std::string::npos) id = 0;  // arrays are not simulated
+    JobRecord* job = id ? m_store.find(id) : nullptr;
+    if (!job) {
+      rc = err::kInvalidJobId;
+    } else if (parsed.hold) {
+      // A leader named by its plain id: update_job_str() updates each component.
+      rc = apply_hold(call, *job, *parsed.hold, id_text.find('+') == std::string::npos);
+    }
+    if (rc) diag.error(rc, "job update from " + client + " failed", "_parse_job_list");
+  }
+  JsonWriter out;
+  out.begin_object();
+  write_tail(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(http_status_for_error(m_options.release, rc), out.take());
+}
+
+HttpReply SlurmApi::update_job_v4x(Call& call, const std::string& id_text) {
+  JobRef ref = parse_job_ref_v4x(id_text, m_options.release);
+  if (!ref.valid) {
+    Diagnostics diag;
+    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_job");
+    JsonWriter out;
+    out.begin_object();
+    write_errors_first(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+  }
+  UpdateParse parsed = parse_update(call.request.body, call.ctx.dialect, call.request.client_source);
+  if (parsed.unparsable_body) return text_reply(400, "Unable to parse query.", true);
+  Diagnostics diag = parsed.diag;
+  int status = 200;
+  if (!parsed.refused && id_text.find('_') != std::string::npos) {
+    diag.error(err::kRestInvalidQuery,
+               "Rejecting request. Submit job update against Array Job's JobID instead of array task id.",
+               "_job_post_update");
+    parsed.refused = true;
+  }
+  if (!parsed.refused) {
+    if (id_text.find('.') != std::string::npos) {
+      diag.warn(
+          "Job step information ignored. Job update requests apply to whole job and can not be targeted to "
+          "specific steps.",
+          "_job_post_update");
+    }
+    int rc = 0;
+    if (!call.identity.token_ok) {
+      rc = err::kProtocolAuthentication;
+      status = http_status_for_error(m_options.release, rc);
+    } else {
+      rpc(call, Rpc::update_job);
+      // The handler copies only the numeric job id into the update: a SLUID in the path
+      // reaches slurmctld as no job at all.
+      JobRecord* job = ref.by_sluid ? nullptr : m_store.find(ref.id);
+      if (!job) {
+        rc = err::kInvalidJobId;
+      } else if (parsed.hold) {
+        rc = apply_hold(call, *job, *parsed.hold, false);
+      }
+    }
+    if (rc) diag.error(rc, "Job update requested failed", "slurm_update_job2()");
+  }
+  // OPENAPI_JOB_POST_RESPONSE: `results` (null: slurmctld answered with a return code), then
+  // the tail, whatever happened.
+  JsonWriter out;
+  out.begin_object();
+  out.null_field("results");
+  write_tail(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(status, out.take());
 }
 
 HttpReply SlurmApi::get_jobs(Call& call) {

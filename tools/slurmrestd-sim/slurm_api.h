@@ -1,12 +1,13 @@
 // SlurmApi: the /slurm/ and /slurmdb/ endpoints, per release and dialect.
 //
-// Serves ping, diag, job/submit, job/{id} (GET, DELETE), jobs (with update_time),
+// Serves ping, diag, job/submit, job/{id} (GET, DELETE, POST: job update), jobs (with update_time),
 // jobs/state, partitions, partition/{name}, and slurmdbd's jobs and job/{id}. Every call
 // that reaches the simulated slurmctld is counted as the RPC(s) slurmrestd would send, for
 // diag's statistics. It is handed requests whose headers passed slurmrestd's own check, together with the outcome of
 // slurmctld's token verification, because a bad token is answered per endpoint and release: 22.05 answers every call
 // with HTTP 500 and a misleading "slurmctld config is unable to load"; 25.x/26.05 answer 511 with error 1007 in the
-// endpoint's own shape, and `ping` 200 with `responding: false`. Error statuses follow http_status_for_error(); every
+// endpoint's own shape, and `ping` 200 with `responding: false`. Error statuses follow http_status_for_error() (job
+// updates on v0.0.4x excepted: 200 with the error, as measured); every
 // answer with a status >= 400 carries "Connection: Close", as slurmrestd's do. Not thread-safe: the server thread is
 // the only caller.
 #pragma once
@@ -51,6 +52,16 @@ class SlurmApi {
   HttpReply submit(Call& call);
   HttpReply get_job(Call& call, const std::string& id_text);
   HttpReply delete_job(Call& call, const std::string& id_text);
+  // POST job/{id}: a job update (only `hold` changes anything). v0.0.4x answers every
+  // refusal slurm_update_job2() returns with HTTP 200 and the error in errors[] (measured on
+  // 26.05.3 for 2017 and 2084); v0.0.38 with the error's HTTP status (500), as its handler
+  // returns the code.
+  HttpReply update_job(Call& call, const std::string& id_text);
+  HttpReply update_job_v38(Call& call, const std::string& id_text);
+  HttpReply update_job_v4x(Call& call, const std::string& id_text);
+  // slurmctld's side of an update: the records `target` names (a v0.0.38 leader: each
+  // component, as update_job_str() does), each given `hold`; the first error, or 0.
+  int apply_hold(Call& call, JobRecord& target, bool hold, bool each_component);
   // DELETE job/{id} after its signal was read: v0.0.38 answers in errors[] with the HTTP
   // status of the error; v0.0.4x per job in status[] with 200.
   HttpReply delete_job_v38(Call& call, const std::string& id_text, int signal);

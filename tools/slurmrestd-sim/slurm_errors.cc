@@ -14,6 +14,7 @@ std::string_view strerror(int rc) {
     case kInvalidPartitionName: return "Invalid partition name specified";
     case kAccessDenied: return "Access/permission denied";
     case kJobScriptMissing: return "Job script not specified";
+    case kUserIdMissing: return "Invalid user id";
     case kRequestedPartConfigUnavailable: return "Requested partition configuration not available now";
     case kInvalidJobId: return "Invalid job id specified";
     case kAlreadyDone: return "Job/step already completing or completed";
@@ -22,6 +23,7 @@ std::string_view strerror(int rc) {
     case kJobHeld: return "Job is in held state, pending scheduler release";
     case kInvalidAccount: return "Invalid account or account/partition combination specified";
     case kInvalidTimeValue: return "Invalid time specified";
+    case kJobFinished: return "Job has already finished";
     case kInvalidQos: return "Invalid qos specification";
     case kNotWholeHetJob: return "Het job component cannot be signalled while pending";
     case kEnvironmentMissing: return "Environment is missing in job";
