@@ -196,7 +196,8 @@ HttpExchange CurlTransport::perform(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(m_options.connect_timeout.count()));
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(m_options.total_timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(request.timeout.value_or(m_options.total_timeout).count()));
   // An empty CURLOPT_PROXY disables proxies, the environment's included; an empty NOPROXY
   // keeps no_proxy from the environment out of an explicit proxy's decisions.
   curl_easy_setopt(curl, CURLOPT_PROXY, m_options.proxy.c_str());

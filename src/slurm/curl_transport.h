@@ -35,7 +35,8 @@ struct CurlTransportOptions {
   std::string ca_file;  // empty: the system's CA store
   std::string proxy;    // empty: never a proxy, whatever the environment says
   std::chrono::milliseconds connect_timeout{5000};
-  std::chrono::milliseconds total_timeout{60000};  // the whole exchange, connecting included
+  // The whole exchange, connecting included; HttpRequest::timeout replaces it per request.
+  std::chrono::milliseconds total_timeout{60000};
   long low_speed_limit = 0;                         // bytes/s; 0: no low-speed check
   std::chrono::seconds low_speed_time{30};          // how long below the limit ends a transfer
   bool allow_insecure_http = false;

@@ -78,8 +78,10 @@ std::string Dialect::jobs_state_path(std::span<const std::uint32_t> ids) const {
   return path;
 }
 
-std::string Dialect::db_jobs_path(std::string_view job_name, std::int64_t start_unix) const {
-  return "/slurmdb/" + std::string(version()) + "/jobs?job_name=" + escape(job_name) +
+std::string Dialect::jobs_state_all_path() const { return "/slurm/" + std::string(version()) + "/jobs/state"; }
+
+std::string Dialect::db_jobs_path(std::string_view job_names, std::int64_t start_unix) const {
+  return "/slurmdb/" + std::string(version()) + "/jobs?job_name=" + escape(job_names) +
          "&start_time=" + escape(query_time(start_unix));
 }
 

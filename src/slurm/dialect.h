@@ -134,9 +134,14 @@ class Dialect {
   // `jobs/state?job_id=1&job_id=2`: one parameter per id (a comma list is a 500 on 26.05.3).
   // Never called with no id: without a filter the endpoint lists every job.
   std::string jobs_state_path(std::span<const std::uint32_t> ids) const;
+  // `jobs/state` without a filter: every job slurmctld holds, ~80 B each (the tag search's
+  // cheap listing; POLL-COSTS.md).
+  std::string jobs_state_all_path() const;
   // slurmdbd's job search by exact name over a usage window that starts at `start_unix`
   // (without start_time slurmdbd silently searches from midnight today; REST-API.md §4.3).
-  std::string db_jobs_path(std::string_view job_name, std::int64_t start_unix) const;
+  // `job_names` is one name or a comma-separated list of them; the commas go escaped (%2C),
+  // because 26.05 answers a literal comma in a query with a 500.
+  std::string db_jobs_path(std::string_view job_names, std::int64_t start_unix) const;
 };
 
 // What every dialect requires of a description before encoding it: invalid_argument naming

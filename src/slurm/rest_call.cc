@@ -2,7 +2,8 @@
 
 namespace tpslurm::slurm {
 
-RestCaller::Sent RestCaller::send(HttpMethod method, std::string target, std::string body, Reuse reuse) {
+RestCaller::Sent RestCaller::send(HttpMethod method, std::string target, std::string body, Reuse reuse,
+                                  std::optional<std::chrono::milliseconds> timeout) {
   Sent sent;
   sent.label = std::string(to_string(method)) + " " + target;
   // Credentials first: they cost the server nothing, and a call refused for want of them
@@ -28,6 +29,7 @@ RestCaller::Sent RestCaller::send(HttpMethod method, std::string target, std::st
   request.target = std::move(target);
   request.body = std::move(body);
   request.reuse = reuse;
+  request.timeout = timeout;
   request.headers = {{"X-SLURM-USER-NAME", credentials->user}, {"X-SLURM-USER-TOKEN", credentials->token}};
   sent.exchange = m_transport.perform(request);
   sent.received_at = m_clock.now();

@@ -8,6 +8,7 @@
 // `auth`) sends nothing. Owns nothing it is given; thread-safe (the release is guarded).
 #pragma once
 
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -37,7 +38,9 @@ class RestCaller {
     TimePoint received_at;                   // local clock, when the exchange ended
   };
 
-  Sent send(HttpMethod method, std::string target, std::string body = {}, Reuse reuse = Reuse::allowed);
+  // `timeout` empty: the transport's own (HttpRequest::timeout).
+  Sent send(HttpMethod method, std::string target, std::string body = {}, Reuse reuse = Reuse::allowed,
+            std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
   // Fills `result` for a call refused before sending; false when `sent` went out.
   bool refused(CallResult& result, const Sent& sent, std::string_view dialect) const;

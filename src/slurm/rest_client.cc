@@ -24,7 +24,8 @@ RestClient::RestClient(Transport& transport, TokenSource& tokens, std::string ap
     : m_api_version(std::move(api_version)),
       m_options(options),
       m_caller(transport, tokens, options.clock != nullptr ? *options.clock : kSystemClock, options.budget),
-      m_server_clock(options.clock != nullptr ? *options.clock : kSystemClock) {
+      m_server_clock(options.clock != nullptr ? *options.clock : kSystemClock),
+      m_listing(options.request_timeout, options.listing_time_per_job) {
   // A configured version needs no probing before the first call; the release is learnt from
   // the first answer's meta (until then ids follow the most conservative policy).
   if (m_api_version != "auto") m_dialect = make_dialect(m_api_version);
@@ -372,17 +373,36 @@ BulkStateResult RestClient::bulk_state(std::span<const std::uint32_t> ids, std::
 }
 
 SearchResult RestClient::find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) {
-  SearchResult failure;
-  auto codec = dialect(failure);
-  if (!codec) return failure;
-  if (tag.name.empty()) {
-    failure.outcome = Outcome::rejected;
-    failure.dialect = std::string(codec->version());
-    failure.message = "search by tag: the tag has no job name; slurmdbd can only be searched by name";
+  SearchOptions options;
+  options.full = true;
+  BatchSearchResult batch = find_jobs_by_tags(std::span<const model::JobTag>(&tag, 1), intent_time, options);
+  if (batch.searches.empty()) {
+    SearchResult failure;
+    static_cast<CallResult&>(failure) = batch;
     return failure;
   }
-  const std::string clock_note = refresh_server_clock(*codec);
-  return search_by_tag(m_caller, *codec, tag, intent_time, m_server_clock, clock_note);
+  return std::move(batch.searches.front());
+}
+
+BatchSearchResult RestClient::find_jobs_by_tags(std::span<const model::JobTag> tags, TimePoint earliest_intent,
+                                                const SearchOptions& options) {
+  BatchSearchResult failure;
+  auto codec = dialect(failure);
+  if (!codec) {
+    // Every tag gets the reason, so that no result reads as an empty answer.
+    for (std::size_t i = 0; i < tags.size(); ++i) {
+      SearchResult search;
+      static_cast<CallResult&>(search) = failure;
+      failure.searches.push_back(std::move(search));
+    }
+    return failure;
+  }
+  bool searchable = false;
+  for (const auto& tag : tags) searchable = searchable || tag_search_problem(tag).empty();
+  // A failed clock reading only puts the window on the local clock, which the results say.
+  const std::string clock_note = searchable ? refresh_server_clock(*codec) : std::string();
+  return search_by_tags(m_caller, *codec, m_listing, tags, earliest_intent, options, m_options.bulk, m_server_clock,
+                        clock_note);
 }
 
 }  // namespace tpslurm::slurm

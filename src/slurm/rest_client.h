@@ -6,6 +6,9 @@
 // go with every request (22.05 needs both); a token that cannot be had makes the call `auth`
 // without sending anything, and a call the request budget refuses is `not_sent`.
 //
+// Searches by tag keep what they read (slurmctld_listing.h) so that the next cheap search
+// reads less; the listing's timeout grows with the jobs last seen listed.
+//
 // The server's clock (for slurmdbd's search window and 22.05's update_time baseline) is read
 // from `GET diag` (`statistics.req_time`) when the last reading is older than
 // `server_clock_max_age`; a server that will not say leaves the local clock in use, which the
@@ -26,6 +29,7 @@
 #include "slurm/rest_call.h"
 #include "slurm/server_clock.h"
 #include "slurm/slurm_client.h"
+#include "slurm/slurmctld_listing.h"
 #include "slurm/transport.h"
 
 namespace tpslurm::slurm {
@@ -35,6 +39,11 @@ struct RestClientOptions {
   RequestBudget* budget = nullptr;  // null: no budget, no back-off
   BulkLimits bulk;
   std::chrono::seconds server_clock_max_age{600};
+  // The transport's total timeout for one ordinary request (Settings::request_timeout).
+  std::chrono::milliseconds request_timeout{60000};
+  // What the full job listing gets on top of request_timeout for each job expected
+  // (26.05.3 listed 2,000 jobs in 1.28 s on 2 shared cores: POLL-COSTS.md).
+  std::chrono::milliseconds listing_time_per_job{2};
 };
 
 class RestClient final : public SlurmClient {
@@ -55,8 +64,11 @@ class RestClient final : public SlurmClient {
   PartitionsResult partitions() override;
   BulkStateResult bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since = {}) override;
   SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) override;
+  BatchSearchResult find_jobs_by_tags(std::span<const model::JobTag> tags, TimePoint earliest_intent,
+                                      const SearchOptions& options = {}) override;
 
   const ServerClock& server_clock() const { return m_server_clock; }
+  const SlurmctldListing& slurmctld_listing() const { return m_listing; }
 
  private:
   RestClient(Transport& transport, TokenSource& tokens, std::string api_version, RestClientOptions options);
@@ -86,6 +98,7 @@ class RestClient final : public SlurmClient {
   const RestClientOptions m_options;
   RestCaller m_caller;
   ServerClock m_server_clock;
+  SlurmctldListing m_listing;
   std::mutex m_mutex;
   std::shared_ptr<const Dialect> m_dialect;
 };

@@ -10,10 +10,11 @@
 // call — before each batch of submits so that an auth failure is found before a submit can
 // become `uncertain`.
 //
-// Polling is in bulk (bulk_state), never per job in a loop; find_jobs_by_tag is the search a
-// lost submit answer needs. Both report exactly what they could and could not learn: an id
-// the server did not report is not the same as an id nobody was asked about, and an empty
-// search is only meaningful when every source answered.
+// Polling is in bulk (bulk_state), never per job in a loop; find_jobs_by_tags is the search
+// lost submit answers need, one per cycle for every blocked attempt. Both report exactly
+// what they could and could not learn: an id the server did not report is not the same as an
+// id nobody was asked about, and an empty search is only meaningful when every source
+// answered and read everything (SearchResult::complete).
 //
 // Implementations are safe to call from several threads.
 #pragma once
@@ -109,7 +110,13 @@ struct SourceReport {
   SearchSource source = SearchSource::slurmctld;
   Outcome outcome = Outcome::not_sent;  // ok: the source answered
   std::string message;                   // why it failed, or notes ("window on the local clock")
-  int records = 0;                       // job records the source returned
+  // Job records the source returned: slurmctld's read in full; slurmdbd's bearing the tag's
+  // name (a batched call answers for several names).
+  int records = 0;
+  int skipped = 0;  // slurmctld's cheap way: jobs it listed but did not read in full
+  // The source compared every job it holds with the tag: only then does its empty answer say
+  // "not there". False for slurmctld's cheap way (SearchOptions), whatever it skipped.
+  bool exhaustive = true;
 };
 
 struct SearchMatch {
@@ -126,8 +133,38 @@ struct SearchResult : CallResult {
   // be read (`window_on_server_clock`), else on the local clock.
   std::optional<TimePoint> window_start;
   bool window_on_server_clock = false;
-  // Every source answered: only then does an empty `matches` say "no such job".
+  // Every source answered and was exhaustive: only then does an empty `matches` say "no such
+  // job" (an operator's `resolve --absent` needs this).
   bool complete() const;
+};
+
+// How find_jobs_by_tags reads slurmctld's jobs. slurmctld has no name filter: the full
+// listing (`GET jobs`) costs every job's record (~8 kB a job on 26.05, 1.28 s per 2,000;
+// POLL-COSTS.md). On v0.0.4x the cheap way lists every job id with `jobs/state` (~80 B a
+// job) and reads in full (`GET job/{id}`) only the ids that are neither in `known_ids` nor
+// read by an earlier search of this client and found to carry fewer than two of any asked
+// tag's marks; when more than `max_record_gets` remain it lists every job in full instead. A
+// cheap search is never proof of absence (a name edited since it was read, an id purged and
+// reused between two listings): its slurmctld report is not exhaustive and its results are
+// not complete(). 22.05 (v0.0.38) has no jobs/state: it always lists every job in full.
+struct SearchOptions {
+  // The full listing, no cache, no skipping: the only way a v0.0.4x search can be complete().
+  bool full = false;
+  // Ids the caller already holds (the journal's own jobs, every het component's id): they
+  // cannot be a lost submit's job, so the cheap way does not read them. Any order.
+  std::vector<std::uint32_t> known_ids;
+  std::size_t max_record_gets = 100;
+};
+
+struct BatchSearchResult : CallResult {
+  // One per tag, in the order given; each with its own matches and source reports, so that
+  // complete() means for it what it means for find_jobs_by_tag.
+  std::vector<SearchResult> searches;
+  int calls = 0;                // REST calls sent
+  std::int64_t bytes_read = 0;  // response bodies received
+  int record_gets = 0;          // slurmctld records read one by one (the cheap way)
+  bool full_listing = false;    // slurmctld's full `GET jobs` was made
+  int slurmdbd_calls = 0;       // slurmdbd searches (names batched per call)
 };
 
 // A job as the caller knows it. Operations use the SLUID when the server accepts SLUIDs in
@@ -190,7 +227,18 @@ class SlurmClient {
   // over a usage window from `intent_time` (the local clock's time the attempt was journaled
   // `submitting`) minus a day on the server's clock. A record matches when two of name,
   // comment and working directory match (model::JobTag::identifies).
+  // It is find_jobs_by_tags for one tag with SearchOptions::full.
   virtual SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) = 0;
+
+  // The search for every blocked attempt at once: ONE slurmctld listing (full or cheap, see
+  // SearchOptions) and slurmdbd's `job_name` searches with as many names per call as fit
+  // under BulkLimits::max_target_bytes (job_name is a comma-separated list of exact names to
+  // slurmdbd: dbv0.0.38 splits it with slurm_addto_char_list, v0.0.4x's CSV_STRING_LIST parser
+  // with strtok; both end in `job_name='a' || job_name='b'`), all over one window from
+  // `earliest_intent` (the earliest of the attempts' intent times) minus a day. A tag without
+  // a name, or whose name holds a comma, gets a `rejected` result and is not searched.
+  virtual BatchSearchResult find_jobs_by_tags(std::span<const model::JobTag> tags, TimePoint earliest_intent,
+                                              const SearchOptions& options = {}) = 0;
 };
 
 }  // namespace tpslurm::slurm

@@ -1,37 +1,33 @@
 #include "slurm/tag_search.h"
 
+#include <algorithm>
+#include <cctype>
+#include <map>
 #include <set>
 
 namespace tpslurm::slurm {
 namespace {
 
-// Runs one source: its report goes into result.sources, its matching records into `found`.
-void consult(RestCaller& caller, const Dialect& codec, SearchSource source, const std::string& target,
-             Result<JobsReply> (Dialect::*decode)(std::string_view) const, const model::JobTag& tag,
-             SearchResult& result, std::vector<SearchMatch>& found) {
-  SourceReport report;
-  report.source = source;
-  RestCaller::Sent sent = caller.send(HttpMethod::get, target);
-  CallResult call;
-  std::optional<JobsReply> reply;
-  if (!caller.refused(call, sent, codec.version())) reply = caller.read(call, sent, codec, decode);
-  if (call.ok() && !reply) {
-    call.outcome = Outcome::uncertain;
-    call.message = sent.label + ": HTTP " + std::to_string(call.http_status) + " without a \"jobs\" list";
-  }
-  report.outcome = call.outcome;
-  if (!call.ok()) {
-    report.message = call.message;
-    if (result.ok()) static_cast<CallResult&>(result) = call;
-  } else {
-    if (result.release.empty()) result.release = call.release;
-    report.records = static_cast<int>(reply->jobs.size());
-    for (auto& job : reply->jobs) {
-      const int marks = tag.matches(job.tag());
-      if (marks >= 2) found.push_back({std::move(job), source, marks});
-    }
-  }
-  result.sources.push_back(std::move(report));
+bool same_name(std::string_view a, std::string_view b) {
+  // slurmdbd compares names in SQL, case-insensitively (MySQL's default collation).
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const auto& name : names) joined += (joined.empty() ? "" : ",") + name;
+  return joined;
+}
+
+// The batch's outcome is its first failed call's.
+void note_failure(BatchSearchResult& batch, const CallResult& call) {
+  if (!call.ok() && batch.ok()) static_cast<CallResult&>(batch) = call;
+}
+
+void note_release(CallResult& result, const CallResult& call) {
+  if (call.ok() && result.release.empty()) result.release = call.release;
 }
 
 }  // namespace
@@ -49,51 +45,152 @@ std::string_view to_string(SearchSource source) {
 bool SearchResult::complete() const {
   if (sources.empty()) return false;
   for (const auto& source : sources) {
-    if (source.outcome != Outcome::ok) return false;
+    if (source.outcome != Outcome::ok || !source.exhaustive) return false;
   }
   return true;
 }
 
-SearchResult search_by_tag(RestCaller& caller, const Dialect& codec, const model::JobTag& tag, TimePoint intent_time,
-                           const ServerClock& clock, const std::string& clock_note) {
-  SearchResult result;
-  result.outcome = Outcome::ok;
-  result.dialect = std::string(codec.version());
+std::string tag_search_problem(const model::JobTag& tag) {
+  if (tag.name.empty()) return "search by tag: the tag has no job name; slurmdbd can only be searched by name";
+  if (tag.name.find(',') != std::string::npos) {
+    return "search by tag: the job name \"" + tag.name + "\" holds a comma, which slurmdbd's job_name list splits on";
+  }
+  return {};
+}
 
-  std::vector<SearchMatch> from_ctld;
-  consult(caller, codec, SearchSource::slurmctld, codec.jobs_path(std::nullopt), &Dialect::decode_jobs, tag, result,
-          from_ctld);
+std::vector<std::vector<std::string>> plan_name_batches(const Dialect& codec, std::span<const std::string> names,
+                                                        std::int64_t start_unix, std::size_t max_target_bytes) {
+  std::vector<std::vector<std::string>> batches;
+  std::set<std::string> seen;
+  const std::size_t base = codec.db_jobs_path("", start_unix).size();
+  constexpr std::size_t kSeparator = 3;  // ",", escaped as %2C
+  std::vector<std::string> batch;
+  std::size_t length = base;
+  for (const auto& name : names) {
+    if (!seen.insert(name).second) continue;
+    const std::size_t cost = codec.db_jobs_path(name, start_unix).size() - base;
+    if (!batch.empty() && length + kSeparator + cost > max_target_bytes) {
+      batches.push_back(std::move(batch));
+      batch.clear();
+      length = base;
+    }
+    length += (batch.empty() ? 0 : kSeparator) + cost;
+    batch.push_back(name);
+  }
+  if (!batch.empty()) batches.push_back(std::move(batch));
+  return batches;
+}
+
+BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, SlurmctldListing& listing,
+                                 std::span<const model::JobTag> tags, TimePoint earliest_intent,
+                                 const SearchOptions& options, const BulkLimits& limits, const ServerClock& clock,
+                                 const std::string& clock_note) {
+  BatchSearchResult batch;
+  batch.outcome = Outcome::ok;
+  batch.dialect = std::string(codec.version());
+  batch.searches.resize(tags.size());
+  std::vector<std::size_t> active;
+  std::vector<model::JobTag> active_tags;
+  for (std::size_t i = 0; i < tags.size(); ++i) {
+    SearchResult& result = batch.searches[i];
+    result.dialect = batch.dialect;
+    if (std::string problem = tag_search_problem(tags[i]); !problem.empty()) {
+      result.outcome = Outcome::rejected;
+      result.message = std::move(problem);
+      continue;
+    }
+    result.outcome = Outcome::ok;
+    active.push_back(i);
+    active_tags.push_back(tags[i]);
+  }
+  if (active.empty()) {
+    if (!tags.empty()) static_cast<CallResult&>(batch) = batch.searches.front();
+    return batch;
+  }
+
+  const CtldRecords ctld = listing.list(caller, codec, active_tags, options);
+  batch.calls += ctld.calls;
+  batch.bytes_read += ctld.bytes;
+  batch.record_gets = ctld.record_gets;
+  batch.full_listing = ctld.full_listing;
+  note_failure(batch, ctld.call);
+  note_release(batch, ctld.call);
 
   // The intent time on the server's clock: the local time plus the lowest offset observed.
-  TimePoint start = intent_time - kSearchWindowMargin;
+  TimePoint start = earliest_intent - kSearchWindowMargin;
+  bool on_server_clock = false;
   if (auto offset = clock.offset()) {
     start += *offset;
-    result.window_on_server_clock = true;
+    on_server_clock = true;
   }
-  result.window_start = start;
-  std::vector<SearchMatch> from_dbd;
-  consult(caller, codec, SearchSource::slurmdbd, codec.db_jobs_path(tag.name, unix_seconds(start)),
-          &Dialect::decode_db_jobs, tag, result, from_dbd);
-  if (!result.window_on_server_clock) {
-    auto& report = result.sources.back();
-    const std::string note = "window on the local clock (" + clock_note + ")";
-    report.message = report.message.empty() ? note : report.message + "; " + note;
+  const std::int64_t start_unix = unix_seconds(start);
+  std::vector<std::string> names;
+  for (const auto& tag : active_tags) names.push_back(tag.name);
+  const auto plan = plan_name_batches(codec, names, start_unix, limits.max_target_bytes);
+  std::vector<RecordsCall> answers;
+  std::map<std::string, std::size_t> batch_of;
+  for (std::size_t b = 0; b < plan.size(); ++b) {
+    for (const auto& name : plan[b]) batch_of[name] = b;
+    answers.push_back(
+        read_records(caller, codec, codec.db_jobs_path(join_names(plan[b]), start_unix), &Dialect::decode_db_jobs));
+    const RecordsCall& answer = answers.back();
+    batch.calls += answer.sent ? 1 : 0;
+    batch.slurmdbd_calls += answer.sent ? 1 : 0;
+    batch.bytes_read += answer.bytes;
+    note_failure(batch, answer.call);
+    note_release(batch, answer.call);
   }
 
-  // slurmctld's record is the live one; slurmdbd adds what slurmctld no longer holds.
-  std::set<std::uint32_t> known;
-  for (auto& match : from_ctld) {
-    known.insert(match.job.job_id);
-    result.matches.push_back(std::move(match));
+  for (std::size_t k = 0; k < active.size(); ++k) {
+    SearchResult& result = batch.searches[active[k]];
+    const model::JobTag& tag = active_tags[k];
+    result.window_start = start;
+    result.window_on_server_clock = on_server_clock;
+
+    // slurmctld's record is the live one; slurmdbd adds what slurmctld no longer holds.
+    result.sources.push_back(ctld.report);
+    if (ctld.report.outcome != Outcome::ok) static_cast<CallResult&>(result) = ctld.call;
+    note_release(result, ctld.call);
+    std::set<std::uint32_t> found;
+    for (const auto& job : ctld.records) {
+      if (const int marks = tag.matches(job.tag()); marks >= 2) {
+        result.matches.push_back({job, SearchSource::slurmctld, marks});
+        found.insert(job.job_id);
+      }
+    }
+
+    const std::size_t b = batch_of.at(tag.name);
+    const RecordsCall& answer = answers[b];
+    SourceReport report;
+    report.source = SearchSource::slurmdbd;
+    report.outcome = answer.call.outcome;
+    if (!answer.call.ok()) {
+      report.message = answer.call.message;
+      if (result.ok()) static_cast<CallResult&>(result) = answer.call;
+    } else {
+      note_release(result, answer.call);
+      for (const auto& job : answer.reply->jobs) {
+        if (plan[b].size() == 1 || same_name(job.name, tag.name)) ++report.records;
+        const int marks = tag.matches(job.tag());
+        if (marks >= 2 && found.insert(job.job_id).second)
+          result.matches.push_back({job, SearchSource::slurmdbd, marks});
+      }
+    }
+    if (!on_server_clock) {
+      const std::string note = "window on the local clock (" + clock_note + ")";
+      report.message = report.message.empty() ? note : report.message + "; " + note;
+    }
+    result.sources.push_back(std::move(report));
+    if (result.ok()) {
+      result.message.clear();
+      result.errors.clear();
+    }
   }
-  for (auto& match : from_dbd) {
-    if (known.insert(match.job.job_id).second) result.matches.push_back(std::move(match));
+  if (batch.ok()) {
+    batch.message.clear();
+    batch.errors.clear();
   }
-  if (result.ok()) {
-    result.message.clear();
-    result.errors.clear();
-  }
-  return result;
+  return batch;
 }
 
 }  // namespace tpslurm::slurm

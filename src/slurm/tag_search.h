@@ -1,36 +1,56 @@
-// Search by tag (SlurmClient::find_jobs_by_tag; internal to src/slurm/, RestClient calls it).
+// Search by tag (SlurmClient::find_jobs_by_tags and find_jobs_by_tag; internal to src/slurm/,
+// RestClient calls it).
 //
 // A submit whose answer was lost blocks its job until the allocation is found (ARCHITECTURE.md
-// §4 step 5). Two sources, both always consulted, in this order:
-//   1. slurmctld's job list (`GET jobs`): every job it still holds, whatever its name now;
-//   2. slurmdbd (`GET /slurmdb/vX/jobs?job_name=<name>&start_time=<window>`): jobs already
-//      purged from slurmctld. The window starts at the intent time minus a day on the
+// §4 step 5). One search per cycle serves every blocked attempt. Two sources, both always
+// consulted, in this order:
+//   1. slurmctld's jobs, through SlurmctldListing (slurmctld_listing.h): every job it still
+//      holds, whatever its name now, read once for all tags;
+//   2. slurmdbd (`GET /slurmdb/vX/jobs?job_name=<a>%2C<b>…&start_time=<window>`): jobs already
+//      purged from slurmctld, as many names per call as fit under the URL byte bound
+//      (plan_name_batches). The window starts at the earliest intent time minus a day on the
 //      server's clock, always given explicitly: without it slurmdbd silently searches from
 //      midnight today only (REST-API.md §4.3).
-// A record matches when two of name, comment and working directory match. Accounting often
-// stores no comment (22.05 needs AccountingStoreFlags=job_comment), so slurmdbd matches are
-// usually name + working directory. A source that is missing (no accounting: 404), down or
-// refusing is reported as failed — the result is then incomplete and an empty one proves
-// nothing. "Nothing found" answers (22.05: error 9003 with HTTP 200) are answers.
-// slurmctld has no name filter, so its list costs every job's full record (~8 kB a job on
-// 26.05, POLL-COSTS.md): a search is for a lost submit answer, never for polling.
+// A record matches a tag when two of name, comment and working directory match. Accounting
+// often stores no comment (22.05 needs AccountingStoreFlags=job_comment), so slurmdbd matches
+// are usually name + working directory. A source that is missing (no accounting: 404), down
+// or refusing is reported as failed for every tag it answered for: that tag's result is then
+// incomplete and an empty one proves nothing. "Nothing found" answers (22.05: error 9003 with
+// HTTP 200) are answers.
 #pragma once
 
 #include <chrono>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "model/job_tag.h"
+#include "slurm/bulk_state.h"
 #include "slurm/dialect.h"
 #include "slurm/rest_call.h"
 #include "slurm/server_clock.h"
 #include "slurm/slurm_client.h"
+#include "slurm/slurmctld_listing.h"
 
 namespace tpslurm::slurm {
 
 inline constexpr std::chrono::hours kSearchWindowMargin{24};
 
-// `clock_note` is empty when the server's clock is known, else why not (it goes into the
-// slurmdbd source's message).
-SearchResult search_by_tag(RestCaller& caller, const Dialect& codec, const model::JobTag& tag, TimePoint intent_time,
-                           const ServerClock& clock, const std::string& clock_note);
+// The names of each slurmdbd call, in order: each call's target stays within
+// `max_target_bytes` (a single name whose target alone is longer still gets a call of its
+// own); duplicates are searched once. Pure: for tests and benchmarks.
+std::vector<std::vector<std::string>> plan_name_batches(const Dialect& codec, std::span<const std::string> names,
+                                                        std::int64_t start_unix, std::size_t max_target_bytes);
+
+// Why a tag cannot be searched (no name; a comma in the name, which slurmdbd's job_name list
+// splits on), or empty.
+std::string tag_search_problem(const model::JobTag& tag);
+
+// `clock_note` is empty when the server's clock is known, else why not (it goes into each
+// slurmdbd report's message).
+BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, SlurmctldListing& listing,
+                                 std::span<const model::JobTag> tags, TimePoint earliest_intent,
+                                 const SearchOptions& options, const BulkLimits& limits, const ServerClock& clock,
+                                 const std::string& clock_note);
 
 }  // namespace tpslurm::slurm

@@ -38,6 +38,10 @@ struct HttpRequest {
   // Extra headers. Values may be secrets (the JWT): a transport never logs or echoes them.
   std::vector<std::pair<std::string, std::string>> headers;
   Reuse reuse = Reuse::allowed;
+  // The whole exchange's limit for this request; empty: the transport's own total timeout.
+  // A listing of every job takes time in proportion to the jobs (POLL-COSTS.md: 1.28 s per
+  // 2,000 on 26.05), so its caller gives it more than an ordinary call.
+  std::optional<std::chrono::milliseconds> timeout;
 };
 
 enum class Delivery { not_sent, maybe_sent, answered };

@@ -247,5 +247,28 @@ TEST(CurlTransportTest, RefusesAnAnswerLargerThanTheLimit) {
   EXPECT_EQ(exchange.detail, "the answer exceeded 1000 bytes");
 }
 
+// A full job listing is given a timeout of its own (HttpRequest::timeout): longer or shorter,
+// it replaces the transport's total timeout for that request only.
+TEST(CurlTransportTest, ARequestsOwnTimeoutReplacesTheTotalTimeout) {
+  auto server = TestHttpServer::start_tcp([](const ReceivedRequest&) { return Action::hang(); });
+  ASSERT_NE(server, nullptr);
+  auto short_total = transport_for(server->url(), std::chrono::milliseconds(150));
+  ASSERT_NE(short_total, nullptr);
+  HttpRequest listing = get("/slurm/v0.0.45/jobs");
+  listing.timeout = std::chrono::milliseconds(800);
+  auto started = std::chrono::steady_clock::now();
+  HttpExchange exchange = short_total->perform(listing);
+  EXPECT_EQ(exchange.fault, TransportFault::send_timeout);
+  EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(750));
+
+  auto long_total = transport_for(server->url(), std::chrono::seconds(30));
+  ASSERT_NE(long_total, nullptr);
+  listing.timeout = std::chrono::milliseconds(150);
+  started = std::chrono::steady_clock::now();
+  exchange = long_total->perform(listing);
+  EXPECT_EQ(exchange.fault, TransportFault::send_timeout);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+}
+
 }  // namespace
 }  // namespace tpslurm::slurm

@@ -1,0 +1,437 @@
+// search_bench: what one search cycle for blocked attempts costs (SlurmClient::
+// find_jobs_by_tags), the full listing next to the cheap way measured in the same run, against
+// tools/slurmrestd-sim holding 10,000 and 100,000 live jobs, on 26.05.3 (v0.0.45) and on
+// 22.05.8 (v0.0.38, which has no jobs/state and always lists in full). The whole run takes
+// about half a minute on 2 shared cores (the 100,000-job v0.0.45 listing is 817 MB).
+//
+//   search_bench [--sim PATH] [--sizes 10000,100000] [--v38-sizes 10000,100000] [--tags T]
+//                [--new K] [--quick]
+//
+// For each size N the simulator gets N bulk jobs (the journal's own: SearchOptions::known_ids)
+// and T submitted jobs whose answers count as lost (the tags searched). Measured, each on its
+// own client:
+//   - full: SearchOptions::full, `GET jobs` (every record) and one slurmdbd call;
+//   - cheap, cycle 1: a client that has read nothing yet; `jobs/state` lists every id and only
+//     the T unknown ones are read by `GET job/{id}`;
+//   - cheap, cycle 2: the same client after K new jobs appeared that nobody holds: the K new
+//     ones and the T that carry the marks are read.
+// Per row: REST calls (one GET diag on a client's first search included), records read one
+// by one, bytes (request targets + bodies sent, response bodies received, client side), the
+// client's CPU, the simulator's CPU (standing in for slurmrestd's; /proc, 10 ms ticks), wall
+// time, and the ratios of time and bytes received against the full listing of the same N.
+// --quick: N = 2,000 for both releases, K = 10 (seconds, for a smoke run). Prints numbers
+// only; asserts nothing.
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "slurm/curl_transport.h"
+#include "slurm/rest_client.h"
+
+namespace {
+
+using namespace tpslurm;
+using namespace tpslurm::slurm;
+using Steady = std::chrono::steady_clock;
+
+[[noreturn]] void die(const std::string& message) {
+  std::fprintf(stderr, "search_bench: %s\n", message.c_str());
+  std::exit(1);
+}
+
+double cpu_seconds_self() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+// utime + stime of another process, from /proc/PID/stat (fields 14 and 15).
+double cpu_seconds_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = text.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::atoll(field.c_str());
+    if (i == 15) stime = std::atoll(field.c_str());
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// Counts what goes through the client's transport.
+class CountingTransport final : public Transport {
+ public:
+  explicit CountingTransport(Transport& inner) : m_inner(inner) {}
+  HttpExchange perform(const HttpRequest& request) override {
+    ++calls;
+    bytes_sent += static_cast<long long>(request.target.size() + request.body.size());
+    HttpExchange exchange = m_inner.perform(request);
+    bytes_received += static_cast<long long>(exchange.response.body.size());
+    return exchange;
+  }
+  std::string endpoint() const override { return m_inner.endpoint(); }
+
+  long long calls = 0;
+  long long bytes_sent = 0;
+  long long bytes_received = 0;
+
+ private:
+  Transport& m_inner;
+};
+
+class AnyToken final : public TokenSource {
+ public:
+  Result<Credentials> credentials() override { return Credentials{"root", "bench-token-the-simulator-ignores", {}}; }
+  std::string describe() const override { return "a placeholder token (the simulator runs with --no-auth)"; }
+};
+
+struct Simulator {
+  pid_t pid = -1;
+  int out = -1;
+  std::unique_ptr<CurlTransport> control;
+  std::string url;
+
+  ~Simulator() {
+    if (pid > 0) {
+      ::kill(pid, SIGTERM);
+      int status = 0;
+      ::waitpid(pid, &status, 0);
+    }
+    if (out >= 0) ::close(out);
+  }
+
+  std::string call(HttpMethod method, const std::string& path, const std::string& body = "{}") {
+    HttpRequest request;
+    request.method = method;
+    request.target = path;
+    if (method == HttpMethod::post) request.body = body;
+    const HttpExchange exchange = control->perform(request);
+    if (exchange.delivery != Delivery::answered || exchange.response.status >= 300) {
+      die(path + ": " + exchange.detail + " HTTP " + std::to_string(exchange.response.status) + " " +
+          exchange.response.body);
+    }
+    return exchange.response.body;
+  }
+};
+
+std::string read_line(int fd) {
+  std::string line;
+  const auto deadline = Steady::now() + std::chrono::seconds(20);
+  while (Steady::now() < deadline) {
+    pollfd wait{fd, POLLIN, 0};
+    if (::poll(&wait, 1, 1000) <= 0) continue;
+    char c = 0;
+    if (::read(fd, &c, 1) != 1) break;
+    if (c == '\n') return line;
+    line += c;
+  }
+  return {};
+}
+
+int port_after(const std::string& line, const std::string& prefix) {
+  return line.rfind(prefix, 0) == 0 ? std::atoi(line.c_str() + prefix.size()) : 0;
+}
+
+// The first number after "key": in a small JSON answer of the control API.
+long long number_after(const std::string& body, const std::string& key) {
+  const auto at = body.find("\"" + key + "\"");
+  if (at == std::string::npos) die("no \"" + key + "\" in " + body);
+  const auto colon = body.find(':', at);
+  return std::atoll(body.c_str() + colon + 1);
+}
+
+void start_simulator(Simulator& sim, const std::string& binary, const std::string& release) {
+  std::vector<std::string> argv{binary,        "--listen",  "127.0.0.1:0",    "--control-listen",
+                                "127.0.0.1:0", "--no-auth", "--manual-clock", "--timing",
+                                "manual",      "--release", release};
+  int out[2];
+  if (::pipe(out) != 0) die("pipe() failed");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(out[1], 1);
+    ::close(out[0]);
+    ::close(out[1]);
+    std::vector<char*> raw;
+    for (auto& arg : argv) raw.push_back(arg.data());
+    raw.push_back(nullptr);
+    ::execv(raw[0], raw.data());
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  sim.pid = pid;
+  sim.out = out[0];
+  const int port = port_after(read_line(out[0]), "listening on 127.0.0.1:");
+  const int control_port = port_after(read_line(out[0]), "control on 127.0.0.1:");
+  if (port == 0 || control_port == 0) die(binary + " did not start (run it by hand to see why)");
+  sim.url = "http://127.0.0.1:" + std::to_string(port);
+  CurlTransportOptions options;
+  options.url = "http://127.0.0.1:" + std::to_string(control_port);
+  options.total_timeout = std::chrono::minutes(5);
+  auto control = CurlTransport::create(options);
+  if (!control.ok()) die(control.error().message());
+  sim.control = std::move(control).value();
+}
+
+struct Cost {
+  double calls = 0;
+  double bytes_sent = 0;
+  double bytes_received = 0;
+  double client_cpu_ms = 0;
+  double sim_cpu_ms = 0;
+  double wall_ms = 0;
+};
+
+class Meter {
+ public:
+  Meter(CountingTransport& transport, pid_t sim) : m_transport(transport), m_sim(sim) {
+    m_calls = transport.calls;
+    m_sent = transport.bytes_sent;
+    m_received = transport.bytes_received;
+    m_cpu = cpu_seconds_self();
+    m_sim_cpu = cpu_seconds_of(sim);
+    m_start = Steady::now();
+  }
+  Cost stop() const {
+    Cost cost;
+    cost.wall_ms = std::chrono::duration<double, std::milli>(Steady::now() - m_start).count();
+    cost.client_cpu_ms = (cpu_seconds_self() - m_cpu) * 1000;
+    cost.sim_cpu_ms = (cpu_seconds_of(m_sim) - m_sim_cpu) * 1000;
+    cost.calls = static_cast<double>(m_transport.calls - m_calls);
+    cost.bytes_sent = static_cast<double>(m_transport.bytes_sent - m_sent);
+    cost.bytes_received = static_cast<double>(m_transport.bytes_received - m_received);
+    return cost;
+  }
+
+ private:
+  CountingTransport& m_transport;
+  pid_t m_sim;
+  long long m_calls, m_sent, m_received;
+  double m_cpu, m_sim_cpu;
+  Steady::time_point m_start;
+};
+
+std::string human_bytes(double bytes) {
+  char text[32];
+  if (bytes >= 1e6) {
+    std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
+  } else if (bytes >= 1e3) {
+    std::snprintf(text, sizeof text, "%.1f kB", bytes / 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.0f B", bytes);
+  }
+  return text;
+}
+
+std::vector<long long> parse_sizes(const std::string& flag, const std::string& text) {
+  std::vector<long long> sizes;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const long long n = std::atoll(item.c_str());
+    if (n <= 0) die(flag + " " + text + ": expected positive numbers, e.g. 10000,100000 (or none: \"\")");
+    sizes.push_back(n);
+  }
+  return sizes;
+}
+
+std::vector<std::uint32_t> bulk(Simulator& sim, long long count) {
+  std::vector<std::uint32_t> ids;
+  while (count > 0) {
+    const long long add = std::min<long long>(count, 100000);
+    const std::string answer = sim.call(HttpMethod::post, "/sim/jobs/bulk",
+                                        "{\"count\": " + std::to_string(add) + ", \"state\": \"PENDING\"}");
+    const auto first = static_cast<std::uint32_t>(number_after(answer, "first_job_id"));
+    const auto last = static_cast<std::uint32_t>(number_after(answer, "last_job_id"));
+    for (std::uint32_t id = first; id <= last; ++id) ids.push_back(id);
+    count -= add;
+  }
+  return ids;
+}
+
+model::SubmitDescription tagged(int i) {
+  const std::string name = "tp-bench-search-" + std::to_string(i) + "-1";
+  model::SubmitDescription description;
+  description.tag = model::JobTag{name, "tuneplane:" + name + "-token", "/shared/tp/" + name};
+  description.script = "#!/bin/bash\ntrue\n";
+  description.environment = {{"PATH", "/usr/bin:/bin"}};
+  description.components = {model::SubmitComponent{"debug", "", 1, 1, 1, 100, ""}};
+  return description;
+}
+
+struct Run {
+  Cost cost;
+  BatchSearchResult result;
+};
+
+class Bench {
+ public:
+  Bench(Simulator& sim, const std::string& dialect) : m_sim(sim), m_dialect(dialect) {
+    CurlTransportOptions options;
+    options.url = sim.url;
+    options.total_timeout = std::chrono::minutes(10);
+    auto curl = CurlTransport::create(options);
+    if (!curl.ok()) die(curl.error().message());
+    m_curl = std::move(curl).value();
+    m_transport = std::make_unique<CountingTransport>(*m_curl);
+  }
+
+  std::unique_ptr<RestClient> client() {
+    RestClientOptions options;
+    options.request_timeout = std::chrono::minutes(1);
+    auto made = RestClient::create(*m_transport, m_tokens, m_dialect, options);
+    if (!made.ok()) die(made.error().message());
+    return std::move(made).value();
+  }
+
+  Run search(RestClient& client, const std::vector<model::JobTag>& tags, const SearchOptions& options) {
+    Meter meter(*m_transport, m_sim.pid);
+    Run run;
+    run.result = client.find_jobs_by_tags(tags, m_intent, options);
+    run.cost = meter.stop();
+    if (!run.result.ok()) die("find_jobs_by_tags: " + run.result.message);
+    for (std::size_t i = 0; i < tags.size(); ++i) {
+      if (run.result.searches[i].matches.empty()) die("the search missed " + tags[i].name);
+    }
+    return run;
+  }
+
+  void set_intent(TimePoint intent) { m_intent = intent; }
+
+ private:
+  Simulator& m_sim;
+  std::string m_dialect;
+  std::unique_ptr<CurlTransport> m_curl;
+  std::unique_ptr<CountingTransport> m_transport;
+  AnyToken m_tokens;
+  TimePoint m_intent;
+};
+
+void print_header() {
+  std::printf("%8s  %-8s  %-30s %6s %6s %10s %11s %10s %10s %10s %7s %7s  %s\n", "jobs", "version", "approach", "calls",
+              "gets", "sent", "received", "client CPU", "sim CPU", "wall ms", "time x", "bytes x", "note");
+}
+
+void print_row(long long n, const std::string& version, const std::string& approach, const Run& run, const Run* full,
+               const std::string& note) {
+  char time_ratio[16] = "-";
+  char bytes_ratio[16] = "-";
+  if (full != nullptr && full->cost.wall_ms > 0 && full->cost.bytes_received > 0) {
+    std::snprintf(time_ratio, sizeof time_ratio, "%.4f", run.cost.wall_ms / full->cost.wall_ms);
+    std::snprintf(bytes_ratio, sizeof bytes_ratio, "%.4f", run.cost.bytes_received / full->cost.bytes_received);
+  }
+  const bool complete = !run.result.searches.empty() && run.result.searches.front().complete();
+  std::printf("%8lld  %-8s  %-30s %6.0f %6d %10s %11s %10.1f %10.1f %10.1f %7s %7s  %s%s\n", n, version.c_str(),
+              approach.c_str(), run.cost.calls, run.result.record_gets, human_bytes(run.cost.bytes_sent).c_str(),
+              human_bytes(run.cost.bytes_received).c_str(), run.cost.client_cpu_ms, run.cost.sim_cpu_ms,
+              run.cost.wall_ms, time_ratio, bytes_ratio, complete ? "complete" : "not proof of absence",
+              note.empty() ? "" : ("; " + note).c_str());
+  std::fflush(stdout);
+}
+
+void bench_size(const std::string& binary, const std::string& release, const std::string& dialect, long long n,
+                int tag_count, int new_jobs, bool cheap) {
+  Simulator sim;
+  start_simulator(sim, binary, release);
+  Bench bench(sim, dialect);
+  SearchOptions cheap_options;
+  cheap_options.known_ids = bulk(sim, n);
+  auto submitter = bench.client();
+  std::vector<model::JobTag> tags;
+  for (int i = 0; i < tag_count; ++i) {
+    const auto description = tagged(i);
+    const SubmitResult submitted = submitter->submit(description);
+    if (!submitted.ok()) die("submit: " + submitted.message);
+    tags.push_back(description.tag);
+  }
+  // The intent: an hour before the local now; the window (a day earlier) covers the jobs.
+  bench.set_intent(std::chrono::system_clock::now() - std::chrono::hours(1));
+
+  auto full_client = bench.client();
+  SearchOptions full_options;
+  full_options.full = true;
+  const Run full = bench.search(*full_client, tags, full_options);
+  print_row(n, dialect, "full listing (GET jobs)", full, nullptr, "");
+  if (!cheap) {
+    std::printf("%8s  %-8s  %-30s 22.05 has no jobs/state: every search is the full listing\n", "", dialect.c_str(),
+                "cheap way");
+    return;
+  }
+  auto cheap_client = bench.client();
+  const Run first = bench.search(*cheap_client, tags, cheap_options);
+  print_row(n, dialect, "cheap, cycle 1 (cache cold)", first, &full, std::to_string(n) + " ids known to the caller");
+  bulk(sim, new_jobs);
+  const Run second = bench.search(*cheap_client, tags, cheap_options);
+  print_row(n, dialect, "cheap, cycle 2 (cache warm)", second, &full,
+            std::to_string(new_jobs) + " new jobs nobody holds");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string sim_binary = (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() /
+                            "slurmrestd-sim" / "slurmrestd-sim")
+                               .string();
+  std::string sizes_text = "10000,100000";
+  std::string v38_text = "10000,100000";
+  int tag_count = 3;
+  int new_jobs = 50;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) die(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--sim") {
+      sim_binary = value();
+    } else if (arg == "--sizes") {
+      sizes_text = value();
+    } else if (arg == "--v38-sizes") {
+      v38_text = value();
+    } else if (arg == "--tags") {
+      tag_count = std::max(1, std::atoi(value().c_str()));
+    } else if (arg == "--new") {
+      new_jobs = std::max(0, std::atoi(value().c_str()));
+    } else if (arg == "--quick") {
+      quick = true;
+    } else {
+      die("unknown argument " + arg + " (see the comment at the top of tools/bench/search_bench.cc)");
+    }
+  }
+  if (quick) {
+    sizes_text = "2000";
+    v38_text = "2000";
+    new_jobs = 10;
+  }
+  if (!std::filesystem::exists(sim_binary)) {
+    die(sim_binary +
+        " does not exist; build it (cmake --build <build dir> --target slurmrestd-sim) or pass --sim PATH");
+  }
+  const std::vector<long long> sizes = parse_sizes("--sizes", sizes_text);
+  const std::vector<long long> v38_sizes = parse_sizes("--v38-sizes", v38_text);
+
+  std::printf("search_bench: slurmrestd-sim, %d tags searched, each size on a fresh simulator\n", tag_count);
+  std::printf("  bytes sent = request targets + bodies, received = response bodies (client side); CPU in ms\n");
+  std::printf("  (client: this process; sim: the simulator standing in for slurmrestd, 10 ms ticks)\n");
+  std::printf("  calls include one GET diag (server clock) on each client's first search and one slurmdbd call\n");
+  std::printf("  time x / bytes x: wall time and bytes received relative to the full listing of the same N\n\n");
+  print_header();
+  for (const long long n : sizes) bench_size(sim_binary, "26.05.3", "v0.0.45", n, tag_count, new_jobs, true);
+  for (const long long n : v38_sizes) bench_size(sim_binary, "22.05.8", "v0.0.38", n, tag_count, new_jobs, false);
+  return 0;
+}
