@@ -31,9 +31,10 @@ SELECT a.job_id        AS job_id,
        a.intent_at     AS intent_at,
        a.updated_at    AS blocked_since,
        a.attempt_dir   AS attempt_dir,
-       (SELECT max(e.at) FROM events e
-         WHERE e.job_id = a.job_id AND e.attempt = a.number AND e.kind = 'search') AS last_search_at,
-       a.outcome_reason AS reason
+       a.searched_at   AS last_search_at,
+       a.outcome_reason AS reason,
+       a.complete_search_at AS last_complete_search_at,
+       a.search_report AS search_report
 FROM attempts a
 WHERE a.state = 'submit_unknown';
 

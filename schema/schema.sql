@@ -44,8 +44,24 @@ CREATE TABLE attempts (
   logs_sha256     TEXT,              -- JSON: sealed scheduler logs and their hashes
   version         INTEGER NOT NULL DEFAULT 1,
   created_at      TEXT NOT NULL,
-  updated_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL, submit_mode TEXT CHECK (submit_mode IN ('held', 'direct')), identified_at TEXT, released_at TEXT, searched_at TEXT, complete_search_at TEXT, search_report TEXT,
   PRIMARY KEY (job_id, number)
+) STRICT;
+
+CREATE TABLE control_events (
+  seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+  at      TEXT NOT NULL,
+  name    TEXT NOT NULL,
+  action  TEXT NOT NULL CHECK (action IN ('set', 'cleared')),
+  by_user TEXT NOT NULL,
+  reason  TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE controls (
+  name    TEXT PRIMARY KEY CHECK (name IN ('paused', 'safe_mode')),
+  reason  TEXT NOT NULL,
+  set_by  TEXT NOT NULL,
+  set_at  TEXT NOT NULL
 ) STRICT;
 
 CREATE TABLE events (
@@ -79,6 +95,18 @@ CREATE TABLE jobs (
 CREATE TABLE journal_meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE orphans (
+  slurm_job_id INTEGER NOT NULL,
+  sluid        TEXT NOT NULL DEFAULT '',
+  name         TEXT NOT NULL,
+  comment      TEXT,
+  working_dir  TEXT,
+  slurm_state  TEXT,
+  first_seen   TEXT NOT NULL,
+  last_seen    TEXT NOT NULL,
+  PRIMARY KEY (slurm_job_id, sluid)
 ) STRICT;
 
 CREATE TABLE schema_migrations ( number INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT;
@@ -127,6 +155,16 @@ WHEN NEW.slurm_job_id IS NULL
        OR OLD.slurm_job_id IS NOT NULL)
 BEGIN
   SELECT RAISE(ABORT, 'attempts: every state from submitted on needs the attempt''s slurm_job_id');
+END;
+
+CREATE TRIGGER control_events_no_delete BEFORE DELETE ON control_events
+BEGIN
+  SELECT RAISE(ABORT, 'control_events are append-only: DELETE is not allowed');
+END;
+
+CREATE TRIGGER control_events_no_update BEFORE UPDATE ON control_events
+BEGIN
+  SELECT RAISE(ABORT, 'control_events are append-only: UPDATE is not allowed');
 END;
 
 CREATE TRIGGER events_no_delete BEFORE DELETE ON events

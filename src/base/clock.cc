@@ -19,4 +19,12 @@ std::string format_utc(TimePoint t) {
   return std::string(text, n);
 }
 
+std::optional<TimePoint> parse_utc(std::string_view text) {
+  std::tm parts{};
+  const std::string copy(text);
+  const char* end = strptime(copy.c_str(), "%Y-%m-%dT%H:%M:%SZ", &parts);
+  if (end == nullptr || *end != '\0') return std::nullopt;
+  return from_unix_seconds(static_cast<std::int64_t>(timegm(&parts)));
+}
+
 }  // namespace tpslurm

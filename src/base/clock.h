@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace tpslurm {
 
@@ -42,5 +44,7 @@ TimePoint from_unix_seconds(std::int64_t seconds);
 
 // "2026-11-30T12:51:08Z" (UTC, second resolution): the journal's time format.
 std::string format_utc(TimePoint t);
+// The inverse of format_utc; empty for any other text.
+std::optional<TimePoint> parse_utc(std::string_view text);
 
 }  // namespace tpslurm

@@ -1,4 +1,7 @@
-// tuneplane-slurm audit JOB | --blocked | --cleanup [--json]
+// tuneplane-slurm audit JOB | --blocked | --cleanup | --orphans [--json]
+//
+// --blocked lists submits whose answer was lost with their age and the last search's report
+// per source; --orphans the Slurm jobs named like this instance's that no attempt holds.
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 #include <functional>
@@ -17,6 +20,7 @@ struct AuditOptions {
   std::string job;
   bool blocked = false;
   bool cleanup = false;
+  bool orphans = false;
   bool json = false;
 };
 
@@ -41,10 +45,33 @@ int print(Context& context, const Result<std::vector<Entry>>& entries, bool json
 
 std::string optional_text(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : ""; }
 
+std::string age(const std::string& since, TimePoint now) {
+  auto start = parse_utc(since);
+  if (!start) return "";
+  const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(now - *start).count();
+  return minutes < 120 ? std::to_string(minutes) + " min" : std::to_string(minutes / 60) + " h";
+}
+
+// "slurmctld job list: ok (12 records); slurmdbd job search: uncertain (...)".
+std::string report_words(const std::string& report) {
+  boost::system::error_code error;
+  auto value = boost::json::parse(report, error);
+  if (error || !value.is_object() || !value.as_object().contains("sources")) return "";
+  std::string out;
+  for (const auto& source : value.at("sources").as_array()) {
+    if (!out.empty()) out += "; ";
+    out += std::string(source.at("source").as_string()) + ": " + std::string(source.at("outcome").as_string());
+    const auto& message = source.at("message").as_string();
+    if (!message.empty()) out += " (" + std::string(message) + ")";
+  }
+  return out;
+}
+
 int run_audit(Context& context, const AuditOptions& options) {
-  if (static_cast<int>(!options.job.empty()) + static_cast<int>(options.blocked) + static_cast<int>(options.cleanup) !=
+  if (static_cast<int>(!options.job.empty()) + static_cast<int>(options.blocked) + static_cast<int>(options.cleanup) +
+          static_cast<int>(options.orphans) !=
       1) {
-    return context.fail(invalid_argument("audit takes exactly one of: JOB, --blocked, --cleanup"));
+    return context.fail(invalid_argument("audit takes exactly one of: JOB, --blocked, --cleanup, --orphans"));
   }
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::read, exit_code);
@@ -52,12 +79,30 @@ int run_audit(Context& context, const AuditOptions& options) {
   if (options.blocked) {
     return print<journal::BlockedEntry>(
         context, journal->blocked(), options.json,
-        Table({"JOB", "ATTEMPT", "SUBMIT TOKEN", "INTENT", "BLOCKED SINCE", "LAST SEARCH", "REASON"}),
-        [](const journal::BlockedEntry& e) {
-          return std::vector<std::string>{e.job_id,        std::to_string(e.attempt), e.submit_token, e.intent_at,
-                                          e.blocked_since, e.last_search_at,          e.reason};
+        Table({"JOB", "ATTEMPT", "SUBMIT TOKEN", "INTENT", "AGE", "LAST SEARCH", "LAST COMPLETE", "SEARCH REPORT",
+               "REASON"}),
+        [now = context.clock().now()](const journal::BlockedEntry& e) {
+          return std::vector<std::string>{e.job_id,
+                                          std::to_string(e.attempt),
+                                          e.submit_token,
+                                          e.intent_at,
+                                          age(e.intent_at, now),
+                                          e.last_search_at,
+                                          e.last_complete_search_at,
+                                          report_words(e.search_report),
+                                          e.reason};
         },
         "no blocked submissions");
+  }
+  if (options.orphans) {
+    return print<journal::OrphanEntry>(
+        context, journal->orphans(), options.json,
+        Table({"SLURM JOB", "SLUID", "NAME", "STATE", "WORKDIR", "FIRST SEEN", "LAST SEEN"}),
+        [](const journal::OrphanEntry& e) {
+          return std::vector<std::string>{std::to_string(e.slurm_job_id), e.sluid, e.name, e.slurm_state,
+                                          e.working_dir, e.first_seen, e.last_seen};
+        },
+        "no orphans");
   }
   if (options.cleanup) {
     return print<journal::CleanupEntry>(
@@ -101,6 +146,7 @@ void add_audit_command(CLI::App& app, Context& context, int& exit_code) {
   command->add_option("JOB", options->job, "A job id: its timeline");
   command->add_flag("--blocked", options->blocked, "Submissions whose response was lost, blocking their job");
   command->add_flag("--cleanup", options->cleanup, "Ended attempts whose cleanup has not finished");
+  command->add_flag("--orphans", options->orphans, "Slurm jobs named like this instance's that no attempt holds");
   command->add_flag("--json", options->json, "Print as JSON");
   command->callback([&context, &exit_code, options] { exit_code = run_audit(context, *options); });
 }

@@ -1,6 +1,8 @@
 // tuneplane-slurm migrate
 // tuneplane-slurm journal check [--json]
 // tuneplane-slurm journal backup FILE
+// tuneplane-slurm journal restore FILE [--reason TEXT]
+// tuneplane-slurm journal clear-safe-mode --reason TEXT
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 
@@ -11,6 +13,7 @@
 #include "journal/journal_check.h"
 #include "journal/daemon_lock.h"
 #include "base/file_system.h"
+#include "cli/slurm_connection.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -63,6 +66,57 @@ int run_backup(Context& context, const std::string& target) {
   return kExitOk;
 }
 
+// Replaces the journal by a backup. The current content is kept beside it first; the restored
+// journal is marked `safe_mode`: it may be behind Slurm, so until an operator clears it every
+// attempt that is prepared or later is searched by tag before anything is sent.
+int run_restore(Context& context, const std::string& source, const std::string& reason) {
+  const model::Settings* settings = context.settings();
+  if (settings == nullptr) return kExitBadInput;
+  for (const auto& result : journal::check_journal(source)) {
+    if (!result.ok) {
+      return context.fail(invalid_argument("journal restore: " + source + " is not a sound journal (" + result.name +
+                                           ": " + result.detail + "); nothing was changed"));
+    }
+  }
+  const std::string& path = settings->journal_path;
+  if (Status made = make_directories(parent_directory(path), 0700); !made.ok()) return context.fail(made.error());
+  auto lock = journal::DaemonLock::acquire(path);
+  if (!lock.ok()) return context.fail(lock.error().with_context("journal restore (stop `serve` first)"));
+  const std::string kept = path + ".before-restore-" + format_utc(context.clock().now());
+  {
+    int exit_code = kExitOk;
+    auto current = context.open_journal(Context::Access::write, exit_code);
+    if (!current) return exit_code;
+    if (Status copied = current->backup(kept); !copied.ok()) return context.fail(copied.error());
+    if (Status restored = current->restore_from(source); !restored.ok()) return context.fail(restored.error());
+  }
+  journal::OpenOptions options;
+  options.migrate_existing = true;
+  auto restored = journal::Journal::open(path, context.clock(), options);
+  if (!restored.ok()) return context.fail(restored.error());
+  const std::string words = "restored from " + source + (reason.empty() ? "" : ": " + reason);
+  if (Status marked = (*restored)->set_control("safe_mode", operator_name(), words); !marked.ok()) {
+    return context.fail(marked.error());
+  }
+  context.out() << "journal " << path << " restored from " << source << " (the previous content is in " << kept
+                << "); safe mode is on: attempts are searched by tag before anything is sent, until "
+                   "`tuneplane-slurm journal clear-safe-mode --reason TEXT`\n";
+  return kExitOk;
+}
+
+int run_clear_safe_mode(Context& context, const std::string& reason) {
+  int exit_code = kExitOk;
+  auto journal = context.open_journal(Context::Access::write, exit_code);
+  if (!journal) return exit_code;
+  auto before = journal->control("safe_mode");
+  if (!before.ok()) return context.fail(before.error());
+  if (Status cleared = journal->clear_control("safe_mode", operator_name(), reason); !cleared.ok()) {
+    return context.fail(cleared.error());
+  }
+  context.out() << (before->has_value() ? "safe mode cleared" : "safe mode was not on; nothing changed") << "\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_migrate_command(CLI::App& app, Context& context, int& exit_code) {
@@ -72,7 +126,7 @@ void add_migrate_command(CLI::App& app, Context& context, int& exit_code) {
 }
 
 void add_journal_command(CLI::App& app, Context& context, int& exit_code) {
-  CLI::App* journal = app.add_subcommand("journal", "Inspect or back up the journal");
+  CLI::App* journal = app.add_subcommand("journal", "Inspect, back up or restore the journal");
   add_version_flag(*journal);
   journal->require_subcommand(1);
 
@@ -87,6 +141,20 @@ void add_journal_command(CLI::App& app, Context& context, int& exit_code) {
   add_version_flag(*backup);
   backup->add_option("FILE", *target, "Where to write the copy (must not exist)")->required();
   backup->callback([&context, &exit_code, target] { exit_code = run_backup(context, *target); });
+
+  auto source = std::make_shared<std::string>();
+  auto reason = std::make_shared<std::string>();
+  CLI::App* restore = journal->add_subcommand("restore", "Replace the journal by a backup and turn safe mode on");
+  add_version_flag(*restore);
+  restore->add_option("FILE", *source, "A backup written by `journal backup`")->required();
+  restore->add_option("--reason", *reason, "Why (journaled with your user name)");
+  restore->callback([&context, &exit_code, source, reason] { exit_code = run_restore(context, *source, *reason); });
+
+  auto clear_reason = std::make_shared<std::string>();
+  CLI::App* clear = journal->add_subcommand("clear-safe-mode", "End safe mode after a restore, once Slurm was checked");
+  add_version_flag(*clear);
+  clear->add_option("--reason", *clear_reason, "Why (journaled with your user name)")->required();
+  clear->callback([&context, &exit_code, clear_reason] { exit_code = run_clear_safe_mode(context, *clear_reason); });
 }
 
 }  // namespace tpslurm::cli

@@ -19,6 +19,10 @@ void add_status_command(CLI::App& app, Context& context, int& exit_code);
 void add_audit_command(CLI::App& app, Context& context, int& exit_code);
 void add_doctor_command(CLI::App& app, Context& context, int& exit_code);
 void add_render_command(CLI::App& app, Context& context, int& exit_code);
+void add_serve_command(CLI::App& app, Context& context, int& exit_code);
+void add_cancel_command(CLI::App& app, Context& context, int& exit_code);
+void add_resolve_command(CLI::App& app, Context& context, int& exit_code);
+void add_control_commands(CLI::App& app, Context& context, int& exit_code);  // pause, resume
 
 // Adds --version to a (sub)command, so `tuneplane-slurm COMMAND --version` works too.
 void add_version_flag(CLI::App& command);

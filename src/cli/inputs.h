@@ -5,15 +5,13 @@
 #include <string>
 
 #include "base/result.h"
+#include "model/catalogs.h"
 #include "model/launch_request.h"
 #include "model/settings.h"
 
 namespace tpslurm::cli {
 
-struct Catalogs {
-  model::GpuSeriesCatalog gpu_series;
-  model::RuntimeRegistry runtimes;
-};
+using Catalogs = model::Catalogs;
 
 // Reads and parses both catalogs; every problem of both files is returned.
 Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings, std::string_view command);

@@ -94,7 +94,15 @@ json::object to_json(const journal::BlockedEntry& e) {
           {"blocked_since", e.blocked_since},
           {"attempt_dir", text(e.attempt_dir)},
           {"last_search_at", text(e.last_search_at)},
+          {"last_complete_search_at", text(e.last_complete_search_at)},
+          {"search_report", embedded(e.search_report)},
           {"reason", text(e.reason)}};
+}
+
+json::object to_json(const journal::OrphanEntry& e) {
+  return {{"slurm_job_id", e.slurm_job_id}, {"sluid", text(e.sluid)},       {"name", e.name},
+          {"comment", text(e.comment)},     {"working_dir", text(e.working_dir)}, {"slurm_state", text(e.slurm_state)},
+          {"first_seen", e.first_seen},     {"last_seen", e.last_seen}};
 }
 
 json::object to_json(const journal::CleanupEntry& e) {

@@ -12,6 +12,7 @@ boost::json::object to_json(const journal::JobRecord& job, bool resources_held);
 boost::json::object to_json(const journal::AttemptRecord& attempt);
 boost::json::object to_json(const journal::TimelineEntry& entry);
 boost::json::object to_json(const journal::BlockedEntry& entry);
+boost::json::object to_json(const journal::OrphanEntry& entry);
 boost::json::object to_json(const journal::CleanupEntry& entry);
 
 // Until an attempt's cleanup is closed, it still holds resources (an allocation finishing its

@@ -53,6 +53,10 @@ int run(int argc, char** argv) {
     add_render_command(app, context, exit_code);
     add_submit_command(app, context, exit_code);
     add_status_command(app, context, exit_code);
+    add_serve_command(app, context, exit_code);
+    add_cancel_command(app, context, exit_code);
+    add_resolve_command(app, context, exit_code);
+    add_control_commands(app, context, exit_code);
     add_audit_command(app, context, exit_code);
     add_doctor_command(app, context, exit_code);
     add_migrate_command(app, context, exit_code);

@@ -17,6 +17,7 @@
 #include "base/file_system.h"
 #include "journal/embedded_sql.h"
 #include "journal/journal_hash_cache.h"
+#include "journal/journal_impl.h"
 #include "journal/migrator.h"
 #include "journal/row_readers.h"
 #include "journal/sqlite_error.h"
@@ -31,11 +32,6 @@ using model::JobPhase;
 
 constexpr int kBusyTimeoutMs = 5000;
 
-std::string detail_json(const EventDetail& detail) {
-  boost::json::object object;
-  for (const auto& [key, value] : detail) object[key] = value;
-  return boost::json::serialize(object);
-}
 
 Status moved_by_another_writer(const std::string& which, AttemptState actual, AttemptState expected) {
   return transient(which + " is " + std::string(model::to_string(actual)) + ", not " +
@@ -64,81 +60,11 @@ void refresh_audit_views(SQLite::Database& db) {
 
 }  // namespace
 
-struct Journal::Impl {
-  Impl(std::string path_in, SQLite::Database db_in, const Clock& clock_in)
-      : path(std::move(path_in)), db(std::move(db_in)), clock(clock_in), cache(db, mutex, path, clock) {}
-
-  std::string now() const { return format_utc(clock.now()); }
-
-  void append_event(std::string_view job_id, std::optional<int> attempt, std::string_view kind,
-                    std::optional<std::string_view> from, std::optional<std::string_view> to,
-                    const EventDetail& detail) {
-    SQLite::Statement insert(db,
-                             "INSERT INTO events (at, job_id, attempt, kind, from_state, to_state, detail) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)");
-    insert.bind(1, now());
-    insert.bind(2, std::string(job_id));
-    if (attempt) insert.bind(3, *attempt);
-    insert.bind(4, std::string(kind));
-    if (from) insert.bind(5, std::string(*from));
-    if (to) insert.bind(6, std::string(*to));
-    insert.bind(7, detail_json(detail));
-    insert.exec();
-  }
-
-  // Moves the job's phase inside the caller's transaction.
-  Status move_phase(std::string_view job_id, JobPhase from, JobPhase to, std::string_view reason) {
-    if (from == to) return ok_status();
-    if (Status legal = model::check_transition(from, to); !legal.ok()) {
-      return legal.error().with_context("job " + std::string(job_id));
-    }
-    SQLite::Statement update(db, "UPDATE jobs SET phase = ?, updated_at = ? WHERE job_id = ? AND phase = ?");
-    update.bind(1, std::string(model::to_string(to)));
-    update.bind(2, now());
-    update.bind(3, std::string(job_id));
-    update.bind(4, std::string(model::to_string(from)));
-    if (update.exec() != 1) return transient("job " + std::string(job_id) + " is no longer in phase " +
-                                             std::string(model::to_string(from)) + "; read it again");
-    append_event(job_id, std::nullopt, "job.phase", model::to_string(from), model::to_string(to),
-                 reason.empty() ? EventDetail{} : EventDetail{{"reason", std::string(reason)}});
-    return ok_status();
-  }
-
-  std::optional<JobRecord> read_job(std::string_view job_id) {
-    SQLite::Statement query(db, std::string(kJobColumns) + " WHERE job_id = ?");
-    query.bind(1, std::string(job_id));
-    if (!query.executeStep()) return std::nullopt;
-    return read_job_row(query);
-  }
-
-  // What check_next_attempt needs: the limit, the newest number and the oldest attempt whose
-  // cleanup is not closed (there is at most one while the invariants hold).
-  model::AttemptHistory history_of(const JobRecord& job) {
-    model::AttemptHistory history{job.max_attempts, job.current_attempt.value_or(0), std::nullopt};
-    SQLite::Statement query(db, std::string(kAttemptColumns) +
-                                    " WHERE job_id = ? AND cleanup <> 'closed' ORDER BY number LIMIT 1");
-    query.bind(1, job.job_id);
-    if (query.executeStep()) {
-      const AttemptRecord open = read_attempt_row(query);
-      history.unclosed = model::UnclosedAttempt{open.number, open.state, open.cleanup};
-    }
-    return history;
-  }
-
-  std::optional<AttemptRecord> read_attempt(const AttemptKey& key) {
-    SQLite::Statement query(db, std::string(kAttemptColumns) + " WHERE job_id = ? AND number = ?");
-    query.bind(1, key.job_id);
-    query.bind(2, key.number);
-    if (!query.executeStep()) return std::nullopt;
-    return read_attempt_row(query);
-  }
-
-  std::mutex mutex;
-  std::string path;
-  SQLite::Database db;
-  const Clock& clock;
-  JournalHashCache cache;
-};
+std::string detail_json(const EventDetail& detail) {
+  boost::json::object object;
+  for (const auto& [key, value] : detail) object[key] = value;
+  return boost::json::serialize(object);
+}
 
 Journal::Journal(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 Journal::~Journal() = default;
@@ -382,6 +308,7 @@ Status Journal::transition(const AttemptKey& key, AttemptState from, AttemptStat
     AttemptUpdate update(m_impl->db, changes);
     update.set("state", std::string(model::to_string(to)));
     if (to == AttemptState::submitting) update.set("intent_at", m_impl->now());
+    m_impl->stamp_times(update, changes);
     update.set("updated_at", m_impl->now());
     if (update.execute(key, from) != 1) return moved_by_another_writer(which, m_impl->read_attempt(key)->state, from);
     EventDetail event = detail;
@@ -473,7 +400,7 @@ Result<std::vector<BlockedEntry>> Journal::blocked() {
     std::vector<BlockedEntry> out;
     SQLite::Statement query(m_impl->db,
                             "SELECT job_id, attempt, submit_token, intent_at, blocked_since, attempt_dir, "
-                            "last_search_at, reason FROM audit_blocked ORDER BY blocked_since, job_id");
+                            "last_search_at, reason, last_complete_search_at, search_report FROM audit_blocked ORDER BY blocked_since, job_id");
     while (query.executeStep()) out.push_back(read_blocked_row(query));
     return out;
   } catch (const SQLite::Exception& e) {

@@ -51,6 +51,11 @@ struct NewJob {
 
 enum class AddJobOutcome { created, unchanged };
 
+// Failures whose storage refuses writes (disk full, I/O error, read-only file) start with
+// this; the daemon then stops acting until a write succeeds again.
+inline constexpr std::string_view kJournalUnwritable = "the journal cannot be written";
+bool is_unwritable(const Error& error);
+
 class Journal {
  public:
   static Result<std::unique_ptr<Journal>> open(const std::string& path, const Clock& clock, OpenOptions options = {});
@@ -75,10 +80,39 @@ class Journal {
                                     std::string_view input_sha256);
   Result<std::vector<AttemptRecord>> attempts(std::string_view job_id);
   Result<std::vector<AttemptRecord>> attempts_in(model::AttemptState state);
+  // Every attempt of every job, by job and number (the sweep's view of what the journal holds).
+  Result<std::vector<AttemptRecord>> all_attempts();
   Status transition(const AttemptKey& key, model::AttemptState from, model::AttemptState to,
                     const AttemptChanges& changes, const EventDetail& detail);
   Status advance_cleanup(const AttemptKey& key, model::CleanupStep from, model::CleanupStep to,
                          const EventDetail& detail);
+  // Changes an attempt's columns without moving its state (identify, release, a search's
+  // report) and appends an event of `kind` (none when `kind` is empty: a repeated observation);
+  // transient when the attempt is no longer in `state`.
+  Status update_attempt(const AttemptKey& key, model::AttemptState state, const AttemptChanges& changes,
+                        std::string_view kind, const EventDetail& detail);
+  // An operator resolves a lost submit answer as absent (`resolve --absent`): submit_unknown ->
+  // abandoned, the operator and the reason in the event. A job that still wants to run gets
+  // one more attempt (max_attempts + 1: the abandoned one never ran) and is queued again; a
+  // job whose desire is cancel ends cancelled. transient when the attempt moved meanwhile.
+  Status resolve_absent(const AttemptKey& key, std::string_view by, std::string_view reason);
+
+  // Operator controls (`paused`, `safe_mode`): on while set, with who and why; every change
+  // is appended to control_events. Setting one that is on, or clearing one that is off,
+  // changes nothing and returns ok.
+  Result<std::optional<ControlRecord>> control(std::string_view name);
+  Status set_control(std::string_view name, std::string_view by, std::string_view reason);
+  Status clear_control(std::string_view name, std::string_view by, std::string_view reason);
+
+  // Slurm jobs of this instance that no attempt holds: recorded (first_seen kept, last_seen
+  // and state refreshed), listed by audit --orphans.
+  Status record_orphan(const OrphanEntry& orphan);
+  Result<std::vector<OrphanEntry>> orphans();
+
+  // SQLite's data_version: changes whenever another connection commits (a new job, a desire),
+  // so the daemon notices the CLI's writes without reading every job.
+  Result<std::int64_t> data_version();
+
   // An event that changes no state (evidence found, a search ran, a warning).
   Status record_event(std::string_view job_id, std::optional<int> attempt, std::string_view kind,
                       const EventDetail& detail);
@@ -90,6 +124,10 @@ class Journal {
 
   // An online, consistent copy through SQLite's backup API; refuses to overwrite a file.
   Status backup(const std::string& target);
+  // Replaces this journal's whole content by the backup at `source` (SQLite's backup API, in
+  // one step: readers see the old or the new content). The caller holds the daemon lock,
+  // keeps a copy of the current content first and sets `safe_mode` afterwards.
+  Status restore_from(const std::string& source);
 
   // The artifact hash cache (artifact_hashes table); lives as long as the journal.
   model::HashCache& hash_cache();

@@ -60,11 +60,19 @@ struct AttemptRecord {
   std::string found_by;
   model::CleanupStep cleanup = model::CleanupStep::none;
   std::string logs_sha256;
+  std::string submit_mode;    // "held" or "direct"; empty before submitting
+  std::string identified_at;  // empty until identify passed
+  std::string released_at;    // held submits: empty until released
+  std::string searched_at;         // blocked: the last search by tag
+  std::string complete_search_at;  // blocked: the last search every source answered
+  std::string search_report;       // JSON: that search's report per source
   std::int64_t version = 1;
   std::string created_at;
   std::string updated_at;
 
   AttemptKey key() const { return {job_id, number}; }
+  // A held submit that has not been released yet.
+  bool awaiting_release() const { return submit_mode == "held" && released_at.empty(); }
 };
 
 // The columns a transition may set; unset optionals leave the column as it is.
@@ -87,6 +95,13 @@ struct AttemptChanges {
   std::optional<std::string> failure_phase;
   std::optional<std::string> outcome_reason;
   std::optional<std::string> found_by;
+  std::optional<std::string> submit_mode;
+  bool identified = false;  // stamps identified_at with the journal's time
+  bool released = false;    // stamps released_at
+  // A search by tag ran: stamps searched_at (and complete_search_at when `search_complete`)
+  // and stores the report.
+  std::optional<std::string> search_report;
+  bool search_complete = false;
   // The job's phase after this transition; by default model::phase_of(new state). A retry
   // sets it to queued instead of failed.
   std::optional<model::JobPhase> job_phase;
@@ -120,6 +135,28 @@ struct BlockedEntry {
   std::string attempt_dir;
   std::string last_search_at;
   std::string reason;
+  std::string last_complete_search_at;
+  std::string search_report;  // JSON: the last search's report per source
+};
+
+// An operator control that is on (controls table): `paused` or `safe_mode`.
+struct ControlRecord {
+  std::string name;
+  std::string reason;
+  std::string set_by;
+  std::string set_at;
+};
+
+// A Slurm job named like this instance's that no attempt holds.
+struct OrphanEntry {
+  std::uint32_t slurm_job_id = 0;
+  std::string sluid;
+  std::string name;
+  std::string comment;
+  std::string working_dir;
+  std::string slurm_state;
+  std::string first_seen;
+  std::string last_seen;
 };
 
 struct CleanupEntry {

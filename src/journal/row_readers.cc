@@ -23,7 +23,8 @@ const std::string_view kAttemptColumns =
     "SELECT job_id, number, submit_token, state, input_sha256, attempt_dir, script_sha256, env_sha256, "
     "manifest_sha256, intent_at, slurm_job_id, sluid, het_job_id, components, server_release, dialect, receipt, "
     "slurm_state, slurm_reason, exit_code, exit_signal, failure_phase, outcome_reason, found_by, cleanup, "
-    "logs_sha256, version, created_at, updated_at FROM attempts";
+    "logs_sha256, version, created_at, updated_at, submit_mode, identified_at, released_at, searched_at, complete_search_at, search_report "
+    "FROM attempts";
 
 JobRecord read_job_row(SQLite::Statement& row) {
   JobRecord job;
@@ -75,6 +76,12 @@ AttemptRecord read_attempt_row(SQLite::Statement& row) {
   a.version = row.getColumn(26).getInt64();
   a.created_at = text(row, 27);
   a.updated_at = text(row, 28);
+  a.submit_mode = text(row, 29);
+  a.identified_at = text(row, 30);
+  a.released_at = text(row, 31);
+  a.searched_at = text(row, 32);
+  a.complete_search_at = text(row, 33);
+  a.search_report = text(row, 34);
   return a;
 }
 
@@ -97,8 +104,8 @@ TimelineEntry read_timeline_row(SQLite::Statement& row) {
 }
 
 BlockedEntry read_blocked_row(SQLite::Statement& row) {
-  return {text(row, 0), row.getColumn(1).getInt(), text(row, 2), text(row, 3),
-          text(row, 4), text(row, 5),              text(row, 6), text(row, 7)};
+  return {text(row, 0), row.getColumn(1).getInt(), text(row, 2), text(row, 3), text(row, 4),
+          text(row, 5), text(row, 6), text(row, 7), text(row, 8), text(row, 9)};
 }
 
 CleanupEntry read_cleanup_row(SQLite::Statement& row) {
@@ -131,6 +138,8 @@ AttemptUpdate::AttemptUpdate(SQLite::Database& db, const AttemptChanges& c) : m_
   text_column("failure_phase", c.failure_phase);
   text_column("outcome_reason", c.outcome_reason);
   text_column("found_by", c.found_by);
+  text_column("submit_mode", c.submit_mode);
+  text_column("search_report", c.search_report);
 }
 
 void AttemptUpdate::set(std::string column, std::string value) {

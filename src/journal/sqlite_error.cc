@@ -1,8 +1,12 @@
 #include "journal/sqlite_error.h"
 
+#include "journal/journal.h"
+
 #include <sqlite3.h>
 
 namespace tpslurm::journal {
+
+bool is_unwritable(const Error& error) { return error.message().starts_with(kJournalUnwritable); }
 
 Error sqlite_error(const SQLite::Exception& e, const std::string& path, std::string_view doing) {
   const std::string what = "journal " + path + ": " + std::string(doing) + ": " + e.what();
@@ -11,7 +15,7 @@ Error sqlite_error(const SQLite::Exception& e, const std::string& path, std::str
     case SQLITE_LOCKED:
       return transient(what + " (another process holds the journal locked; it is retried after 5 s of waiting)");
     case SQLITE_READONLY:
-      return invalid_argument(what + " (the file or its directory is read-only; fix the permissions or use "
+      return invalid_argument(std::string(kJournalUnwritable) + ": " + what + " (the file or its directory is read-only; fix the permissions or use "
                                      "TUNEPLANE_JOURNAL to point elsewhere)");
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
@@ -19,7 +23,7 @@ Error sqlite_error(const SQLite::Exception& e, const std::string& path, std::str
                             "`tuneplane-slurm journal check` and restore a backup)");
     case SQLITE_FULL:
     case SQLITE_IOERR:
-      return transient(what);
+      return transient(std::string(kJournalUnwritable) + ": " + what);
     default:
       return permanent(what);
   }

@@ -20,7 +20,7 @@ struct Edges {
 const Edges kPhaseEdges[] = {
     {P::queued, {P::submitting, P::failed, P::cancelled}},
     {P::submitting, {P::queued, P::submit_unconfirmed, P::pending, P::running, P::failed, P::cancelled}},
-    {P::submit_unconfirmed, {P::pending, P::running, P::succeeded, P::failed, P::cancelled, P::lost}},
+    {P::submit_unconfirmed, {P::queued, P::pending, P::running, P::succeeded, P::failed, P::cancelled, P::lost}},
     {P::pending, {P::running, P::succeeded, P::failed, P::cancelled, P::lost, P::queued}},
     {P::running, {P::succeeded, P::failed, P::cancelled, P::lost, P::queued}},
 };

@@ -5,6 +5,7 @@
 //   submitting         -> queued (not sent / temporary refusal) | submit_unconfirmed
 //                         | pending | running | failed | cancelled
 //   submit_unconfirmed -> pending | running | succeeded | failed | cancelled | lost
+//                         | queued (an operator resolved the submit as absent: a new attempt)
 //   pending            -> running | succeeded | failed | cancelled | lost | queued (retry)
 //   running            -> succeeded | failed | cancelled | lost | queued (retry)
 //   succeeded, failed, cancelled, lost: final

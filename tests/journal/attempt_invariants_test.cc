@@ -168,7 +168,7 @@ TEST_F(AttemptInvariantsMigrationTest, AJournalAtMigrationOneUpgrades) {
           "('j1', 2, 't2', 'running', 'in', 6, 'none', 'now', 'now')");
   const auto upgraded = migrate(db, migrations, clock);
   ASSERT_TRUE(upgraded.ok()) << upgraded.error().message();
-  EXPECT_EQ(upgraded->applied, 2);
+  EXPECT_EQ(upgraded->applied, static_cast<int>(migrations.size()) - 1);  // every one after the first
   EXPECT_EQ(db.execAndGet("SELECT count(*) FROM attempts").getInt(), 2);
 }
 

@@ -18,7 +18,7 @@ const std::set<std::pair<P, P>> kLegal = {
     {P::submitting, P::cancelled},       {P::submit_unconfirmed, P::pending},
     {P::submit_unconfirmed, P::running}, {P::submit_unconfirmed, P::succeeded},
     {P::submit_unconfirmed, P::failed},  {P::submit_unconfirmed, P::cancelled},
-    {P::submit_unconfirmed, P::lost},    {P::pending, P::running},
+    {P::submit_unconfirmed, P::lost},    {P::submit_unconfirmed, P::queued}, {P::pending, P::running},
     {P::pending, P::succeeded},          {P::pending, P::failed},
     {P::pending, P::cancelled},          {P::pending, P::lost},
     {P::pending, P::queued},             {P::running, P::succeeded},

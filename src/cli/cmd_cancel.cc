@@ -1,0 +1,59 @@
+// tuneplane-slurm cancel JOB [--reason TEXT]
+//
+// Journals the desire to cancel (compare-and-set on the job's version); the daemon applies
+// it: a job not yet sent is never sent; a sent job is cancelled in Slurm (by the leader's
+// SLUID where the server's release allows, else by id after the identity check); a job whose
+// submission is unconfirmed is cancelled as soon as it is found. Idempotent.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "cli/context.h"
+#include "cli/exit_codes.h"
+#include "cli/slurm_connection.h"
+#include "journal/journal.h"
+
+namespace tpslurm::cli {
+namespace {
+
+int run_cancel(Context& context, const std::string& job_id, const std::string& reason) {
+  int exit_code = kExitOk;
+  auto journal = context.open_journal(Context::Access::write, exit_code);
+  if (!journal) return exit_code;
+  for (int tries = 0; tries < 5; ++tries) {
+    auto job = journal->job(job_id);
+    if (!job.ok()) return context.fail(job.error());
+    if (!job->has_value()) return context.fail(not_found("no job " + job_id + " in the journal"));
+    const journal::JobRecord& record = **job;
+    if (model::is_final(record.phase)) {
+      context.out() << job_id << ": already " << model::to_string(record.phase) << "; nothing to cancel\n";
+      return kExitOk;
+    }
+    if (record.desire == model::Desire::cancel) {
+      context.out() << job_id << ": cancel already requested\n";
+      return kExitOk;
+    }
+    const std::string words = reason.empty() ? "requested by " + operator_name() : reason + " (by " + operator_name() + ")";
+    Status set = journal->set_desire(job_id, model::Desire::cancel, words, record.version);
+    if (set.ok()) {
+      context.out() << job_id << ": cancel requested (" << model::to_string(record.phase)
+                    << "); the daemon applies it\n";
+      return kExitOk;
+    }
+    if (set.error().kind() != ErrorKind::transient) return context.fail(set.error());
+  }
+  return context.fail(transient("job " + job_id + " kept changing; try again"));
+}
+
+}  // namespace
+
+void add_cancel_command(CLI::App& app, Context& context, int& exit_code) {
+  auto job = std::make_shared<std::string>();
+  auto reason = std::make_shared<std::string>();
+  CLI::App* command = app.add_subcommand("cancel", "Cancel a job (journaled; the daemon applies it)");
+  add_version_flag(*command);
+  command->add_option("JOB", *job, "The platform job id")->required();
+  command->add_option("--reason", *reason, "Why (journaled)");
+  command->callback([&context, &exit_code, job, reason] { exit_code = run_cancel(context, *job, *reason); });
+}
+
+}  // namespace tpslurm::cli

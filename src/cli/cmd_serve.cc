@@ -1,0 +1,65 @@
+// tuneplane-slurm serve [--once]
+//
+// The daemon: takes the journal's exclusive lock (a second `serve` is refused with the
+// holder's pid), resumes every job from whatever the journal holds and reconciles until
+// SIGTERM/SIGINT (reconcile/controller.h). --once runs passes until nothing is runnable now,
+// then exits. Logs go to stderr (TUNEPLANE_LOG_FORMAT, TUNEPLANE_LOG_LEVEL).
+#include <CLI/CLI.hpp>
+
+#include "base/file_system.h"
+#include "cli/commands.h"
+#include "cli/context.h"
+#include "cli/exit_codes.h"
+#include "cli/inputs.h"
+#include "cli/slurm_connection.h"
+#include "config/logging.h"
+#include "journal/daemon_lock.h"
+#include "journal/journal.h"
+#include "reconcile/controller.h"
+#include "storage/secret_key.h"
+
+namespace tpslurm::cli {
+namespace {
+
+int run_serve(Context& context, bool once) {
+  const model::Settings* settings = context.settings();
+  if (settings == nullptr) return kExitBadInput;
+  if (Status logging = config::configure_logging(settings->log_level, settings->log_format); !logging.ok()) {
+    return context.fail(logging.error());
+  }
+  if (settings->storage_root.empty()) {
+    return context.fail(invalid_argument("TUNEPLANE_STORAGE_ROOT is not set; attempts are written under it"));
+  }
+  auto catalogs = load_catalogs(*settings, "serve");
+  if (!catalogs.ok()) return context.fail(catalogs.error());
+  if (Status made = make_directories(settings->state_dir, 0700); !made.ok()) return context.fail(made.error());
+  auto lock = journal::DaemonLock::acquire(settings->journal_path);
+  if (!lock.ok()) return context.fail(lock.error());
+  int exit_code = kExitOk;
+  auto journal = context.open_journal(Context::Access::write, exit_code);
+  if (!journal) return exit_code;
+  auto key = storage::load_or_create_secret_key(settings->state_dir + "/hmac.key");
+  if (!key.ok()) return context.fail(key.error());
+  auto slurm = connect_slurm(*settings, context.clock());
+  if (!slurm.ok()) return context.fail(slurm.error());
+
+  reconcile::Controller controller({*journal, *slurm->client, *settings, *catalogs, context.clock(), *key,
+                                    slurm->budget.get(), 4, reconcile::kSweepEvery, {}});
+  if (!once) return controller.run();
+  const reconcile::CycleReport report = controller.run_once();
+  context.out() << "serve --once: " << report.cycles << " cycles, " << report.passes << " passes, "
+                << report.progressed << " with progress\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app, Context& context, int& exit_code) {
+  auto once = std::make_shared<bool>(false);
+  CLI::App* command = app.add_subcommand("serve", "Run the reconciler: submit, follow and cancel every journaled job");
+  add_version_flag(*command);
+  command->add_flag("--once", *once, "Run passes until nothing is runnable now, then exit");
+  command->callback([&context, &exit_code, once] { exit_code = run_serve(context, *once); });
+}
+
+}  // namespace tpslurm::cli

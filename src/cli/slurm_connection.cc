@@ -1,0 +1,39 @@
+#include "cli/slurm_connection.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+namespace tpslurm::cli {
+
+Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock) {
+  SlurmConnection c;
+  auto transport = slurm::CurlTransport::create(slurm::transport_options(settings));
+  if (!transport.ok()) return transport.error();
+  c.transport = std::move(*transport);
+  auto tokens = slurm::make_token_source(settings, clock);
+  if (!tokens.ok()) return tokens.error();
+  c.tokens = std::move(*tokens);
+  slurm::BudgetLimits limits;
+  limits.calls_per_cycle = settings.request_budget;
+  limits.initial_backoff = settings.backoff_initial;
+  limits.max_backoff = settings.backoff_max;
+  c.budget = std::make_unique<slurm::RequestBudget>(clock, limits);
+  slurm::RestClientOptions options;
+  options.clock = &clock;
+  options.budget = c.budget.get();
+  options.request_timeout = settings.request_timeout;
+  options.bulk.max_ids_per_call = settings.bulk_max_ids;
+  options.bulk.max_target_bytes = settings.bulk_max_url_bytes;
+  auto client = slurm::RestClient::create(*c.transport, *c.tokens, settings.rest_api_version, options);
+  if (!client.ok()) return client.error();
+  c.client = std::move(*client);
+  return c;
+}
+
+std::string operator_name() {
+  const uid_t uid = ::getuid();
+  if (const passwd* entry = ::getpwuid(uid); entry != nullptr && entry->pw_name != nullptr) return entry->pw_name;
+  return "uid " + std::to_string(uid);
+}
+
+}  // namespace tpslurm::cli

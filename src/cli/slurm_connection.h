@@ -1,0 +1,31 @@
+// SlurmConnection: the real Slurm client the settings describe — libcurl transport, token
+// source (file or minted), the request budget and the REST client over them — built in one
+// place for every command that talks to Slurm (serve, resolve --adopt). Owns all four;
+// lives as long as the command.
+#pragma once
+
+#include <memory>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "model/settings.h"
+#include "slurm/curl_transport.h"
+#include "slurm/jwt_source.h"
+#include "slurm/request_budget.h"
+#include "slurm/rest_client.h"
+
+namespace tpslurm::cli {
+
+struct SlurmConnection {
+  std::unique_ptr<slurm::CurlTransport> transport;
+  std::unique_ptr<slurm::TokenSource> tokens;
+  std::unique_ptr<slurm::RequestBudget> budget;
+  std::unique_ptr<slurm::RestClient> client;
+};
+
+Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock);
+
+// The invoking user's name (for the journal: who paused, resolved, restored), or "uid N".
+std::string operator_name();
+
+}  // namespace tpslurm::cli

@@ -1,0 +1,109 @@
+// A submit whose answer was lost blocks its job (ARCHITECTURE.md §4 step 5): nothing is sent
+// again; the attempt's evidence file and the cycle's search by tag are read until the job is
+// found. Found -> adopted; copies beyond the first are cancelled as duplicates (held ones
+// never ran). An empty or incomplete search proves nothing: the attempt stays blocked until
+// found or until an operator resolves it.
+#include <boost/json.hpp>
+
+#include "base/crash_point.h"
+#include "base/file_system.h"
+#include "model/attempt_layout.h"
+#include "reconcile/found_jobs.h"
+#include "reconcile/search_board.h"
+#include "reconcile/steps.h"
+#include "storage/layout.h"
+
+namespace tpslurm::reconcile {
+namespace {
+
+using model::AttemptState;
+
+constexpr std::size_t kEvidenceMaxBytes = 64 * 1024;
+
+// The job id the batch script wrote into logs/slurm-job.json, if it ran.
+std::optional<std::uint32_t> evidence_job_id(const Step& step) {
+  const std::string dir = step.attempt.attempt_dir.empty()
+                              ? storage::attempt_dir(step.services.settings.storage_root, step.job.job_id,
+                                                     step.attempt.number)
+                              : step.attempt.attempt_dir;
+  auto text = read_file(dir + "/" + std::string(model::kJobEvidenceFile), kEvidenceMaxBytes);
+  if (!text.ok()) return std::nullopt;
+  boost::system::error_code error;
+  auto value = boost::json::parse(*text, error);
+  if (error || !value.is_object()) return std::nullopt;
+  const auto* id = value.as_object().if_contains("het_job_id");
+  if (id == nullptr || !id->is_int64()) id = value.as_object().if_contains("job_id");
+  if (id == nullptr || !id->is_int64() || id->as_int64() <= 0 || id->as_int64() > 0x03FFFFFF) return std::nullopt;
+  return static_cast<std::uint32_t>(id->as_int64());
+}
+
+// The job named by the evidence, read back and checked against the tag.
+std::vector<FoundJob> found_by_evidence(Step& step, const model::JobTag& tag) {
+  auto id = evidence_job_id(step);
+  if (!id) return {};
+  slurm::JobsResult read = step.services.slurm.get_job(slurm::JobRef{*id});
+  if (!read.ok()) return {};
+  std::vector<model::JobSnapshot> ours;
+  for (const auto& record : read.jobs) {
+    if (tag.identifies(record.tag())) ours.push_back(record);
+  }
+  return group_found(ours, "evidence");
+}
+
+StepEnd cancel_duplicate(Step& step, const FoundJob& copy, const model::JobTag& tag, std::uint32_t kept) {
+  slurm::CancelResult cancelled = step.services.slurm.cancel(slurm::JobRef{copy.leader_id, copy.leader_sluid, tag});
+  crash_point("duplicate.after_cancel");
+  const std::string words = "duplicate of Slurm job " + std::to_string(kept) + " (" + copy.source + ", " +
+                            (copy.live() ? "still live" : "already ended") + "): cancel " +
+                            (cancelled.ok() || cancelled.outcome == slurm::Outcome::not_found
+                                 ? "sent"
+                                 : "failed (" + cancelled.message + "), retried at the next search");
+  step.log(config::LogLevel::warn, words);
+  return step.event("duplicate", {{"reason", words},
+                                  {"duplicate_slurm_job_id", std::to_string(copy.leader_id)},
+                                  {"kept_slurm_job_id", std::to_string(kept)}});
+}
+
+StepEnd adopt(Step& step, const FoundJob& job, std::string_view found_by) {
+  crash_point("search.after_found");
+  boost::json::object receipt;
+  receipt["found_by"] = std::string(found_by);
+  receipt["source"] = job.source;
+  receipt["job_id"] = job.leader_id;
+  journal::AttemptChanges changes;
+  changes.slurm_job_id = job.leader_id;
+  if (!job.leader_sluid.empty()) changes.sluid = job.leader_sluid;
+  changes.receipt = boost::json::serialize(receipt);
+  changes.found_by = std::string(found_by);
+  StepEnd end = step.move(AttemptState::submitted, changes,
+                          {{"reason", "found by " + job.source + " after a lost answer"}, {"found_by", job.source}});
+  if (end == StepEnd::next) {
+    step.attempt.slurm_job_id = job.leader_id;
+    step.services.searches.forget(step.attempt.submit_token);
+    crash_point("adopt.after_commit");
+  }
+  return end;
+}
+
+}  // namespace
+
+StepEnd search_blocked(Step& step) {
+  const model::JobTag tag = tag_of(step.services, step.attempt);
+  std::vector<FoundJob> found = found_by_evidence(step, tag);
+  std::string found_by = "evidence";
+  if (found.empty()) {
+    auto searched = step.services.searches.get(step.attempt.submit_token);
+    step.result.wants_search = true;
+    if (!searched) return StepEnd::wait;
+    found = group_matches(searched->result.matches);
+    found_by = "search";
+  }
+  if (found.empty()) return StepEnd::wait;
+  // The first copy Slurm created is kept; every other one is cancelled before it is adopted.
+  for (std::size_t i = 1; i < found.size(); ++i) {
+    if (cancel_duplicate(step, found[i], tag, found[0].leader_id) == StepEnd::failed) return StepEnd::failed;
+  }
+  return adopt(step, found[0], found_by);
+}
+
+}  // namespace tpslurm::reconcile

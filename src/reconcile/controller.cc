@@ -1,0 +1,273 @@
+#include "reconcile/controller.h"
+
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "base/file_system.h"
+#include "config/logging.h"
+#include "reconcile/journal_writer.h"
+#include "reconcile/pass.h"
+#include "reconcile/preflight_gate.h"
+#include "reconcile/search_board.h"
+#include "reconcile/search_round.h"
+#include "reconcile/sweep.h"
+#include "storage/artifact_hash.h"
+#include "storage/atomic_file.h"
+
+namespace tpslurm::reconcile {
+namespace {
+
+constexpr std::chrono::milliseconds kTick{200};
+constexpr int kMaxOnceCycles = 200;
+
+using config::LogLevel;
+
+// A condition that stops submitting: logged when it starts and when it clears, not per pass.
+struct Condition {
+  std::string name;
+  std::optional<std::string> active;
+
+  void observe(const std::optional<Error>& error) {
+    if (error && !active) {
+      active = error->message();
+      config::log(LogLevel::error, config::LogFields{}, name + ": nothing new is submitted until it clears: " + *active);
+    }
+  }
+  void clear() {
+    if (!active) return;
+    config::log(LogLevel::info, config::LogFields{}, name + " cleared; submitting again");
+    active.reset();
+  }
+};
+
+}  // namespace
+
+struct Controller::Impl {
+  explicit Impl(ControllerParts p)
+      : parts(std::move(p)),
+        pool(static_cast<std::size_t>(std::max(1, parts.threads))),
+        writer(parts.journal, io.get_executor()),
+        gate(parts.slurm),
+        hasher(parts.journal.hash_cache()),
+        services{writer, parts.slurm, parts.settings, parts.catalogs, parts.clock, hasher, parts.hmac_key, board, gate,
+                 parts.observer} {}
+
+  ControllerParts parts;
+  boost::asio::io_context io;
+  boost::asio::thread_pool pool;
+  JournalWriter writer;
+  SearchBoard board;
+  PreflightGate gate;
+  storage::ArtifactHasher hasher;
+  Services services;
+
+  Condition journal_condition{"the journal cannot be written", {}};
+  Condition storage_condition{"the storage root cannot be written", {}};
+  PassGates gates;
+  int round = 0;
+  CycleReport report;
+
+  // Daemon state, touched on the event loop's thread only.
+  std::map<std::string, std::chrono::steady_clock::time_point> due;
+  std::set<std::string> in_flight;
+  bool round_in_flight = false;
+  bool stopping = false;
+  std::int64_t data_version = -1;
+  std::chrono::steady_clock::time_point next_cycle{};
+
+  void read_controls() {
+    journal::Journal& j = parts.journal;
+    auto paused = j.control("paused");
+    auto safe = j.control("safe_mode");
+    gates.paused = paused.ok() && paused->has_value();
+    gates.safe_mode = safe.ok() && safe->has_value();
+    gates.storage_unwritable = storage_condition.active.has_value();
+  }
+
+  // Jobs that may need a pass: not final, or an ended attempt whose cleanup is still open.
+  std::vector<std::string> live_jobs() {
+    std::vector<std::string> out;
+    auto jobs = parts.journal.jobs();
+    if (!jobs.ok()) {
+      if (journal::is_unwritable(jobs.error())) journal_condition.observe(jobs.error());
+      return out;
+    }
+    std::set<std::string> seen;
+    for (const auto& job : *jobs) {
+      if (!model::is_final(job.phase) && seen.insert(job.job_id).second) out.push_back(job.job_id);
+    }
+    auto backlog = parts.journal.cleanup_backlog();
+    if (backlog.ok()) {
+      for (const auto& entry : *backlog) {
+        if (seen.insert(entry.job_id).second) out.push_back(entry.job_id);
+      }
+    }
+    return out;
+  }
+
+  void begin_cycle() {
+    ++round;
+    ++report.cycles;
+    if (parts.budget != nullptr) parts.budget->begin_cycle();
+    gate.new_cycle();
+    read_controls();
+  }
+
+  // On a pool thread (or inline in once mode): the storage probe, the search, the sweep.
+  void background_round(int this_round) {
+    probe_storage();
+    run_search_round(services, gates.safe_mode, this_round);
+    if (parts.sweep_every > 0 && this_round % parts.sweep_every == 1 % parts.sweep_every) run_sweep(services);
+  }
+
+  void probe_storage() {
+    if (!storage_condition.active || parts.settings.storage_root.empty()) return;
+    const std::string probe = parts.settings.storage_root + "/slurm/.tuneplane-write-probe";
+    Status written = storage::write_file_atomically(probe, "probe\n", 0600, storage::Overwrite::yes);
+    ::unlink(probe.c_str());
+    if (written.ok()) {
+      boost::asio::post(io, [this] {
+        storage_condition.clear();
+        gates.storage_unwritable = false;
+      });
+    }
+  }
+
+  void apply(const PassResult& result) {
+    ++report.passes;
+    if (result.progressed) {
+      ++report.progressed;
+      journal_condition.clear();
+    }
+    journal_condition.observe(result.journal_condition);
+    storage_condition.observe(result.storage_condition);
+    gates.storage_unwritable = storage_condition.active.has_value();
+  }
+
+  // --- daemon mode ---
+
+  void tick(boost::asio::steady_timer& timer) {
+    const auto now = std::chrono::steady_clock::now();
+    if (stopping) {
+      if (in_flight.empty() && !round_in_flight) {
+        io.stop();
+        return;
+      }
+    } else {
+      notice_changes();
+      if (now >= next_cycle) start_cycle(now);
+      dispatch(now);
+    }
+    timer.expires_after(kTick);
+    timer.async_wait([this, &timer](const boost::system::error_code& error) {
+      if (!error) tick(timer);
+    });
+  }
+
+  void notice_changes() {
+    auto version = parts.journal.data_version();
+    if (!version.ok() || *version == data_version) return;
+    data_version = *version;
+    read_controls();
+    for (const auto& id : live_jobs()) due.try_emplace(id, std::chrono::steady_clock::now());
+  }
+
+  void start_cycle(std::chrono::steady_clock::time_point now) {
+    next_cycle = now + parts.settings.poll_interval;
+    begin_cycle();
+    for (const auto& id : live_jobs()) due[id] = now;
+    if (round_in_flight) return;
+    round_in_flight = true;
+    boost::asio::post(pool, [this, r = round] {
+      background_round(r);
+      boost::asio::post(io, [this] {
+        round_in_flight = false;
+        // Blocked attempts read the search that just ran.
+        for (const auto& id : live_jobs()) due[id] = std::chrono::steady_clock::now();
+      });
+    });
+  }
+
+  void dispatch(std::chrono::steady_clock::time_point now) {
+    const std::size_t limit = static_cast<std::size_t>(std::max(1, parts.threads)) * 2;
+    for (auto it = due.begin(); it != due.end() && in_flight.size() < limit;) {
+      if (it->second > now || in_flight.count(it->first) != 0) {
+        ++it;
+        continue;
+      }
+      const std::string id = it->first;
+      it = due.erase(it);
+      in_flight.insert(id);
+      const PassGates snapshot = gates;
+      boost::asio::post(pool, [this, id, snapshot] {
+        PassResult result = run_pass(services, id, snapshot);
+        boost::asio::post(io, [this, id, result] {
+          in_flight.erase(id);
+          apply(result);
+          if (result.look_again) {
+            due[id] = std::chrono::steady_clock::now() + *result.look_again;
+          }
+        });
+      });
+    }
+  }
+};
+
+Controller::Controller(ControllerParts parts) : m_impl(std::make_unique<Impl>(std::move(parts))) {}
+Controller::~Controller() { m_impl->pool.join(); }
+
+int Controller::run() {
+  Impl& s = *m_impl;
+  s.writer.set_writer_thread(std::this_thread::get_id());
+  boost::asio::signal_set signals(s.io, SIGINT, SIGTERM);
+  std::function<void(const boost::system::error_code&, int)> on_signal = [&](const boost::system::error_code& error,
+                                                                             int number) {
+    if (error) return;
+    if (s.stopping) {
+      config::log(LogLevel::warn, config::LogFields{}, "second signal: exiting now");
+      std::_Exit(1);
+    }
+    config::log(LogLevel::info, {},
+                "signal " + std::to_string(number) + ": finishing the passes in flight, then exiting");
+    s.stopping = true;
+    signals.async_wait(on_signal);
+  };
+  signals.async_wait(on_signal);
+  boost::asio::steady_timer timer(s.io);
+  s.tick(timer);
+  config::log(LogLevel::info, config::LogFields{}, "serving: poll interval " + std::to_string(s.parts.settings.poll_interval.count()) +
+                                      " s");
+  s.io.run();
+  s.pool.join();
+  config::log(LogLevel::info, config::LogFields{}, "stopped");
+  return 0;
+}
+
+void Controller::request_stop() {
+  boost::asio::post(m_impl->io, [this] { m_impl->stopping = true; });
+}
+
+CycleReport Controller::run_once() {
+  Impl& s = *m_impl;
+  s.writer.set_writer_thread(std::this_thread::get_id());
+  for (int i = 0; i < kMaxOnceCycles; ++i) {
+    s.begin_cycle();
+    s.background_round(s.round);
+    s.io.poll();  // what the round posted (a cleared condition)
+    s.io.restart();
+    const int before = s.report.progressed;
+    for (const auto& id : s.live_jobs()) s.apply(run_pass(s.services, id, s.gates));
+    if (s.report.progressed == before) break;
+  }
+  return s.report;
+}
+
+}  // namespace tpslurm::reconcile

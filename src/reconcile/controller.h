@@ -1,0 +1,69 @@
+// Controller: runs the reconciler — the one owner of timers, back-off, the work queue, the
+// thread pool for blocking I/O, the request budget's cycles and the pre-flight before each
+// cycle's submits (ARCHITECTURE.md §2, issue 9).
+//
+// Daemon mode (run()): a Boost.Asio event loop on the calling thread — which is also the
+// journal's only writer (JournalWriter) — and a small pool on which passes, the cycle's search
+// by tag and the periodic sweep run. Each poll interval a cycle starts: the budget's count
+// starts again, the next submit runs a pre-flight, every live job gets a pass, one batch search
+// serves every attempt that needs one. Between cycles, the journal's data_version is read
+// every tick (200 ms): a new job or desire from the CLI gets its pass at once, not at the next
+// cycle. Never two passes for one job at once. SIGTERM/SIGINT: no new pass starts, the ones in
+// flight finish, run() returns 0; a second signal exits at once (status 1).
+//
+// Once mode (run_once()): cycles back to back on the calling thread, passes one after the
+// other, until a cycle journals nothing; then returns. Tests and the crash matrix use it.
+//
+// Conditions that stop submitting for every job — the journal or the storage root cannot be
+// written — are logged once when they start and once when they clear; meanwhile nothing new is
+// prepared or sent, and what Slurm holds is still followed.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "journal/journal.h"
+#include "reconcile/services.h"
+#include "reconcile/sweep.h"
+#include "slurm/request_budget.h"
+
+namespace tpslurm::reconcile {
+
+struct ControllerParts {
+  journal::Journal& journal;
+  slurm::SlurmClient& slurm;
+  const model::Settings& settings;
+  const Catalogs& catalogs;
+  const Clock& clock;
+  std::string hmac_key;
+  slurm::RequestBudget* budget = nullptr;  // begin_cycle() each cycle when given
+  int threads = 4;
+  int sweep_every = kSweepEvery;  // cycles between orphan sweeps (the first cycle sweeps); 0: never
+  StepObserver observer;          // see services.h
+};
+
+struct CycleReport {
+  int cycles = 0;
+  int passes = 0;
+  int progressed = 0;  // passes that journaled something
+};
+
+class Controller {
+ public:
+  explicit Controller(ControllerParts parts);
+  ~Controller();
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  int run();
+  CycleReport run_once();
+  // Asks run() to stop as a first SIGTERM does; callable from any thread.
+  void request_stop();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace tpslurm::reconcile

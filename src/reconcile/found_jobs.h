@@ -1,0 +1,32 @@
+// FoundJob: a Slurm job found for an attempt — by its receipt, its evidence file, a search by
+// tag or an operator — as the components that carry the attempt's tag, grouped by het job so
+// that components are never mistaken for copies. Internal to reconcile/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/job_snapshot.h"
+#include "slurm/slurm_client.h"
+
+namespace tpslurm::reconcile {
+
+struct FoundJob {
+  std::uint32_t leader_id = 0;  // the het leader's id, or the job's own
+  std::string leader_sluid;
+  std::vector<model::JobSnapshot> components;
+  std::string source;  // "slurmctld job list", "slurmdbd job search", "evidence", ...
+
+  // Still live in slurmctld (not final): a copy that could run.
+  bool live() const;
+};
+
+// Groups records by het job (leader id), lowest leader id first.
+std::vector<FoundJob> group_found(const std::vector<model::JobSnapshot>& records, const std::string& source);
+std::vector<FoundJob> group_matches(const std::vector<slurm::SearchMatch>& matches);
+
+// The attempt's components JSON: [{offset, job_id, sluid, state}] in offset order.
+std::string components_json(const std::vector<model::JobSnapshot>& components);
+
+}  // namespace tpslurm::reconcile

@@ -1,0 +1,59 @@
+// The reconciler's pass: one level-triggered look at one job (ARCHITECTURE.md §4).
+//
+// A pass reads the journal (the job's desire, its attempts, what was last observed),
+// decides the next step, journals the intent, acts, journals the result — and repeats while
+// steps can be taken now. It never sleeps and never schedules: it returns when it wants to
+// look again. The controller guarantees that no two passes of one job run at once; every
+// journal write goes through the JournalWriter (one writer thread).
+//
+// What a pass does, by the current attempt's state:
+//   no attempt (or the last one ended and its cleanup closed, the job queued again)
+//                   -> a new attempt in preparing (not while paused); desire cancel -> the
+//                      job ends cancelled, nothing is ever sent
+//   preparing       -> the attempt directory written, manifest last -> prepared
+//   prepared        -> manifest re-verified, pre-flight passed, `submitting` committed, then
+//                      the submit sent (held unless TUNEPLANE_SUBMIT_MODE=direct) and its
+//                      answer classified: ok -> submitted; rejected -> rejected (the job
+//                      fails with Slurm's words); rejected_transient / not_sent / proven auth
+//                      -> prepared again, retried after a back-off; uncertain -> submit_unknown
+//   submitting      -> found at start-up without a receipt: submit_unknown
+//   submit_unknown  -> blocked: nothing is sent; the evidence file and this cycle's search
+//                      by tag are read; found -> adopted (submitted, found_by evidence|search),
+//                      copies beyond the first cancelled as duplicates
+//   submitted       -> identified (GET by id: the tag and requeue=false on every component),
+//                      then released when held; a cancel desire is applied instead
+//   pending/running -> a cancel desire is applied
+//   ended attempts that never reached Slurm -> credentials/ and scratch/ removed, cleanup
+//                      closed (interrupted submits are cleaned before a retry)
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+#include "reconcile/services.h"
+
+namespace tpslurm::reconcile {
+
+// What the controller knows that the pass must respect.
+struct PassGates {
+  bool paused = false;              // `tuneplane-slurm pause`: nothing new is submitted
+  bool safe_mode = false;           // restored journal: search by tag before sending anything
+  bool storage_unwritable = false;  // the storage root refuses writes: prepare nothing
+};
+
+struct PassResult {
+  bool progressed = false;  // something was journaled
+  // Look again this soon without waiting for a new fact (a back-off); empty: next cycle.
+  std::optional<std::chrono::milliseconds> look_again;
+  bool wants_search = false;  // a blocked attempt waits for the cycle's search by tag
+  // A condition that stops submitting for every job (the journal or the storage cannot be
+  // written); the controller logs it once and clears it when a write succeeds again.
+  std::optional<Error> journal_condition;
+  std::optional<Error> storage_condition;
+};
+
+PassResult run_pass(Services& services, const std::string& job_id, const PassGates& gates);
+
+}  // namespace tpslurm::reconcile

@@ -1,0 +1,43 @@
+// Services: what every reconciler step is given — the journal (reads anywhere, writes through
+// the JournalWriter), Slurm, the settings and catalogs, the clock, the artifact hasher, the
+// local HMAC key, the cycle's search results and the pre-flight gate. Owned by the controller
+// (or a test); steps only borrow it. Every member is safe to use from the pass threads.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "base/clock.h"
+#include "journal/journal.h"
+#include "model/catalogs.h"
+#include "model/settings.h"
+#include "slurm/slurm_client.h"
+#include "storage/artifact_hash.h"
+
+namespace tpslurm::reconcile {
+
+class JournalWriter;
+class SearchBoard;
+class PreflightGate;
+
+using model::Catalogs;
+
+// Told after each journaled step of an attempt ("prepared->submitting", "identified",
+// "released", ...), on the thread that made it; for benchmarks and metrics. May be empty.
+using StepObserver = std::function<void(const journal::AttemptKey& attempt, std::string_view step)>;
+
+struct Services {
+  JournalWriter& journal;
+  slurm::SlurmClient& slurm;
+  const model::Settings& settings;
+  const Catalogs& catalogs;
+  const Clock& clock;
+  storage::ArtifactHasher& hasher;
+  std::string hmac_key;  // the local key the job credentials' HMACs are taken under
+  SearchBoard& searches;
+  PreflightGate& preflight;
+  StepObserver observer;
+};
+
+}  // namespace tpslurm::reconcile

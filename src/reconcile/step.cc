@@ -1,0 +1,98 @@
+#include "reconcile/step.h"
+
+#include "model/job_tag.h"
+#include "reconcile/attempt_tag.h"
+#include "storage/layout.h"
+
+namespace tpslurm::reconcile {
+
+StepEnd Step::written(const Status& status) {
+  if (status.ok()) {
+    result.progressed = true;
+    return StepEnd::next;
+  }
+  if (journal::is_unwritable(status.error())) {
+    result.journal_condition = status.error();
+  } else {
+    log(config::LogLevel::warn, "journal write refused: " + status.error().message());
+  }
+  return StepEnd::failed;
+}
+
+StepEnd Step::move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail) {
+  const model::AttemptState from = attempt.state;
+  const journal::AttemptKey key = attempt.key();
+  StepEnd end = written(services.journal.write(
+      [&](journal::Journal& j) { return j.transition(key, from, to, changes, detail); }));
+  if (end == StepEnd::next) {
+    attempt.state = to;
+    const std::string what = std::string(model::to_string(from)) + "->" + std::string(model::to_string(to));
+    std::string why = changes.outcome_reason.value_or("");
+    for (const auto& [k, v] : detail) {
+      if (k == "reason" && why.empty()) why = v;
+    }
+    log(model::is_final(to) && to != model::AttemptState::succeeded ? config::LogLevel::warn : config::LogLevel::info,
+        why.empty() ? what : what + ": " + why);
+    if (services.observer) services.observer(key, what);
+  }
+  return end;
+}
+
+StepEnd Step::update(std::string_view kind, const journal::AttemptChanges& changes, journal::EventDetail detail) {
+  const journal::AttemptKey key = attempt.key();
+  const model::AttemptState state = attempt.state;
+  StepEnd end = written(services.journal.write(
+      [&](journal::Journal& j) { return j.update_attempt(key, state, changes, kind, detail); }));
+  if (end == StepEnd::next) {
+    log(config::LogLevel::info, kind);
+    if (services.observer) services.observer(key, kind);
+  }
+  return end;
+}
+
+StepEnd Step::event(std::string_view kind, journal::EventDetail detail) {
+  // An event alone is not progress: a step that only reports must not keep a pass going.
+  const bool before = result.progressed;
+  StepEnd end = written(services.journal.write(
+      [&](journal::Journal& j) { return j.record_event(job.job_id, attempt.number, kind, detail); }));
+  result.progressed = before;
+  return end == StepEnd::failed ? end : StepEnd::wait;
+}
+
+config::LogFields attempt_fields(const journal::AttemptRecord& attempt) {
+  config::LogFields f;
+  f.job = attempt.job_id;
+  if (attempt.number > 0) f.attempt = attempt.number;
+  f.slurm_job_id = attempt.slurm_job_id;
+  f.sluid = attempt.sluid;
+  return f;
+}
+
+config::LogFields job_fields(std::uint32_t slurm_job_id, const std::string& sluid, const journal::AttemptRecord& attempt) {
+  config::LogFields f = attempt_fields(attempt);
+  f.slurm_job_id = slurm_job_id;
+  f.sluid = sluid;
+  return f;
+}
+
+config::LogFields Step::fields() const {
+  config::LogFields f = attempt_fields(attempt);
+  f.job = job.job_id;
+  return f;
+}
+
+void Step::log(config::LogLevel level, std::string_view message) const { config::log(level, fields(), message); }
+
+std::string Step::which() const { return "attempt " + job.job_id + "/" + std::to_string(attempt.number); }
+
+model::JobTag attempt_tag(const model::Settings& s, const journal::AttemptRecord& attempt) {
+  const std::string local = storage::attempt_dir(s.storage_root, attempt.job_id, attempt.number);
+  return model::JobTag::make(s.instance, attempt.job_id, attempt.number, attempt.submit_token,
+                             storage::to_cluster_path(local, s.storage_root, s.slurm_storage_root));
+}
+
+model::JobTag tag_of(const Services& services, const journal::AttemptRecord& attempt) {
+  return attempt_tag(services.settings, attempt);
+}
+
+}  // namespace tpslurm::reconcile

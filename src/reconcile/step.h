@@ -1,0 +1,48 @@
+// Step: what every step of a pass shares — the services, the job and its current attempt as
+// last read, the gates — and the journal writes they make, each recorded in the pass's
+// result. Internal to reconcile/. One per pass; not shared between threads.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "config/logging.h"
+#include "journal/records.h"
+#include "reconcile/journal_writer.h"
+#include "reconcile/pass.h"
+
+namespace tpslurm::reconcile {
+
+// How a step ended: `next` — the state changed, take the next step now; `wait` — nothing more
+// can happen now; `failed` — a journal write failed (the result says why).
+enum class StepEnd { next, wait, failed };
+
+struct Step {
+  Services& services;
+  const PassGates& gates;
+  PassResult& result;
+  journal::JobRecord job;
+  journal::AttemptRecord attempt;
+
+  // Attempt state change with its event (and the job's phase), through the writer.
+  StepEnd move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail);
+  // Same-state update with an event of `kind`.
+  StepEnd update(std::string_view kind, const journal::AttemptChanges& changes, journal::EventDetail detail);
+  // An event alone. Returns wait (or failed).
+  StepEnd event(std::string_view kind, journal::EventDetail detail);
+  // The result of a journal write: records progress or the failure.
+  StepEnd written(const Status& status);
+
+  config::LogFields fields() const;
+  void log(config::LogLevel level, std::string_view message) const;
+  std::string which() const;
+};
+
+// What a log line about `attempt` names: job, attempt, Slurm id and SLUID where known.
+config::LogFields attempt_fields(const journal::AttemptRecord& attempt);
+config::LogFields job_fields(std::uint32_t slurm_job_id, const std::string& sluid, const journal::AttemptRecord& attempt);
+
+// The attempt's tag, as every component carries it.
+model::JobTag tag_of(const Services& services, const journal::AttemptRecord& attempt);
+
+}  // namespace tpslurm::reconcile

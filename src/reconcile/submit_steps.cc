@@ -1,0 +1,105 @@
+// Sending the submit (ARCHITECTURE.md §4 steps 2-3): the intent committed before any byte
+// leaves, one POST on a fresh connection, and its answer classified into the journal.
+#include <boost/json.hpp>
+
+#include "base/crash_point.h"
+#include "reconcile/prepare.h"
+#include "reconcile/preflight_gate.h"
+#include "reconcile/search_board.h"
+#include "reconcile/steps.h"
+
+namespace tpslurm::reconcile {
+namespace {
+
+using model::AttemptState;
+using slurm::Outcome;
+
+std::string receipt_json(const slurm::SubmitResult& answer) {
+  boost::json::object receipt;
+  receipt["job_id"] = *answer.job_id;
+  receipt["http_status"] = answer.http_status;
+  receipt["release"] = answer.release;
+  receipt["dialect"] = answer.dialect;
+  if (!answer.message.empty()) receipt["message"] = answer.message;
+  if (!answer.user_message.empty()) receipt["user_message"] = answer.user_message;
+  return boost::json::serialize(receipt);
+}
+
+// The answer proves that nothing was created: the attempt goes back to prepared.
+bool nothing_created(Outcome outcome) {
+  return outcome == Outcome::rejected_transient || outcome == Outcome::not_sent || outcome == Outcome::auth;
+}
+
+StepEnd record_answer(Step& step, const slurm::SubmitResult& answer) {
+  journal::AttemptChanges changes;
+  changes.dialect = answer.dialect;
+  if (!answer.release.empty()) changes.server_release = answer.release;
+  if (answer.outcome == Outcome::ok) {
+    changes.slurm_job_id = *answer.job_id;
+    changes.receipt = receipt_json(answer);
+    changes.found_by = "receipt";
+    return step.move(AttemptState::submitted, changes, {{"reason", "receipt"}});
+  }
+  changes.outcome_reason = answer.message;
+  if (answer.outcome == Outcome::rejected) {
+    changes.failure_phase = "submit";
+    return step.move(AttemptState::rejected, changes, {{"reason", "Slurm rejected the job: " + answer.message}});
+  }
+  if (nothing_created(answer.outcome)) {
+    changes.job_phase = model::JobPhase::queued;
+    StepEnd end = step.move(AttemptState::prepared, changes,
+                            {{"reason", "not submitted (" + std::string(slurm::to_string(answer.outcome)) +
+                                            "): " + answer.message}});
+    step.result.look_again = std::chrono::seconds(5);
+    return end == StepEnd::next ? StepEnd::wait : end;
+  }
+  return step.move(AttemptState::submit_unknown, changes,
+                   {{"reason", "the submission may have happened: " + answer.message}});
+}
+
+}  // namespace
+
+StepEnd send_submit(Step& step) {
+  const PassGates& gates = step.gates;
+  if (gates.paused || gates.storage_unwritable) return StepEnd::wait;
+  if (gates.safe_mode) {
+    // A restored journal may be behind Slurm: only a complete search that found nothing lets
+    // this attempt be sent; what it found is adopted by search_blocked once it is blocked.
+    auto found = step.services.searches.get(step.attempt.submit_token);
+    step.result.wants_search = true;
+    if (!found || !found->result.complete()) return StepEnd::wait;
+    if (!found->result.matches.empty()) {
+      StepEnd end = step.move(AttemptState::submitting, {}, {{"reason", "safe mode: found in Slurm by tag"}});
+      return end == StepEnd::next ? mark_unknown(step) : end;
+    }
+  }
+  if (Status intact = verify_prepared(step.services, step.attempt); !intact.ok()) {
+    return step.move(AttemptState::preparing, {}, {{"reason", "prepared files changed: " + intact.error().message()}});
+  }
+  auto rendered = render_attempt_of(step.services, step.job, step.attempt);
+  if (!rendered.ok()) return step.move(AttemptState::preparing, {}, {{"reason", rendered.error().message()}});
+  const slurm::CallResult preflight = step.services.preflight.check();
+  if (!preflight.ok()) {
+    step.result.look_again = std::chrono::seconds(5);
+    step.log(config::LogLevel::warn, "not submitting: pre-flight failed: " + preflight.message);
+    return StepEnd::wait;
+  }
+  model::SubmitDescription description = rendered->submit;
+  const bool held = step.services.settings.submit_mode == model::SubmitMode::held;
+  description.hold = held;
+
+  journal::AttemptChanges intent;
+  intent.submit_mode = held ? "held" : "direct";
+  if (StepEnd end = step.move(AttemptState::submitting, intent, {}); end != StepEnd::next) return end;
+  crash_point("submit.after_intent");
+  const slurm::SubmitResult answer = step.services.slurm.submit(description);
+  crash_point("submit.after_answer");
+  return record_answer(step, answer);
+}
+
+StepEnd mark_unknown(Step& step) {
+  return step.move(AttemptState::submit_unknown, {},
+                   {{"reason", "submitting without a receipt: the submission may have happened"}});
+}
+
+}  // namespace tpslurm::reconcile

@@ -1,0 +1,275 @@
+// The crash matrix: every named crash point of the submit protocol × four scenarios × two
+// dialects. The real binary runs `serve --once` with TUNEPLANE_CRASH_AT set until it dies
+// there (exit 86), then runs again without it until quiet; then the invariants are checked:
+//   - at most one Slurm job (one het job) per attempt, exactly one — the journaled one — for
+//     every attempt the journal says Slurm holds, and no job of the test's that the journal
+//     does not account for;
+//   - no submit after a lost answer before the job was found: Slurm received at most one
+//     submit per attempt that committed its intent, and none for an attempt that did not;
+//   - an attempt still blocked is one whose job Slurm never created (a crash before the send),
+//     and every other attempt ended where its scenario ends (released, or cancelled);
+//   - `journal check` is clean, and the journal's story is one unbroken chain of states.
+// Each (dialect, scenario) is its own test so ctest can run them side by side; each prints
+// its row of the matrix (points × outcome), and the last one the points no scenario reached.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <boost/json.hpp>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "../slurm/sim_process.h"
+#include "base/crash_point.h"
+#include "base/digest.h"
+#include "journal/journal.h"
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::reconcile::testing {
+namespace {
+
+using tpslurm::testing::ProcessResult;
+
+const std::vector<std::string> kPoints = {
+    "prepare.after_preparing", "attempt_dir.before_manifest", "prepare.after_manifest", "submit.after_intent",
+    "submit.sent",             "submit.after_answer",          "identify.after",         "release.after_send",
+    "release.after_commit",    "search.after_found",           "adopt.after_commit",     "duplicate.after_cancel",
+};
+
+enum class Scenario { single_pool, three_pools, cpu_only, cancel_while_unknown };
+
+std::string name_of(Scenario s) {
+  switch (s) {
+    case Scenario::single_pool: return "single-pool";
+    case Scenario::three_pools: return "three-pool hetjob";
+    case Scenario::cpu_only: return "CPU-only";
+    case Scenario::cancel_while_unknown: return "cancel while unknown";
+  }
+  return "?";
+}
+
+std::string pools_of(Scenario s) {
+  const std::string gpu = R"({"name": "p", "gpu_series": "h100-80g", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1})";
+  switch (s) {
+    case Scenario::single_pool: return "[" + gpu + "]";
+    case Scenario::three_pools: {
+      std::string three = "[";
+      for (const char* name : {"a", "b", "c"}) {
+        std::string pool = gpu;
+        pool.replace(pool.find("\"p\""), 3, std::string("\"") + name + "\"");
+        three += (three.size() > 1 ? ", " : "") + pool;
+      }
+      return three + "]";
+    }
+    default: return R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])";
+  }
+}
+
+struct Case {
+  bool crashed = false;
+  std::vector<std::string> failures;
+};
+
+class CrashMatrixTest : public ::testing::TestWithParam<std::pair<std::string, Scenario>> {
+ protected:
+  void SetUp() override {
+    const std::string& release = GetParam().first;
+    m_dialect = release == "22.05.8" ? "v0.0.38" : "v0.0.45";
+    auto sim = slurm::testing::SimProcess::start({"--manual-clock", "--timing", "manual", "--release", release});
+    ASSERT_TRUE(sim.ok()) << sim.error().message();
+    m_sim = std::move(*sim);
+    auto credentials = m_sim->tokens()->credentials();
+    ASSERT_TRUE(credentials.ok());
+    tpslurm::testing::write_test_file(m_dir.file("jwt"), "SLURM_JWT=" + credentials->token + "\n",
+                                      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    m_image = "crash matrix image\n";
+    tpslurm::testing::write_test_file(m_dir.file("registry.json"),
+                                      R"({"runtimes": {"custom-test": {"framework": "custom", "launcher": "srun",
+          "sqsh": {"path": "runtimes/test.sqsh", "sha256": ")" + sha256_hex(m_image) + R"("}}}})");
+    tpslurm::testing::write_test_file(
+        m_dir.file("gpu.json"),
+        R"({"series": {"h100-80g": {"slurm_constraint": "h100", "gres": "gpu", "gpus_per_node": 8}}})");
+  }
+
+  tpslurm::testing::EnvironmentMap environment(const std::string& root) {
+    auto env = tpslurm::testing::minimal_environment();
+    env["TUNEPLANE_STATE_DIR"] = root + "/state";
+    env["TUNEPLANE_STORAGE_ROOT"] = root + "/storage";
+    env["TUNEPLANE_GPU_SERIES_FILE"] = m_dir.file("gpu.json");
+    env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = m_dir.file("registry.json");
+    env["TUNEPLANE_INSTANCE"] = "cm";
+    env["TUNEPLANE_SLURM_PARTITION"] = "gpu";
+    env["TUNEPLANE_SLURM_CPU_PARTITION"] = "cpu";
+    env["TUNEPLANE_SLURM_REST_URL"] = m_sim->url();
+    env["TUNEPLANE_SLURM_REST_API_VERSION"] = m_dialect;
+    env["TUNEPLANE_SLURM_REST_USER"] = "root";
+    env["TUNEPLANE_SLURM_JWT_FILE"] = m_dir.file("jwt");
+    env["TUNEPLANE_SLURM_REQUEST_TIMEOUT"] = "3s";
+    env["TUNEPLANE_LOG_LEVEL"] = "warn";
+    return env;
+  }
+
+  ProcessResult cli(const tpslurm::testing::EnvironmentMap& env, std::vector<std::string> args) {
+    args.insert(args.begin(), TP_BINARY);
+    return tpslurm::testing::run_process(args, env);
+  }
+
+  void fault(const std::string& rule) {
+    auto id = m_sim->add_fault(rule);
+    ASSERT_TRUE(id.ok()) << id.error().message();
+  }
+
+  // `serve --once`, crashing at `point` unless the case already crashed there.
+  void serve(tpslurm::testing::EnvironmentMap env, const std::string& point, Case& c) {
+    if (!c.crashed) env["TUNEPLANE_CRASH_AT"] = point;
+    const ProcessResult run = cli(env, {"serve", "--once"});
+    if (run.exit_code == kCrashExitCode && !c.crashed) {
+      c.crashed = true;
+      return;
+    }
+    if (run.exit_code != 0) c.failures.push_back("serve --once exited " + std::to_string(run.exit_code) + ": " + run.err);
+  }
+
+  Case run_case(Scenario scenario, const std::string& point, int index);
+  void check(const tpslurm::testing::EnvironmentMap& env, const std::string& job_id, Scenario scenario,
+             std::int64_t submits, Case& c);
+
+  std::unique_ptr<slurm::testing::SimProcess> m_sim;
+  tpslurm::testing::TempDir m_dir;
+  std::string m_dialect;
+  std::string m_image;
+};
+
+Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int index) {
+  Case c;
+  const std::string root = m_dir.file("case-" + std::to_string(index));
+  tpslurm::testing::write_test_file(root + "/storage/runtimes/test.sqsh", m_image);
+  const auto env = environment(root);
+  const std::string job_id = "cm-" + std::to_string(static_cast<int>(scenario)) + "-" + std::to_string(index);
+  tpslurm::testing::write_test_file(
+      root + "/request.json",
+      R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {"framework": {"name": "custom", "runtime_id": "custom-test"},
+          "command": ["python", "train.py"], "pools": )" + pools_of(scenario) + R"(, "time_limit_minutes": 10}})");
+  const ProcessResult submitted = cli(env, {"submit", root + "/request.json"});
+  if (submitted.exit_code != 0) {
+    c.failures.push_back("submit: " + submitted.err);
+    return c;
+  }
+  const std::int64_t submits_before = m_sim->stat("submits_received");
+  const std::string submit_path = "/slurm/" + m_dialect + "/job/submit";
+  if (scenario == Scenario::cancel_while_unknown) {
+    // The answer is lost and every search fails at first: the job is blocked when the cancel
+    // arrives; then Slurm answers again and the job is found.
+    fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": ")" + submit_path + R"("})");
+    fault(R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/)" + m_dialect +
+          R"(/jobs", "count": -1})");
+    fault(R"({"kind": "accounting_outage"})");
+    serve(env, point, c);
+    const ProcessResult cancelled = cli(env, {"cancel", job_id, "--reason", "crash matrix"});
+    if (cancelled.exit_code != 0) c.failures.push_back("cancel: " + cancelled.err);
+    (void)m_sim->control(slurm::HttpMethod::del, "/sim/faults");
+  }
+  serve(env, point, c);
+  serve(env, point, c);  // the restart after the crash (or a second quiet run)
+  check(env, job_id, scenario, m_sim->stat("submits_received") - submits_before, c);
+  return c;
+}
+
+void CrashMatrixTest::check(const tpslurm::testing::EnvironmentMap& env, const std::string& job_id, Scenario scenario,
+                            std::int64_t submits, Case& c) {
+  const auto fail = [&](const std::string& what) { c.failures.push_back(what); };
+  const ProcessResult check = cli(env, {"journal", "check"});
+  if (check.exit_code != 0) fail("journal check: " + check.out);
+  SystemClock clock;
+  journal::OpenOptions options;
+  options.mode = journal::OpenOptions::Mode::read_only;
+  auto journal = journal::Journal::open(env.at("TUNEPLANE_STATE_DIR") + "/journal.db", clock, options);
+  if (!journal.ok()) return fail("open the journal: " + journal.error().message());
+  auto attempts = (*journal)->attempts(job_id);
+  if (!attempts.ok() || attempts->size() != 1) return fail("expected exactly one attempt");
+  const journal::AttemptRecord& a = attempts->front();
+
+  // What Slurm holds with this attempt's name, grouped by het job (ids are handed out in
+  // order, so the first unknown id ends the scan).
+  std::set<std::uint32_t> leaders;
+  const std::string name = "tp-cm-" + job_id + "-1";
+  for (std::uint32_t id = 1; id < 100000; ++id) {
+    auto view = m_sim->control(slurm::HttpMethod::get, "/sim/jobs/" + std::to_string(id));
+    if (!view.ok()) break;
+    const auto& record = view->as_object();
+    if (record.at("name").as_string() != name) continue;
+    const std::int64_t het = record.at("het_job_id").to_number<std::int64_t>();
+    leaders.insert(het > 0 ? static_cast<std::uint32_t>(het) : id);
+  }
+  if (leaders.size() > 1) fail(std::to_string(leaders.size()) + " Slurm jobs carry the attempt's name");
+  if (a.slurm_job_id && (leaders.size() != 1 || *leaders.begin() != *a.slurm_job_id)) {
+    fail("the journal holds Slurm job " + std::to_string(*a.slurm_job_id) + " but Slurm has " +
+         std::to_string(leaders.size()) + " with the name");
+  }
+  if (!a.slurm_job_id && !leaders.empty()) fail("Slurm holds a job the journal does not account for");
+  if (submits > 1) fail(std::to_string(submits) + " submits reached Slurm for one attempt");
+  if (a.intent_at.empty() && submits != 0) fail("a submit reached Slurm without a journaled intent");
+
+  const std::string state(model::to_string(a.state));
+  if (a.state == model::AttemptState::submit_unknown) {
+    if (!leaders.empty()) fail("still blocked although Slurm has the job");
+  } else if (scenario == Scenario::cancel_while_unknown) {
+    if (a.state != model::AttemptState::cancelled) fail("ended " + state + ", expected cancelled");
+    if (!a.released_at.empty()) fail("a job cancelled while unknown was released");
+  } else if (a.state != model::AttemptState::submitted || a.released_at.empty()) {
+    fail("ended " + state + (a.released_at.empty() ? " (not released)" : "") + ", expected submitted and released");
+  }
+
+  // The story: every state change starts where the previous one ended.
+  auto timeline = (*journal)->timeline(job_id);
+  if (!timeline.ok()) return fail("timeline: " + timeline.error().message());
+  std::string at = "preparing";
+  for (const auto& e : *timeline) {
+    if (e.kind != "attempt.state") continue;
+    if (e.from_state != at) fail("the story jumps: " + e.from_state + "->" + e.to_state + " after " + at);
+    at = e.to_state;
+  }
+  if (at != state) fail("the story ends at " + at + " but the attempt is " + state);
+}
+
+TEST_P(CrashMatrixTest, EveryCrashPointRecovers) {
+  const Scenario scenario = GetParam().second;
+  std::string row;
+  int passed = 0;
+  int crashed = 0;
+  for (std::size_t i = 0; i < kPoints.size(); ++i) {
+    const Case c = run_case(scenario, kPoints[i], static_cast<int>(i));
+    for (const auto& failure : c.failures) ADD_FAILURE() << name_of(scenario) << " @ " << kPoints[i] << ": " << failure;
+    passed += c.failures.empty() ? 1 : 0;
+    crashed += c.crashed ? 1 : 0;
+    row += "  " + kPoints[i] + (c.crashed ? ": crashed, " : ": not reached, ") + (c.failures.empty() ? "ok" : "FAILED") + "\n";
+  }
+  std::cout << "crash matrix " << GetParam().first << " (" << m_dialect << ") × " << name_of(scenario) << ": "
+            << kPoints.size() << " points, " << crashed << " reached, " << passed << " passed, "
+            << kPoints.size() - static_cast<std::size_t>(passed) << " failed\n"
+            << row;
+  EXPECT_GE(crashed, 8) << "most points must be reached in every scenario";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Matrix, CrashMatrixTest,
+    ::testing::Values(std::pair{std::string("26.05.3"), Scenario::single_pool},
+                      std::pair{std::string("26.05.3"), Scenario::three_pools},
+                      std::pair{std::string("26.05.3"), Scenario::cpu_only},
+                      std::pair{std::string("26.05.3"), Scenario::cancel_while_unknown},
+                      std::pair{std::string("22.05.8"), Scenario::single_pool},
+                      std::pair{std::string("22.05.8"), Scenario::three_pools},
+                      std::pair{std::string("22.05.8"), Scenario::cpu_only},
+                      std::pair{std::string("22.05.8"), Scenario::cancel_while_unknown}),
+    [](const auto& param_info) {
+      std::string name = (param_info.param.first == "22.05.8" ? "v0038_" : "v0045_") + name_of(param_info.param.second);
+      for (char& ch : name) {
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      }
+      return name;
+    });
+
+}  // namespace
+}  // namespace tpslurm::reconcile::testing

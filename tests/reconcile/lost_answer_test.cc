@@ -1,0 +1,158 @@
+// A lost submit answer blocks its job until the original allocation is found (ARCHITECTURE.md
+// §4 step 5): never a second submit, the attempt directory intact, found -> adopted; copies
+// cancelled; an operator's resolve; safe mode after a restore.
+#include <random>
+
+#include "reconcile_fixture.h"
+
+namespace tpslurm::reconcile::testing {
+namespace {
+
+using model::AttemptState;
+using model::JobPhase;
+
+class LostAnswerTest : public ReconcileTest {
+ protected:
+  // 22.05, whose pre-flight (ping) the faults below leave alone: the submit's answer is lost
+  // and slurmctld's listing and slurmdbd fail until the test clears the faults.
+  void start_blind() {
+    start({"--release", "22.05.8"}, "v0.0.38");
+    fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})");
+    fault(R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/v0.0.38/jobs", "count": -1})");
+    fault(R"({"kind": "accounting_outage"})");
+  }
+
+  // `runs` jobs, each behind one fault drawn from `faults` by `seed`; returns the runs made.
+  int seeded_runs(const std::vector<std::string>& faults, unsigned seed, int runs) {
+    std::mt19937 random(seed);
+    const Shape shapes[] = {Shape::gpu_single, Shape::three_pools, Shape::cpu_only};
+    int made = 0;
+    for (int run = 0; run < runs; ++run) {
+      const std::string id = "lost-" + std::to_string(seed) + "-" + std::to_string(run);
+      const std::string& rule = faults[random() % faults.size()];
+      const Shape shape = shapes[random() % 3];
+      fault(rule);
+      add_job(id, shape);
+      once();
+      ++made;
+      const auto a = attempt(id);
+      EXPECT_EQ(a.state, AttemptState::submitted) << id << " " << rule;
+      EXPECT_EQ(a.found_by, "search") << id << " " << rule;
+      EXPECT_EQ(slurm_job_count(id), 1) << id << " " << rule;
+      EXPECT_FALSE(a.released_at.empty()) << id;
+      EXPECT_EQ(sim->stat("submits_received"), made) << "a lost answer is never followed by another submit";
+    }
+    return made;
+  }
+};
+
+TEST_F(LostAnswerTest, ALostAnswerBlocksThenTheJobIsFoundAndAdopted) {
+  start();
+  fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})");
+  add_job("j1", Shape::gpu_single);
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_EQ(a.found_by, "search");
+  EXPECT_FALSE(a.released_at.empty());
+  EXPECT_EQ(sim->stat("submits_received"), 1) << "nothing is sent again after a lost answer";
+  EXPECT_EQ(slurm_job_count("j1"), 1);
+  const auto events = story("j1");
+  EXPECT_NE(std::find(events.begin(), events.end(), "attempt.state:submitting->submit_unknown"), events.end());
+  EXPECT_NE(std::find(events.begin(), events.end(), "attempt.state:submit_unknown->submitted"), events.end());
+}
+
+TEST_F(LostAnswerTest, ABlockedJobIsSubmitUnconfirmedUntilFound) {
+  // The answer is lost and every search fails: nothing proves anything either way.
+  start_blind();
+  add_job("j1", Shape::cpu_only);
+  once();
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::submit_unknown);
+  EXPECT_EQ(job("j1").phase, JobPhase::submit_unconfirmed);
+  EXPECT_EQ(sim->stat("submits_received"), 1);
+  auto blocked = journal().blocked();
+  ASSERT_TRUE(blocked.ok());
+  ASSERT_EQ(blocked->size(), 1u);
+  EXPECT_FALSE((*blocked)[0].last_search_at.empty());
+  EXPECT_TRUE((*blocked)[0].last_complete_search_at.empty()) << "an incomplete search proves nothing";
+  EXPECT_NE((*blocked)[0].search_report.find("\"complete\":false"), std::string::npos) << (*blocked)[0].search_report;
+  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::submitted);
+  EXPECT_EQ(slurm_job_count("j1"), 1);
+}
+
+TEST_F(LostAnswerTest, ACancelThatArrivesWhileUnknownIsAppliedWhenFound) {
+  start_blind();
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown);
+  set_desire_cancel("j1");
+  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::cancelled);
+  EXPECT_TRUE(a.released_at.empty()) << "a job found after a cancel is never released";
+  ASSERT_EQ(slurm_jobs("j1").size(), 1u);
+  EXPECT_EQ(slurm_jobs("j1")[0].state.base, model::SlurmBaseState::cancelled);
+}
+
+TEST_F(LostAnswerTest, AResentPostsCopyIsCancelledWhileHeldAndTheFirstKept) {
+  // The first answer is lost and the searches fail, so the job stays blocked ...
+  start_blind();
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown);
+  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+  const auto first = slurm_jobs("j1");
+  ASSERT_EQ(first.size(), 1u);
+  // ... while a second copy of the same body reaches Slurm (a proxy re-sent it).
+  const std::uint32_t copy = submit_copy(first[0]);
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_EQ(*a.slurm_job_id, first[0].job_id) << "the first copy Slurm created is kept";
+  EXPECT_EQ(sim_view(copy).at("state").as_string(), "CANCELLED");
+  EXPECT_EQ(sim_view(copy).at("start_time").to_number<std::int64_t>(), 0)
+      << "the copy was held: it never ran";
+  const auto events = story("j1");
+  EXPECT_NE(std::find(events.begin(), events.end(), "duplicate"), events.end());
+}
+
+// Every fault a server can show after it created the job, in many seeded orders: zero
+// duplicates, every job found and adopted.
+TEST_F(LostAnswerTest, SeededLostAnswersNeverDuplicateAndAlwaysAdopt) {
+  start();
+  const std::vector<std::string> faults = {
+      R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
+      R"({"kind": "close_mid_body", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
+      R"({"kind": "error_response", "status": 502, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
+      R"({"kind": "error_response", "status": 504, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
+      R"({"kind": "garbage", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
+  };
+  EXPECT_GE(seeded_runs(faults, 20261201, 60), 50);
+}
+
+TEST_F(LostAnswerTest, AnAnswerLaterThanTheRequestTimeoutIsALostAnswer) {
+  start();
+  fault(R"({"kind": "delay", "ms": 4000, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})");
+  EXPECT_EQ(seeded_runs({R"({"kind": "delay", "ms": 4000, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})"},
+                        7, 1),
+            1);
+}
+
+// 22.05 answers a failed RPC with a 500 that carries no job id: the same rules hold there.
+TEST_F(LostAnswerTest, SeededLostAnswersOnTheOldDialect) {
+  start({"--release", "22.05.8"}, "v0.0.38");
+  const std::vector<std::string> faults = {
+      R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
+      R"({"kind": "close_mid_body", "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
+      R"({"kind": "error_response", "status": 500, "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
+      R"({"kind": "error_response", "status": 502, "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
+  };
+  EXPECT_GE(seeded_runs(faults, 38, 50), 50);
+}
+
+}  // namespace
+}  // namespace tpslurm::reconcile::testing

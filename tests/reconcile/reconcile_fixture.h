@@ -1,0 +1,76 @@
+// ReconcileTest: the reconciler in-process against tools/slurmrestd-sim over real HTTP, with
+// a real SQLite journal and a real attempt tree in a temporary directory. Jobs are added as
+// `submit` adds them (the journal row and the ingest credential); once() runs the
+// controller's --once loop. The simulator runs with a manual clock and manual timing, so jobs
+// stay where they are until a test moves them.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../slurm/sim_process.h"
+#include "journal/journal.h"
+#include "model/catalogs.h"
+#include "model/settings.h"
+#include "reconcile/controller.h"
+#include "slurm/curl_transport.h"
+#include "slurm/request_budget.h"
+#include "slurm/rest_client.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::reconcile::testing {
+
+enum class Shape { gpu_single, three_pools, cpu_only };
+std::string_view to_string(Shape shape);
+
+class ReconcileTest : public ::testing::Test {
+ protected:
+  ReconcileTest();
+  ~ReconcileTest() override;
+
+  // Starts the simulator (`args` after the manual clock/timing) and the client for `dialect`.
+  void start(std::vector<std::string> args = {}, std::string dialect = "v0.0.45");
+
+  // Journals a job of `shape` as `submit` does.
+  void add_job(const std::string& job_id, Shape shape, int max_attempts = 1);
+  CycleReport once();
+
+  journal::Journal& journal() { return *m_journal; }
+  journal::AttemptRecord attempt(const std::string& job_id, int number = 1);
+  journal::JobRecord job(const std::string& job_id);
+  // The kinds of the job's events, in order ("attempt.state:prepared->submitting", "search", ...).
+  std::vector<std::string> story(const std::string& job_id);
+
+  // Slurm's records (one per component) whose name is the attempt's job name.
+  std::vector<model::JobSnapshot> slurm_jobs(const std::string& job_id, int number = 1);
+  // Distinct het jobs (leaders) among them.
+  int slurm_job_count(const std::string& job_id, int number = 1);
+  // The simulator's view of a job (GET /sim/jobs/{id}).
+  boost::json::value sim_view(std::uint32_t id);
+
+  void fault(const std::string& rule);
+  // Submits, behind the reconciler's back, a held copy carrying `original`'s tag (what a proxy
+  // that re-sent the POST leaves behind); returns its job id.
+  std::uint32_t submit_copy(const model::JobSnapshot& original);
+  void set_desire_cancel(const std::string& job_id, const std::string& reason = "test");
+
+  model::Settings settings;
+  tpslurm::testing::TempDir dir;
+  std::unique_ptr<slurm::testing::SimProcess> sim;
+
+ private:
+  model::Catalogs m_catalogs;
+  SystemClock m_clock;
+  std::unique_ptr<journal::Journal> m_journal;
+  std::unique_ptr<slurm::TokenSource> m_tokens;
+  std::unique_ptr<slurm::CurlTransport> m_transport;
+  std::unique_ptr<slurm::RequestBudget> m_budget;
+  std::unique_ptr<slurm::RestClient> m_client;
+  std::unique_ptr<Controller> m_controller;
+  std::string m_key = std::string(32, 'k');
+};
+
+}  // namespace tpslurm::reconcile::testing

@@ -1,0 +1,184 @@
+// The submit protocol end to end against the simulator (ARCHITECTURE.md §4): held submit,
+// identify, release; every classification of the answer; cancel before and after sending.
+#include <sys/stat.h>
+
+#include "reconcile_fixture.h"
+
+namespace tpslurm::reconcile::testing {
+namespace {
+
+using model::AttemptState;
+using model::JobPhase;
+
+bool exists(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0;
+}
+
+class SubmitProtocolTest : public ReconcileTest {};
+
+TEST_F(SubmitProtocolTest, AJobIsSubmittedHeldIdentifiedAndOnlyThenReleased) {
+  start();
+  add_job("j1", Shape::gpu_single);
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::submitted);
+  ASSERT_TRUE(a.slurm_job_id.has_value());
+  EXPECT_EQ(a.submit_mode, "held");
+  EXPECT_FALSE(a.identified_at.empty());
+  EXPECT_FALSE(a.released_at.empty());
+  EXPECT_FALSE(a.sluid.empty()) << "26.05 records carry SLUIDs";
+  EXPECT_EQ(a.found_by, "receipt");
+  EXPECT_EQ(job("j1").phase, JobPhase::pending);
+  EXPECT_EQ(slurm_job_count("j1"), 1);
+  const auto view = sim_view(*a.slurm_job_id);
+  EXPECT_FALSE(view.at("hold").as_bool()) << view;
+  EXPECT_EQ(sim->stat("submits_received"), 1);
+  // The order the journal tells: intent before the receipt, identify before release.
+  const auto events = story("j1");
+  const auto at = [&](const std::string& e) { return std::find(events.begin(), events.end(), e) - events.begin(); };
+  EXPECT_LT(at("attempt.state:prepared->submitting"), at("attempt.state:submitting->submitted"));
+  EXPECT_LT(at("attempt.state:submitting->submitted"), at("identified"));
+  EXPECT_LT(at("identified"), at("released"));
+  EXPECT_LT(at("released"), static_cast<long>(events.size()));
+}
+
+TEST_F(SubmitProtocolTest, AReleasedJobIsNeverSubmittedOrReleasedAgain) {
+  start();
+  add_job("j1", Shape::cpu_only);
+  once();
+  once();
+  once();
+  EXPECT_EQ(sim->stat("submits_received"), 1);
+  EXPECT_EQ(sim->stat("updates_received"), 1);
+  EXPECT_EQ(slurm_job_count("j1"), 1);
+}
+
+TEST_F(SubmitProtocolTest, DirectModeSubmitsRunnable) {
+  settings.submit_mode = model::SubmitMode::direct;
+  start();
+  add_job("j1", Shape::cpu_only);
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.submit_mode, "direct");
+  EXPECT_TRUE(a.released_at.empty());
+  EXPECT_FALSE(a.identified_at.empty());
+  EXPECT_EQ(sim->stat("updates_received"), 0);
+  EXPECT_FALSE(sim_view(*a.slurm_job_id).at("hold").as_bool());
+}
+
+TEST_F(SubmitProtocolTest, AHetjobIsOneSlurmJobWithEveryComponentIdentified) {
+  start();
+  add_job("h1", Shape::three_pools);
+  once();
+  const auto a = attempt("h1");
+  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_EQ(slurm_jobs("h1").size(), 3u);
+  EXPECT_EQ(slurm_job_count("h1"), 1);
+  EXPECT_EQ(a.het_job_id, a.slurm_job_id);
+  EXPECT_NE(a.components.find("\"offset\":2"), std::string::npos) << a.components;
+  for (const auto& component : slurm_jobs("h1")) EXPECT_FALSE(component.requeue) << component.job_id;
+}
+
+TEST_F(SubmitProtocolTest, ARejectedJobFailsWithSlurmsWordsAndIsCleanedUp) {
+  settings.partition = "no-such-partition";
+  start();
+  add_job("bad", Shape::gpu_single);
+  once();
+  const auto a = attempt("bad");
+  EXPECT_EQ(a.state, AttemptState::rejected);
+  EXPECT_NE(a.outcome_reason.find("2000"), std::string::npos) << a.outcome_reason;
+  EXPECT_EQ(job("bad").phase, JobPhase::failed);
+  EXPECT_EQ(a.cleanup, model::CleanupStep::closed);
+  EXPECT_FALSE(exists(a.attempt_dir + "/credentials")) << "an interrupted submit is cleaned";
+  EXPECT_FALSE(exists(a.attempt_dir + "/scratch"));
+  EXPECT_TRUE(exists(a.attempt_dir + "/job.sh")) << "the script, env and manifest stay";
+  EXPECT_TRUE(exists(a.attempt_dir + "/manifest.json"));
+  EXPECT_EQ(sim->stat("jobs_created"), 0);
+}
+
+TEST_F(SubmitProtocolTest, NotSentGoesBackToPreparedAndIsSentLater) {
+  start();
+  fault(R"({"kind": "outage", "mode": "refuse", "seconds": 3600})");
+  add_job("j1", Shape::cpu_only);
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::prepared);
+  EXPECT_EQ(job("j1").phase, JobPhase::queued);
+  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::submitted);
+  EXPECT_EQ(slurm_job_count("j1"), 1);
+}
+
+TEST_F(SubmitProtocolTest, AJobCancelledBeforeItIsSentIsNeverSent) {
+  start();
+  add_job("j1", Shape::cpu_only);
+  set_desire_cancel("j1");
+  once();
+  EXPECT_EQ(job("j1").phase, JobPhase::cancelled);
+  EXPECT_EQ(sim->stat("submits_received"), 0);
+}
+
+TEST_F(SubmitProtocolTest, APreparedJobCancelledIsNeverSent) {
+  start();
+  fault(R"({"kind": "outage", "mode": "refuse", "seconds": 3600})");
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::prepared);
+  set_desire_cancel("j1");
+  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::cancelled);
+  EXPECT_EQ(attempt("j1").cleanup, model::CleanupStep::closed);
+  EXPECT_EQ(sim->stat("submits_received"), 0);
+}
+
+TEST_F(SubmitProtocolTest, ASubmittedJobIsCancelledInSlurm) {
+  start();
+  add_job("j1", Shape::three_pools);
+  once();
+  set_desire_cancel("j1");
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::cancelled);
+  for (const auto& component : slurm_jobs("j1")) {
+    EXPECT_EQ(component.state.base, model::SlurmBaseState::cancelled) << component.job_id;
+  }
+}
+
+TEST_F(SubmitProtocolTest, PausedSubmitsNothingAndResumeSubmits) {
+  start();
+  ASSERT_TRUE(journal().set_control("paused", "tester", "maintenance").ok());
+  add_job("j1", Shape::cpu_only);
+  once();
+  EXPECT_EQ(sim->stat("submits_received"), 0);
+  EXPECT_EQ(job("j1").phase, JobPhase::queued);
+  ASSERT_TRUE(journal().clear_control("paused", "tester", "done").ok());
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::submitted);
+}
+
+TEST_F(SubmitProtocolTest, APausedDaemonStillAppliesCancelsToSubmittedJobs) {
+  start();
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_TRUE(journal().set_control("paused", "tester", "maintenance").ok());
+  set_desire_cancel("j1");
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::cancelled);
+}
+
+TEST_F(SubmitProtocolTest, TheOldDialectHoldsReleasesAndIdentifiesByTag) {
+  start({"--release", "22.05.8"}, "v0.0.38");
+  add_job("j1", Shape::gpu_single);
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_FALSE(a.released_at.empty());
+  EXPECT_TRUE(a.sluid.empty()) << "22.05 has no SLUIDs";
+  EXPECT_EQ(a.dialect, "v0.0.38");
+  EXPECT_EQ(slurm_job_count("j1"), 1);
+}
+
+}  // namespace
+}  // namespace tpslurm::reconcile::testing
