@@ -125,6 +125,10 @@ struct Controller::Impl {
   void background_round(int this_round) {
     probe_storage();
     run_search_round(services, gates.safe_mode, this_round);
+    maybe_sweep(this_round);
+  }
+
+  void maybe_sweep(int this_round) {
     if (parts.sweep_every > 0 && this_round % parts.sweep_every == 1 % parts.sweep_every) run_sweep(services);
   }
 
@@ -260,11 +264,14 @@ CycleReport Controller::run_once() {
   s.writer.set_writer_thread(std::this_thread::get_id());
   for (int i = 0; i < kMaxOnceCycles; ++i) {
     s.begin_cycle();
-    s.background_round(s.round);
-    s.io.poll();  // what the round posted (a cleared condition)
+    s.probe_storage();
+    run_search_round(s.services, s.gates.safe_mode, s.round);
+    s.io.poll();  // what the probe posted (a cleared condition)
     s.io.restart();
     const int before = s.report.progressed;
     for (const auto& id : s.live_jobs()) s.apply(run_pass(s.services, id, s.gates));
+    // After the passes, so that a sick listing's back-off never delays this cycle's submits.
+    s.maybe_sweep(s.round);
     if (s.report.progressed == before) break;
   }
   return s.report;

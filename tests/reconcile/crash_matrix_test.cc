@@ -70,6 +70,7 @@ std::string pools_of(Scenario s) {
 struct Case {
   bool crashed = false;
   std::vector<std::string> failures;
+  std::string log;  // what the serve runs wrote (warnings and errors): shown with a failure
 };
 
 class CrashMatrixTest : public ::testing::TestWithParam<std::pair<std::string, Scenario>> {
@@ -77,7 +78,10 @@ class CrashMatrixTest : public ::testing::TestWithParam<std::pair<std::string, S
   void SetUp() override {
     const std::string& release = GetParam().first;
     m_dialect = release == "22.05.8" ? "v0.0.38" : "v0.0.45";
-    auto sim = slurm::testing::SimProcess::start({"--manual-clock", "--timing", "manual", "--release", release});
+    // The binary checks the token against the real clock: the simulated one starts now.
+    const std::string now = std::to_string(unix_seconds(SystemClock().now()));
+    auto sim = slurm::testing::SimProcess::start(
+        {"--manual-clock", "--clock-start", now, "--timing", "manual", "--release", release});
     ASSERT_TRUE(sim.ok()) << sim.error().message();
     m_sim = std::move(*sim);
     auto credentials = m_sim->tokens()->credentials();
@@ -106,6 +110,7 @@ class CrashMatrixTest : public ::testing::TestWithParam<std::pair<std::string, S
     env["TUNEPLANE_SLURM_REST_API_VERSION"] = m_dialect;
     env["TUNEPLANE_SLURM_REST_USER"] = "root";
     env["TUNEPLANE_SLURM_JWT_FILE"] = m_dir.file("jwt");
+    env["TUNEPLANE_SLURM_CONNECT_TIMEOUT"] = "2s";
     env["TUNEPLANE_SLURM_REQUEST_TIMEOUT"] = "3s";
     env["TUNEPLANE_LOG_LEVEL"] = "warn";
     return env;
@@ -125,6 +130,7 @@ class CrashMatrixTest : public ::testing::TestWithParam<std::pair<std::string, S
   void serve(tpslurm::testing::EnvironmentMap env, const std::string& point, Case& c) {
     if (!c.crashed) env["TUNEPLANE_CRASH_AT"] = point;
     const ProcessResult run = cli(env, {"serve", "--once"});
+    c.log += run.err;
     if (run.exit_code == kCrashExitCode && !c.crashed) {
       c.crashed = true;
       return;
@@ -151,7 +157,7 @@ Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int 
   tpslurm::testing::write_test_file(
       root + "/request.json",
       R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {"framework": {"name": "custom", "runtime_id": "custom-test"},
-          "command": ["python", "train.py"], "pools": )" + pools_of(scenario) + R"(, "time_limit_minutes": 10}})");
+          "command": ["python", "train.py"], "pools": )" + pools_of(scenario) + R"(, "time_limit_minutes": 10}, "credentials": {"ingest_token": "crash-matrix-token"}})");
   const ProcessResult submitted = cli(env, {"submit", root + "/request.json"});
   if (submitted.exit_code != 0) {
     c.failures.push_back("submit: " + submitted.err);
@@ -163,6 +169,8 @@ Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int 
     // The answer is lost and every search fails at first: the job is blocked when the cancel
     // arrives; then Slurm answers again and the job is found.
     fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": ")" + submit_path + R"("})");
+    // The submit's pre-flight (jobs/state on v0.0.4x) passes untouched, once.
+    fault(R"({"kind": "delay", "ms": 1, "method": "GET", "path_prefix": "/slurm/)" + m_dialect + R"(/jobs/state"})");
     fault(R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/)" + m_dialect +
           R"(/jobs", "count": -1})");
     fault(R"({"kind": "accounting_outage"})");
@@ -241,9 +249,12 @@ TEST_P(CrashMatrixTest, EveryCrashPointRecovers) {
   int crashed = 0;
   for (std::size_t i = 0; i < kPoints.size(); ++i) {
     const Case c = run_case(scenario, kPoints[i], static_cast<int>(i));
-    for (const auto& failure : c.failures) ADD_FAILURE() << name_of(scenario) << " @ " << kPoints[i] << ": " << failure;
+    for (const auto& failure : c.failures) {
+      ADD_FAILURE() << name_of(scenario) << " @ " << kPoints[i] << ": " << failure << "\n" << c.log;
+    }
     passed += c.failures.empty() ? 1 : 0;
     crashed += c.crashed ? 1 : 0;
+    if (std::getenv("TP_CRASH_MATRIX_LOG") != nullptr) std::cout << kPoints[i] << ":\n" << c.log;
     row += "  " + kPoints[i] + (c.crashed ? ": crashed, " : ": not reached, ") + (c.failures.empty() ? "ok" : "FAILED") + "\n";
   }
   std::cout << "crash matrix " << GetParam().first << " (" << m_dialect << ") × " << name_of(scenario) << ": "

@@ -92,7 +92,7 @@ class RealReconcileTest : public ::testing::Test {
     tpslurm::testing::write_test_file(path, R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
         "framework": {"name": "custom", "runtime_id": "custom-test"}, "command": ["true"],
         "pools": [{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}],
-        "time_limit_minutes": 5}})");
+        "time_limit_minutes": 5}, "credentials": {"ingest_token": "real-reconcile-token"}})");
     const ProcessResult added = cli({"submit", path}, daemon_env());
     ASSERT_EQ(added.exit_code, 0) << added.err;
   }
