@@ -143,6 +143,10 @@ class RealReconcileTest : public ::testing::Test {
 TEST_F(RealReconcileTest, ALostFirstAnswerBlocksThenTheJobIsFoundAndAdopted) {
   ASSERT_TRUE(m_proxy->add_fault(R"({"kind": "lose_answer", "method": "POST", "path_suffix": "/job/submit"})").ok());
   submit("lost");
+  // The lost answer makes the client back off from slurmrestd for a moment, so this run ends
+  // with the job blocked; the next start searches at once.
+  serve();
+  EXPECT_EQ(attempt("lost").state, model::AttemptState::submit_unknown);
   serve();
   EXPECT_EQ(m_proxy->stat("answers_lost"), 1);
   EXPECT_EQ(m_proxy->route_count("POST /slurm/v0.0.38/job/submit"), 1) << "nothing was sent again";
@@ -192,7 +196,7 @@ TEST_F(RealReconcileTest, AResentPostsCopyIsFoundAndCancelledWhileHeld) {
       EXPECT_NE(job.state.base, model::SlurmBaseState::cancelled) << "the journaled job is never cancelled";
     } else {
       EXPECT_EQ(job.state.base, model::SlurmBaseState::cancelled) << "the copy is cancelled";
-      EXPECT_FALSE(job.start_time.has_value() && unix_seconds(*job.start_time) > 0) << "the held copy never ran";
+      EXPECT_TRUE(job.nodes.empty()) << "the held copy never ran (nodes " << job.nodes << ")";
     }
   }
 }

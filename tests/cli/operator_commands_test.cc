@@ -1,0 +1,177 @@
+// The operator's commands as users meet them (the real binary): pause and resume, cancel,
+// resolve with its refusals, journal restore and safe mode, and serve's lock.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "journal/daemon_lock.h"
+#include "journal/journal.h"
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::cli {
+namespace {
+
+using model::AttemptState;
+using testing::ProcessResult;
+
+class OperatorCommandsTest : public ::testing::Test {
+ protected:
+  OperatorCommandsTest() {
+    env = testing::minimal_environment();
+    env["TUNEPLANE_STATE_DIR"] = dir.file("state");
+    env["TUNEPLANE_STORAGE_ROOT"] = dir.file("storage");
+    env["TUNEPLANE_GPU_SERIES_FILE"] = source("etc/gpu-series.example.json");
+    env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = source("etc/runtime-registry.example.json");
+    env["TUNEPLANE_INSTANCE"] = "test";
+    env["TUNEPLANE_RESOLVE_QUIET_PERIOD"] = "10m";
+  }
+
+  static std::string source(const std::string& relative) { return std::string(TP_SOURCE_DIR) + "/" + relative; }
+
+  ProcessResult cli(std::vector<std::string> args) {
+    args.insert(args.begin(), TP_BINARY);
+    return testing::run_process(args, env);
+  }
+
+  // A job whose first attempt's submit answer was lost at `intent` (journaled with a clock
+  // set there, as the daemon would have).
+  void blocked_job(const std::string& job_id, TimePoint intent) {
+    ManualClock clock(intent);
+    auto journal = journal::Journal::open(dir.file("state/journal.db"), clock);
+    ASSERT_TRUE(journal.ok()) << journal.error().message();
+    journal::Journal& j = **journal;
+    ASSERT_TRUE(j.add_job({job_id, "{}", "hash-" + job_id, "", "", 1}).ok());
+    ASSERT_TRUE(j.add_attempt(job_id, 1, "token-" + job_id, "in").ok());
+    ASSERT_TRUE(j.transition({job_id, 1}, AttemptState::preparing, AttemptState::prepared, {}, {}).ok());
+    ASSERT_TRUE(j.transition({job_id, 1}, AttemptState::prepared, AttemptState::submitting, {}, {}).ok());
+    ASSERT_TRUE(j.transition({job_id, 1}, AttemptState::submitting, AttemptState::submit_unknown, {}, {}).ok());
+  }
+
+  // A search by tag journaled at `at`.
+  void searched(const std::string& job_id, TimePoint at, bool complete) {
+    ManualClock clock(at);
+    auto journal = journal::Journal::open(dir.file("state/journal.db"), clock);
+    ASSERT_TRUE(journal.ok());
+    journal::AttemptChanges changes;
+    changes.search_report = R"({"complete":)" + std::string(complete ? "true" : "false") +
+                            R"(,"matches":0,"sources":[{"source":"slurmctld job list","outcome":"ok","records":3,"message":""}]})";
+    changes.search_complete = complete;
+    ASSERT_TRUE((*journal)->update_attempt({job_id, 1}, AttemptState::submit_unknown, changes, "search", {}).ok());
+  }
+
+  AttemptState state_of(const std::string& job_id, int number = 1) {
+    SystemClock clock;
+    auto journal = journal::Journal::open(dir.file("state/journal.db"), clock);
+    EXPECT_TRUE(journal.ok());
+    auto attempts = (*journal)->attempts(job_id);
+    EXPECT_TRUE(attempts.ok() && attempts->size() >= static_cast<std::size_t>(number));
+    return (*attempts)[static_cast<std::size_t>(number - 1)].state;
+  }
+
+  testing::TempDir dir;
+  testing::EnvironmentMap env;
+};
+
+TEST_F(OperatorCommandsTest, PauseAndResumeAreJournaledAndIdempotent) {
+  const auto no_reason = cli({"pause"});
+  EXPECT_EQ(no_reason.exit_code, 2) << no_reason.err;
+  const auto paused = cli({"pause", "--reason", "storage maintenance"});
+  EXPECT_EQ(paused.exit_code, 0) << paused.err;
+  EXPECT_EQ(paused.out, "paused: nothing new is submitted; submitted jobs are still followed\n");
+  const auto again = cli({"pause", "--reason", "again"});
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_NE(again.out.find("already paused since "), std::string::npos) << again.out;
+  EXPECT_EQ(cli({"resume"}).out, "resumed: submitting again\n");
+  EXPECT_EQ(cli({"resume"}).out, "not paused; nothing changed\n");
+}
+
+TEST_F(OperatorCommandsTest, CancelJournalsTheDesireOnce) {
+  ASSERT_EQ(cli({"submit", source("etc/launch-request.example.json")}).exit_code, 0);
+  const auto cancelled = cli({"cancel", "ft-7f3c2a", "--reason", "wrong data"});
+  EXPECT_EQ(cancelled.exit_code, 0) << cancelled.err;
+  EXPECT_EQ(cancelled.out, "ft-7f3c2a: cancel requested (queued); the daemon applies it\n");
+  EXPECT_EQ(cli({"cancel", "ft-7f3c2a"}).out, "ft-7f3c2a: cancel already requested\n");
+  const auto unknown = cli({"cancel", "nope"});
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_EQ(unknown.err, "tuneplane-slurm: no job nope in the journal\n");
+  const auto audit = cli({"audit", "ft-7f3c2a"});
+  EXPECT_NE(audit.out.find("wrong data"), std::string::npos) << audit.out;
+}
+
+TEST_F(OperatorCommandsTest, ResolveAbsentIsRefusedUntilTheQuietPeriodPassed) {
+  ASSERT_EQ(cli({"migrate"}).exit_code, 0);
+  blocked_job("b1", SystemClock().now() - std::chrono::minutes(4));
+  const auto early = cli({"resolve", "b1/1", "--absent", "--reason", "checked slurmctld.log"});
+  EXPECT_NE(early.exit_code, 0);
+  EXPECT_NE(early.err.find("refused to resolve b1/1 as absent: the quiet period (TUNEPLANE_RESOLVE_QUIET_PERIOD) "
+                           "has not passed: 5 min"),
+            std::string::npos)
+      << early.err;
+  EXPECT_EQ(state_of("b1"), AttemptState::submit_unknown);
+}
+
+TEST_F(OperatorCommandsTest, ResolveAbsentNeedsACompleteSearchAfterTheQuietPeriod) {
+  ASSERT_EQ(cli({"migrate"}).exit_code, 0);
+  const TimePoint intent = SystemClock().now() - std::chrono::hours(1);
+  blocked_job("b1", intent);
+  searched("b1", intent + std::chrono::minutes(5), true);  // complete, but inside the quiet period
+  searched("b1", intent + std::chrono::minutes(20), false);  // after it, but incomplete
+  const auto refused = cli({"resolve", "b1", "--absent", "--reason", "gone"});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("no complete search (every source answering) has run since the quiet period ended"),
+            std::string::npos)
+      << refused.err;
+  const auto blocked = cli({"audit", "--blocked"});
+  EXPECT_NE(blocked.out.find("slurmctld job list: ok"), std::string::npos) << blocked.out;
+  EXPECT_NE(blocked.out.find("60 min"), std::string::npos) << blocked.out;
+
+  searched("b1", intent + std::chrono::minutes(30), true);
+  const auto no_reason = cli({"resolve", "b1/1", "--absent"});
+  EXPECT_EQ(no_reason.exit_code, 2) << no_reason.err;
+  const auto resolved = cli({"resolve", "b1/1", "--absent", "--reason", "slurmctld.log shows no such job"});
+  EXPECT_EQ(resolved.exit_code, 0) << resolved.err;
+  EXPECT_EQ(resolved.out, "b1/1: resolved absent; the tag stays watched\n");
+  EXPECT_EQ(state_of("b1"), AttemptState::abandoned);
+  const auto audit = cli({"audit", "b1"});
+  EXPECT_NE(audit.out.find("slurmctld.log shows no such job"), std::string::npos) << audit.out;
+  const auto twice = cli({"resolve", "b1/1", "--absent", "--reason", "again"});
+  EXPECT_NE(twice.exit_code, 0);
+  EXPECT_NE(twice.err.find("is abandoned: only a submit whose answer was lost"), std::string::npos) << twice.err;
+}
+
+TEST_F(OperatorCommandsTest, ResolveTakesExactlyOneAnswer) {
+  const auto neither = cli({"resolve", "b1/1", "--reason", "x"});
+  EXPECT_EQ(neither.exit_code, 2);
+  EXPECT_EQ(neither.err, "tuneplane-slurm: resolve needs exactly one of --absent or --adopt <job id|SLUID>\n");
+}
+
+TEST_F(OperatorCommandsTest, RestoreKeepsTheCurrentJournalAndTurnsSafeModeOn) {
+  ASSERT_EQ(cli({"submit", source("etc/launch-request.example.json")}).exit_code, 0);
+  ASSERT_EQ(cli({"journal", "backup", dir.file("backup.db")}).exit_code, 0);
+  ASSERT_EQ(cli({"cancel", "ft-7f3c2a"}).exit_code, 0);
+  const auto bad = cli({"journal", "restore", dir.file("missing.db")});
+  EXPECT_NE(bad.exit_code, 0);
+  const auto restored = cli({"journal", "restore", dir.file("backup.db"), "--reason", "disk lost"});
+  ASSERT_EQ(restored.exit_code, 0) << restored.err;
+  EXPECT_NE(restored.out.find("safe mode is on"), std::string::npos) << restored.out;
+  // The restored content: the cancel made after the backup is gone from the journal ...
+  EXPECT_EQ(cli({"cancel", "ft-7f3c2a"}).out, "ft-7f3c2a: cancel requested (queued); the daemon applies it\n");
+  EXPECT_EQ(cli({"journal", "clear-safe-mode", "--reason", "checked Slurm"}).out, "safe mode cleared\n");
+  EXPECT_EQ(cli({"journal", "clear-safe-mode", "--reason", "again"}).out, "safe mode was not on; nothing changed\n");
+}
+
+TEST_F(OperatorCommandsTest, RestoreAndServeAreRefusedWhileADaemonHoldsTheLock) {
+  ASSERT_EQ(cli({"migrate"}).exit_code, 0);
+  auto held = journal::DaemonLock::acquire(dir.file("state/journal.db"));
+  ASSERT_TRUE(held.ok()) << held.error().message();
+  const std::string pid = std::to_string(::getpid());
+  const auto serve = cli({"serve", "--once"});
+  EXPECT_NE(serve.exit_code, 0);
+  EXPECT_NE(serve.err.find("(pid " + pid + ")"), std::string::npos) << serve.err;
+  const auto restore = cli({"journal", "restore", dir.file("state/journal.db")});
+  EXPECT_NE(restore.exit_code, 0);
+  EXPECT_NE(restore.err.find("stop `serve` first"), std::string::npos) << restore.err;
+}
+
+}  // namespace
+}  // namespace tpslurm::cli
