@@ -42,7 +42,7 @@ StepEnd start_attempt(Step& step) {
 }
 
 StepEnd prepare(Step& step) {
-  if (step.gates.storage_unwritable) return StepEnd::wait;
+  if (step.gates.paused || step.gates.storage_unwritable) return StepEnd::wait;
   const auto fail = [&](const Error& error) {
     journal::AttemptChanges changes;
     changes.outcome_reason = error.message();

@@ -20,7 +20,7 @@
 #include <map>
 #include <set>
 
-#include "../slurm/sim_process.h"
+#include "binary_fixture.h"
 #include "base/crash_point.h"
 #include "base/digest.h"
 #include "journal/journal.h"
@@ -63,7 +63,7 @@ std::string pools_of(Scenario s) {
       }
       return three + "]";
     }
-    default: return R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])";
+    default: return {};
   }
 }
 
@@ -73,58 +73,10 @@ struct Case {
   std::string log;  // what the serve runs wrote (warnings and errors): shown with a failure
 };
 
-class CrashMatrixTest : public ::testing::TestWithParam<std::pair<std::string, Scenario>> {
+class CrashMatrixTest : public BinaryTest,
+                        public ::testing::WithParamInterface<std::pair<std::string, Scenario>> {
  protected:
-  void SetUp() override {
-    const std::string& release = GetParam().first;
-    m_dialect = release == "22.05.8" ? "v0.0.38" : "v0.0.45";
-    // The binary checks the token against the real clock: the simulated one starts now.
-    const std::string now = std::to_string(unix_seconds(SystemClock().now()));
-    auto sim = slurm::testing::SimProcess::start(
-        {"--manual-clock", "--clock-start", now, "--timing", "manual", "--release", release});
-    ASSERT_TRUE(sim.ok()) << sim.error().message();
-    m_sim = std::move(*sim);
-    auto credentials = m_sim->tokens()->credentials();
-    ASSERT_TRUE(credentials.ok());
-    tpslurm::testing::write_test_file(m_dir.file("jwt"), "SLURM_JWT=" + credentials->token + "\n",
-                                      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
-    m_image = "crash matrix image\n";
-    tpslurm::testing::write_test_file(m_dir.file("registry.json"),
-                                      R"({"runtimes": {"custom-test": {"framework": "custom", "launcher": "srun",
-          "sqsh": {"path": "runtimes/test.sqsh", "sha256": ")" + sha256_hex(m_image) + R"("}}}})");
-    tpslurm::testing::write_test_file(
-        m_dir.file("gpu.json"),
-        R"({"series": {"h100-80g": {"slurm_constraint": "h100", "gres": "gpu", "gpus_per_node": 8}}})");
-  }
-
-  tpslurm::testing::EnvironmentMap environment(const std::string& root) {
-    auto env = tpslurm::testing::minimal_environment();
-    env["TUNEPLANE_STATE_DIR"] = root + "/state";
-    env["TUNEPLANE_STORAGE_ROOT"] = root + "/storage";
-    env["TUNEPLANE_GPU_SERIES_FILE"] = m_dir.file("gpu.json");
-    env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = m_dir.file("registry.json");
-    env["TUNEPLANE_INSTANCE"] = "cm";
-    env["TUNEPLANE_SLURM_PARTITION"] = "gpu";
-    env["TUNEPLANE_SLURM_CPU_PARTITION"] = "cpu";
-    env["TUNEPLANE_SLURM_REST_URL"] = m_sim->url();
-    env["TUNEPLANE_SLURM_REST_API_VERSION"] = m_dialect;
-    env["TUNEPLANE_SLURM_REST_USER"] = "root";
-    env["TUNEPLANE_SLURM_JWT_FILE"] = m_dir.file("jwt");
-    env["TUNEPLANE_SLURM_CONNECT_TIMEOUT"] = "2s";
-    env["TUNEPLANE_SLURM_REQUEST_TIMEOUT"] = "3s";
-    env["TUNEPLANE_LOG_LEVEL"] = "warn";
-    return env;
-  }
-
-  ProcessResult cli(const tpslurm::testing::EnvironmentMap& env, std::vector<std::string> args) {
-    args.insert(args.begin(), TP_BINARY);
-    return tpslurm::testing::run_process(args, env);
-  }
-
-  void fault(const std::string& rule) {
-    auto id = m_sim->add_fault(rule);
-    ASSERT_TRUE(id.ok()) << id.error().message();
-  }
+  void SetUp() override { start_sim(GetParam().first); }
 
   // `serve --once`, crashing at `point` unless the case already crashed there.
   void serve(tpslurm::testing::EnvironmentMap env, const std::string& point, Case& c) {
@@ -142,23 +94,14 @@ class CrashMatrixTest : public ::testing::TestWithParam<std::pair<std::string, S
   void check(const tpslurm::testing::EnvironmentMap& env, const std::string& job_id, Scenario scenario,
              std::int64_t submits, Case& c);
 
-  std::unique_ptr<slurm::testing::SimProcess> m_sim;
-  tpslurm::testing::TempDir m_dir;
-  std::string m_dialect;
-  std::string m_image;
 };
 
 Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int index) {
   Case c;
   const std::string root = m_dir.file("case-" + std::to_string(index));
-  tpslurm::testing::write_test_file(root + "/storage/runtimes/test.sqsh", m_image);
   const auto env = environment(root);
   const std::string job_id = "cm-" + std::to_string(static_cast<int>(scenario)) + "-" + std::to_string(index);
-  tpslurm::testing::write_test_file(
-      root + "/request.json",
-      R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {"framework": {"name": "custom", "runtime_id": "custom-test"},
-          "command": ["python", "train.py"], "pools": )" + pools_of(scenario) + R"(, "time_limit_minutes": 10}, "credentials": {"ingest_token": "crash-matrix-token"}})");
-  const ProcessResult submitted = cli(env, {"submit", root + "/request.json"});
+  const ProcessResult submitted = cli(env, {"submit", request_file(root, job_id, pools_of(scenario))});
   if (submitted.exit_code != 0) {
     c.failures.push_back("submit: " + submitted.err);
     return c;

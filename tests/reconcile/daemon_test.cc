@@ -1,0 +1,147 @@
+// `serve` as a daemon (the real binary): a job the CLI adds reaches Slurm well within one poll
+// interval; SIGTERM lets the pass in flight finish and exits 0; a second `serve` is refused;
+// a storage root that refuses writes stops preparing until it clears.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "binary_fixture.h"
+#include "journal/journal.h"
+
+namespace tpslurm::reconcile::testing {
+namespace {
+
+class DaemonTest : public BinaryTest {
+ protected:
+  void SetUp() override {
+    start_sim("26.05.3");
+    m_env = environment(m_dir.file("deploy"));
+    m_env["TUNEPLANE_POLL_INTERVAL"] = "60s";
+    m_env["TUNEPLANE_LOG_LEVEL"] = "info";
+  }
+  void TearDown() override {
+    if (m_pid > 0) {
+      ::kill(m_pid, SIGKILL);
+      ::waitpid(m_pid, nullptr, 0);
+    }
+  }
+
+  // Starts `serve` in the background with stderr to a file.
+  void start_serve() {
+    const std::string log = m_dir.file("serve.log");
+    m_pid = ::fork();
+    ASSERT_GE(m_pid, 0);
+    if (m_pid == 0) {
+      std::vector<std::string> env_text;
+      for (const auto& [k, v] : m_env) env_text.push_back(k + "=" + v);
+      std::vector<char*> envp;
+      for (auto& e : env_text) envp.push_back(e.data());
+      envp.push_back(nullptr);
+      std::string binary = TP_BINARY, serve = "serve";
+      char* argv[] = {binary.data(), serve.data(), nullptr};
+      FILE* err = std::freopen(log.c_str(), "w", stderr);
+      (void)err;
+      ::execve(binary.c_str(), argv, envp.data());
+      ::_exit(127);
+    }
+  }
+
+  int stop_serve(int signals = 1) {
+    for (int i = 0; i < signals; ++i) ::kill(m_pid, SIGTERM);
+    int status = 0;
+    ::waitpid(m_pid, &status, 0);
+    m_pid = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+  // Waits (bounded, real time) until `done` holds; false if it never did.
+  template <class Done>
+  bool eventually(Done done, std::chrono::seconds limit = std::chrono::seconds(20)) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return done();
+  }
+
+  std::optional<journal::AttemptRecord> attempt(const std::string& job_id) {
+    SystemClock clock;
+    journal::OpenOptions options;
+    options.mode = journal::OpenOptions::Mode::read_only;
+    auto journal = journal::Journal::open(m_env.at("TUNEPLANE_STATE_DIR") + "/journal.db", clock, options);
+    if (!journal.ok()) return std::nullopt;
+    auto attempts = (*journal)->attempts(job_id);
+    if (!attempts.ok() || attempts->empty()) return std::nullopt;
+    return attempts->front();
+  }
+
+  tpslurm::testing::EnvironmentMap m_env;
+  pid_t m_pid = -1;
+};
+
+TEST_F(DaemonTest, ANewJobReachesSlurmWellWithinOnePollIntervalAndSigtermExitsZero) {
+  ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);
+  start_serve();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the first cycle has run: nothing to do
+  const auto submitted_at = std::chrono::steady_clock::now();
+  ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d1")}).exit_code, 0);
+  EXPECT_TRUE(eventually([&] {
+    auto a = attempt("d1");
+    return a && !a->released_at.empty();
+  })) << tpslurm::testing::read_test_file(m_dir.file("serve.log"));
+  const auto took = std::chrono::steady_clock::now() - submitted_at;
+  EXPECT_LT(took, std::chrono::seconds(20)) << "the poll interval is 60 s";
+  EXPECT_EQ(m_sim->stat("submits_received"), 1);
+
+  // A second daemon on the same journal is refused with the first one's pid.
+  const auto second = cli(m_env, {"serve", "--once"});
+  EXPECT_NE(second.exit_code, 0);
+  EXPECT_NE(second.err.find("(pid " + std::to_string(m_pid) + ")"), std::string::npos) << second.err;
+
+  // A cancel from the CLI is applied without waiting for the next cycle.
+  ASSERT_EQ(cli(m_env, {"cancel", "d1"}).exit_code, 0);
+  EXPECT_TRUE(eventually([&] {
+    auto a = attempt("d1");
+    return a && a->state == model::AttemptState::cancelled;
+  }));
+  EXPECT_EQ(stop_serve(), 0);
+  const std::string log = tpslurm::testing::read_test_file(m_dir.file("serve.log"));
+  EXPECT_NE(log.find("finishing the passes in flight"), std::string::npos) << log;
+  EXPECT_NE(log.find("job=d1 attempt=1"), std::string::npos) << log;
+}
+
+TEST_F(DaemonTest, JsonLogsNameTheJobAndNeverTheToken) {
+  m_env["TUNEPLANE_LOG_FORMAT"] = "json";
+  ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d2")}).exit_code, 0);
+  const auto run = cli(m_env, {"serve", "--once"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find(R"("job":"d2","attempt":1)"), std::string::npos) << run.err;
+  const std::string token = tpslurm::testing::read_test_file(m_dir.file("jwt"));
+  EXPECT_EQ(run.err.find(token.substr(10, 40)), std::string::npos) << "the token is never logged";
+  EXPECT_EQ(run.err.find("test-token"), std::string::npos) << "the ingest credential is never logged";
+}
+
+TEST_F(DaemonTest, AStorageRootThatRefusesWritesStopsPreparingUntilItClears) {
+  const std::string slurm_tree = m_env.at("TUNEPLANE_STORAGE_ROOT") + "/slurm";
+  ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d3")}).exit_code, 0);
+  // The job's tree exists now (its credential); its attempts directory cannot be made.
+  tpslurm::testing::write_test_file(slurm_tree + "/jobs/d3/attempts", "not a directory");
+  auto blocked = cli(m_env, {"serve", "--once"});
+  ASSERT_EQ(blocked.exit_code, 0) << blocked.err;
+  EXPECT_EQ(attempt("d3")->state, model::AttemptState::preparing);
+  EXPECT_NE(blocked.err.find("the storage root cannot be written: nothing new is submitted until it clears"),
+            std::string::npos)
+      << blocked.err;
+  std::filesystem::remove(slurm_tree + "/jobs/d3/attempts");
+  const auto cleared = cli(m_env, {"serve", "--once"});
+  ASSERT_EQ(cleared.exit_code, 0) << cleared.err;
+  EXPECT_EQ(attempt("d3")->state, model::AttemptState::submitted);
+  EXPECT_EQ(m_sim->stat("submits_received"), 1);
+}
+
+}  // namespace
+}  // namespace tpslurm::reconcile::testing
