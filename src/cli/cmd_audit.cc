@@ -99,8 +99,8 @@ int run_audit(Context& context, const AuditOptions& options) {
         context, journal->orphans(), options.json,
         Table({"SLURM JOB", "SLUID", "NAME", "STATE", "WORKDIR", "FIRST SEEN", "LAST SEEN"}),
         [](const journal::OrphanEntry& e) {
-          return std::vector<std::string>{std::to_string(e.slurm_job_id), e.sluid, e.name, e.slurm_state,
-                                          e.working_dir, e.first_seen, e.last_seen};
+          return std::vector<std::string>{
+              std::to_string(e.slurm_job_id), e.sluid, e.name, e.slurm_state, e.working_dir, e.first_seen, e.last_seen};
         },
         "no orphans");
   }
@@ -109,8 +109,9 @@ int run_audit(Context& context, const AuditOptions& options) {
         context, journal->cleanup_backlog(), options.json,
         Table({"JOB", "ATTEMPT", "STATE", "CLEANUP", "SLURM JOB", "SLURM STATE", "SINCE"}),
         [](const journal::CleanupEntry& e) {
-          return std::vector<std::string>{e.job_id,  std::to_string(e.attempt), e.state, e.cleanup,
-                                          optional_text(e.slurm_job_id), e.slurm_state, e.since};
+          return std::vector<std::string>{e.job_id,  std::to_string(e.attempt),     e.state,
+                                          e.cleanup, optional_text(e.slurm_job_id), e.slurm_state,
+                                          e.since};
         },
         "no cleanup backlog");
   }
@@ -140,8 +141,9 @@ int run_audit(Context& context, const AuditOptions& options) {
 void add_audit_command(CLI::App& app, Context& context, int& exit_code) {
   auto options = std::make_shared<AuditOptions>();
   CLI::App* command =
-      app.add_subcommand("audit", "A job's whole history from the journal, the blocked submissions, or the cleanup "
-                                  "backlog");
+      app.add_subcommand("audit",
+                         "A job's whole history from the journal, the blocked submissions, or the cleanup "
+                         "backlog");
   add_version_flag(*command);
   command->add_option("JOB", options->job, "A job id: its timeline");
   command->add_flag("--blocked", options->blocked, "Submissions whose response was lost, blocking their job");

@@ -32,7 +32,8 @@ int run_cancel(Context& context, const std::string& job_id, const std::string& r
       context.out() << job_id << ": cancel already requested\n";
       return kExitOk;
     }
-    const std::string words = reason.empty() ? "requested by " + operator_name() : reason + " (by " + operator_name() + ")";
+    const std::string words =
+        reason.empty() ? "requested by " + operator_name() : reason + " (by " + operator_name() + ")";
     Status set = journal->set_desire(job_id, model::Desire::cancel, words, record.version);
     if (set.ok()) {
       context.out() << job_id << ": cancel requested (" << model::to_string(record.phase)

@@ -6,14 +6,14 @@
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 
+#include "base/file_system.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
+#include "cli/slurm_connection.h"
+#include "journal/daemon_lock.h"
 #include "journal/journal.h"
 #include "journal/journal_check.h"
-#include "journal/daemon_lock.h"
-#include "base/file_system.h"
-#include "cli/slurm_connection.h"
 
 namespace tpslurm::cli {
 namespace {

@@ -75,8 +75,8 @@ int resolve_absent(Context& context, journal::Journal& journal, const journal::A
                    const ResolveOptions& options) {
   if (options.reason.empty()) return context.fail(invalid_argument("resolve --absent needs --reason TEXT"));
   if (std::string why = absent_refusal(a, *context.settings(), context.clock().now()); !why.empty()) {
-    return context.fail(transient("refused to resolve " + a.job_id + "/" + std::to_string(a.number) +
-                                  " as absent: " + why));
+    return context.fail(
+        transient("refused to resolve " + a.job_id + "/" + std::to_string(a.number) + " as absent: " + why));
   }
   if (Status done = journal.resolve_absent(a.key(), operator_name(), options.reason); !done.ok()) {
     return context.fail(done.error());

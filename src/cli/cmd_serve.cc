@@ -43,12 +43,20 @@ int run_serve(Context& context, bool once) {
   auto slurm = connect_slurm(*settings, context.clock());
   if (!slurm.ok()) return context.fail(slurm.error());
 
-  reconcile::Controller controller({*journal, *slurm->client, *settings, *catalogs, context.clock(), *key,
-                                    slurm->budget.get(), 4, reconcile::kSweepEvery, {}});
+  reconcile::Controller controller({*journal,
+                                    *slurm->client,
+                                    *settings,
+                                    *catalogs,
+                                    context.clock(),
+                                    *key,
+                                    slurm->budget.get(),
+                                    4,
+                                    reconcile::kSweepEvery,
+                                    {}});
   if (!once) return controller.run();
   const reconcile::CycleReport report = controller.run_once();
-  context.out() << "serve --once: " << report.cycles << " cycles, " << report.passes << " passes, "
-                << report.progressed << " with progress\n";
+  context.out() << "serve --once: " << report.cycles << " cycles, " << report.passes << " passes, " << report.progressed
+                << " with progress\n";
   return kExitOk;
 }
 

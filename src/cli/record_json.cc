@@ -25,8 +25,8 @@ json::value embedded(const std::string& value) {
 
 bool resources_held(const std::vector<journal::AttemptRecord>& attempts) {
   for (const auto& attempt : attempts) {
-    const bool never_sent = attempt.state == model::AttemptState::preparing ||
-                            attempt.state == model::AttemptState::prepared;
+    const bool never_sent =
+        attempt.state == model::AttemptState::preparing || attempt.state == model::AttemptState::prepared;
     if (!never_sent && attempt.cleanup != model::CleanupStep::closed) return true;
   }
   return false;
@@ -100,9 +100,14 @@ json::object to_json(const journal::BlockedEntry& e) {
 }
 
 json::object to_json(const journal::OrphanEntry& e) {
-  return {{"slurm_job_id", e.slurm_job_id}, {"sluid", text(e.sluid)},       {"name", e.name},
-          {"comment", text(e.comment)},     {"working_dir", text(e.working_dir)}, {"slurm_state", text(e.slurm_state)},
-          {"first_seen", e.first_seen},     {"last_seen", e.last_seen}};
+  return {{"slurm_job_id", e.slurm_job_id},
+          {"sluid", text(e.sluid)},
+          {"name", e.name},
+          {"comment", text(e.comment)},
+          {"working_dir", text(e.working_dir)},
+          {"slurm_state", text(e.slurm_state)},
+          {"first_seen", e.first_seen},
+          {"last_seen", e.last_seen}};
 }
 
 json::object to_json(const journal::CleanupEntry& e) {

@@ -32,7 +32,6 @@ using model::JobPhase;
 
 constexpr int kBusyTimeoutMs = 5000;
 
-
 Status moved_by_another_writer(const std::string& which, AttemptState actual, AttemptState expected) {
   return transient(which + " is " + std::string(model::to_string(actual)) + ", not " +
                    std::string(model::to_string(expected)) + ": another writer moved it; read it again");
@@ -91,8 +90,9 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Cl
   }
   if (exists && !S_ISREG(info.st_mode)) return invalid_argument("journal " + path + " is not a regular file");
   // Never SQLITE_OPEN_CREATE over an existing path: a file we cannot read must stay untouched.
-  const int flags = !writable ? SQLite::OPEN_READONLY : exists ? SQLite::OPEN_READWRITE
-                                                               : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
+  const int flags = !writable ? SQLite::OPEN_READONLY
+                    : exists  ? SQLite::OPEN_READWRITE
+                              : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
   try {
     SQLite::Database db(path, flags, kBusyTimeoutMs);
     if (writable && sqlite3_db_readonly(db.getHandle(), "main") == 1) {
@@ -234,10 +234,11 @@ Result<AttemptRecord> Journal::add_attempt(std::string_view job_id, int number, 
     auto job = m_impl->read_job(job_id);
     if (!job) return not_found("no job " + std::string(job_id) + " in the journal");
     if (model::is_final(job->phase)) {
-      return invalid_argument("job " + std::string(job_id) + " has ended (" + std::string(model::to_string(job->phase)) +
-                              "); it takes no new attempt");
+      return invalid_argument("job " + std::string(job_id) + " has ended (" +
+                              std::string(model::to_string(job->phase)) + "); it takes no new attempt");
     }
-    if (Status next = model::check_next_attempt(job_id, m_impl->history_of(*job), number); !next.ok()) return next.error();
+    if (Status next = model::check_next_attempt(job_id, m_impl->history_of(*job), number); !next.ok())
+      return next.error();
     const std::string now = m_impl->now();
     SQLite::Statement insert(m_impl->db,
                              "INSERT INTO attempts (job_id, number, submit_token, state, input_sha256, created_at, "
@@ -314,9 +315,8 @@ Status Journal::transition(const AttemptKey& key, AttemptState from, AttemptStat
     EventDetail event = detail;
     if (changes.slurm_job_id) event.emplace_back("slurm_job_id", std::to_string(*changes.slurm_job_id));
     if (changes.sluid) event.emplace_back("sluid", *changes.sluid);
-    if (changes.outcome_reason && std::none_of(event.begin(), event.end(), [](const auto& kv) {
-          return kv.first == "reason";
-        })) {
+    if (changes.outcome_reason &&
+        std::none_of(event.begin(), event.end(), [](const auto& kv) { return kv.first == "reason"; })) {
       event.emplace_back("reason", *changes.outcome_reason);
     }
     m_impl->append_event(key.job_id, key.number, "attempt.state", model::to_string(from), model::to_string(to), event);
@@ -383,9 +383,10 @@ Result<std::vector<TimelineEntry>> Journal::timeline(std::string_view job_id) {
   std::lock_guard lock(m_impl->mutex);
   try {
     std::vector<TimelineEntry> out;
-    SQLite::Statement query(m_impl->db,
-                            "SELECT seq, at, job_id, request_sha256, attempt, submit_token, kind, from_state, to_state, "
-                            "reason, slurm_job_id, sluid, detail FROM audit_timeline WHERE job_id = ? ORDER BY seq");
+    SQLite::Statement query(
+        m_impl->db,
+        "SELECT seq, at, job_id, request_sha256, attempt, submit_token, kind, from_state, to_state, "
+        "reason, slurm_job_id, sluid, detail FROM audit_timeline WHERE job_id = ? ORDER BY seq");
     query.bind(1, std::string(job_id));
     while (query.executeStep()) out.push_back(read_timeline_row(query));
     return out;
@@ -400,7 +401,8 @@ Result<std::vector<BlockedEntry>> Journal::blocked() {
     std::vector<BlockedEntry> out;
     SQLite::Statement query(m_impl->db,
                             "SELECT job_id, attempt, submit_token, intent_at, blocked_since, attempt_dir, "
-                            "last_search_at, reason, last_complete_search_at, search_report FROM audit_blocked ORDER BY blocked_since, job_id");
+                            "last_search_at, reason, last_complete_search_at, search_report FROM audit_blocked ORDER "
+                            "BY blocked_since, job_id");
     while (query.executeStep()) out.push_back(read_blocked_row(query));
     return out;
   } catch (const SQLite::Exception& e) {

@@ -62,8 +62,9 @@ struct Journal::Impl {
     update.bind(2, now());
     update.bind(3, std::string(job_id));
     update.bind(4, std::string(model::to_string(from)));
-    if (update.exec() != 1) return transient("job " + std::string(job_id) + " is no longer in phase " +
-                                             std::string(model::to_string(from)) + "; read it again");
+    if (update.exec() != 1)
+      return transient("job " + std::string(job_id) + " is no longer in phase " + std::string(model::to_string(from)) +
+                       "; read it again");
     append_event(job_id, std::nullopt, "job.phase", model::to_string(from), model::to_string(to),
                  reason.empty() ? EventDetail{} : EventDetail{{"reason", std::string(reason)}});
     return ok_status();
@@ -80,8 +81,8 @@ struct Journal::Impl {
   // cleanup is not closed (there is at most one while the invariants hold).
   model::AttemptHistory history_of(const JobRecord& job) {
     model::AttemptHistory history{job.max_attempts, job.current_attempt.value_or(0), std::nullopt};
-    SQLite::Statement query(db, std::string(kAttemptColumns) +
-                                    " WHERE job_id = ? AND cleanup <> 'closed' ORDER BY number LIMIT 1");
+    SQLite::Statement query(
+        db, std::string(kAttemptColumns) + " WHERE job_id = ? AND cleanup <> 'closed' ORDER BY number LIMIT 1");
     query.bind(1, job.job_id);
     if (query.executeStep()) {
       const AttemptRecord open = read_attempt_row(query);
@@ -104,6 +105,5 @@ struct Journal::Impl {
   const Clock& clock;
   JournalHashCache cache;
 };
-
 
 }  // namespace tpslurm::journal

@@ -60,9 +60,9 @@ struct AttemptRecord {
   std::string found_by;
   model::CleanupStep cleanup = model::CleanupStep::none;
   std::string logs_sha256;
-  std::string submit_mode;    // "held" or "direct"; empty before submitting
-  std::string identified_at;  // empty until identify passed
-  std::string released_at;    // held submits: empty until released
+  std::string submit_mode;         // "held" or "direct"; empty before submitting
+  std::string identified_at;       // empty until identify passed
+  std::string released_at;         // held submits: empty until released
   std::string searched_at;         // blocked: the last search by tag
   std::string complete_search_at;  // blocked: the last search every source answered
   std::string search_report;       // JSON: that search's report per source

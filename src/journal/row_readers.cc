@@ -23,7 +23,8 @@ const std::string_view kAttemptColumns =
     "SELECT job_id, number, submit_token, state, input_sha256, attempt_dir, script_sha256, env_sha256, "
     "manifest_sha256, intent_at, slurm_job_id, sluid, het_job_id, components, server_release, dialect, receipt, "
     "slurm_state, slurm_reason, exit_code, exit_signal, failure_phase, outcome_reason, found_by, cleanup, "
-    "logs_sha256, version, created_at, updated_at, submit_mode, identified_at, released_at, searched_at, complete_search_at, search_report "
+    "logs_sha256, version, created_at, updated_at, submit_mode, identified_at, released_at, searched_at, "
+    "complete_search_at, search_report "
     "FROM attempts";
 
 JobRecord read_job_row(SQLite::Statement& row) {
@@ -104,13 +105,21 @@ TimelineEntry read_timeline_row(SQLite::Statement& row) {
 }
 
 BlockedEntry read_blocked_row(SQLite::Statement& row) {
-  return {text(row, 0), row.getColumn(1).getInt(), text(row, 2), text(row, 3), text(row, 4),
-          text(row, 5), text(row, 6), text(row, 7), text(row, 8), text(row, 9)};
+  return {text(row, 0), row.getColumn(1).getInt(),
+          text(row, 2), text(row, 3),
+          text(row, 4), text(row, 5),
+          text(row, 6), text(row, 7),
+          text(row, 8), text(row, 9)};
 }
 
 CleanupEntry read_cleanup_row(SQLite::Statement& row) {
-  return {text(row, 0), row.getColumn(1).getInt(), text(row, 2), text(row, 3),
-          optional_number<std::int64_t>(row, 4), text(row, 5), text(row, 6)};
+  return {text(row, 0),
+          row.getColumn(1).getInt(),
+          text(row, 2),
+          text(row, 3),
+          optional_number<std::int64_t>(row, 4),
+          text(row, 5),
+          text(row, 6)};
 }
 
 AttemptUpdate::AttemptUpdate(SQLite::Database& db, const AttemptChanges& c) : m_db(db) {

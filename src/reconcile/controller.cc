@@ -38,7 +38,8 @@ struct Condition {
   void observe(const std::optional<Error>& error) {
     if (error && !active) {
       active = error->message();
-      config::log(LogLevel::error, config::LogFields{}, name + ": nothing new is submitted until it clears: " + *active);
+      config::log(LogLevel::error, config::LogFields{},
+                  name + ": nothing new is submitted until it clears: " + *active);
     }
   }
   void clear() {
@@ -57,8 +58,8 @@ struct Controller::Impl {
         writer(parts.journal, io.get_executor()),
         gate(parts.slurm),
         hasher(parts.journal.hash_cache()),
-        services{writer, parts.slurm, parts.settings, parts.catalogs, parts.clock, hasher, parts.hmac_key, board, gate,
-                 parts.observer} {}
+        services{writer, parts.slurm,    parts.settings, parts.catalogs, parts.clock,
+                 hasher, parts.hmac_key, board,          gate,           parts.observer} {}
 
   ControllerParts parts;
   boost::asio::io_context io;
@@ -247,8 +248,8 @@ int Controller::run() {
   signals.async_wait(on_signal);
   boost::asio::steady_timer timer(s.io);
   s.tick(timer);
-  config::log(LogLevel::info, config::LogFields{}, "serving: poll interval " + std::to_string(s.parts.settings.poll_interval.count()) +
-                                      " s");
+  config::log(LogLevel::info, config::LogFields{},
+              "serving: poll interval " + std::to_string(s.parts.settings.poll_interval.count()) + " s");
   s.io.run();
   s.pool.join();
   config::log(LogLevel::info, config::LogFields{}, "stopped");

@@ -84,9 +84,9 @@ void journal_report(Services& services, const AttemptRecord& attempt, const slur
   // An event only when the report says something new: a search every cycle is not history.
   const std::string kind = report == attempt.search_report ? "" : "search";
   Status written = services.journal.write([&](journal::Journal& j) {
-    return j.update_attempt(attempt.key(), attempt.state, changes, kind,
-                            {{"reason", result.complete() ? "complete search" : "incomplete search"},
-                             {"report", report}});
+    return j.update_attempt(
+        attempt.key(), attempt.state, changes, kind,
+        {{"reason", result.complete() ? "complete search" : "incomplete search"}, {"report", report}});
   });
   if (!written.ok()) {
     config::log(config::LogLevel::warn, attempt_fields(attempt), "search report: " + written.error().message());

@@ -22,11 +22,11 @@ inline constexpr std::chrono::hours kWatchResolved{24 * 7};
 inline constexpr int kFullEvery = 10;
 
 struct SearchRoundReport {
-  int attempts = 0;   // attempts searched for
-  int found = 0;      // of them, attempts with at least one match
+  int attempts = 0;  // attempts searched for
+  int found = 0;     // of them, attempts with at least one match
   int late_cancelled = 0;
   bool complete = false;
-  bool ran = false;   // false when nothing needed a search
+  bool ran = false;  // false when nothing needed a search
 };
 
 SearchRoundReport run_search_round(Services& services, bool safe_mode, int round);

@@ -22,8 +22,8 @@ StepEnd Step::written(const Status& status) {
 StepEnd Step::move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail) {
   const model::AttemptState from = attempt.state;
   const journal::AttemptKey key = attempt.key();
-  StepEnd end = written(services.journal.write(
-      [&](journal::Journal& j) { return j.transition(key, from, to, changes, detail); }));
+  StepEnd end = written(
+      services.journal.write([&](journal::Journal& j) { return j.transition(key, from, to, changes, detail); }));
   if (end == StepEnd::next) {
     attempt.state = to;
     const std::string what = std::string(model::to_string(from)) + "->" + std::string(model::to_string(to));
@@ -41,8 +41,8 @@ StepEnd Step::move(model::AttemptState to, const journal::AttemptChanges& change
 StepEnd Step::update(std::string_view kind, const journal::AttemptChanges& changes, journal::EventDetail detail) {
   const journal::AttemptKey key = attempt.key();
   const model::AttemptState state = attempt.state;
-  StepEnd end = written(services.journal.write(
-      [&](journal::Journal& j) { return j.update_attempt(key, state, changes, kind, detail); }));
+  StepEnd end = written(
+      services.journal.write([&](journal::Journal& j) { return j.update_attempt(key, state, changes, kind, detail); }));
   if (end == StepEnd::next) {
     log(config::LogLevel::info, kind);
     if (services.observer) services.observer(key, kind);
@@ -68,7 +68,8 @@ config::LogFields attempt_fields(const journal::AttemptRecord& attempt) {
   return f;
 }
 
-config::LogFields job_fields(std::uint32_t slurm_job_id, const std::string& sluid, const journal::AttemptRecord& attempt) {
+config::LogFields job_fields(std::uint32_t slurm_job_id, const std::string& sluid,
+                             const journal::AttemptRecord& attempt) {
   config::LogFields f = attempt_fields(attempt);
   f.slurm_job_id = slurm_job_id;
   f.sluid = sluid;

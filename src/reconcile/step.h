@@ -40,7 +40,8 @@ struct Step {
 
 // What a log line about `attempt` names: job, attempt, Slurm id and SLUID where known.
 config::LogFields attempt_fields(const journal::AttemptRecord& attempt);
-config::LogFields job_fields(std::uint32_t slurm_job_id, const std::string& sluid, const journal::AttemptRecord& attempt);
+config::LogFields job_fields(std::uint32_t slurm_job_id, const std::string& sluid,
+                             const journal::AttemptRecord& attempt);
 
 // The attempt's tag, as every component carries it.
 model::JobTag tag_of(const Services& services, const journal::AttemptRecord& attempt);

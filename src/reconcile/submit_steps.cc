@@ -3,8 +3,8 @@
 #include <boost/json.hpp>
 
 #include "base/crash_point.h"
-#include "reconcile/prepare.h"
 #include "reconcile/preflight_gate.h"
+#include "reconcile/prepare.h"
 #include "reconcile/search_board.h"
 #include "reconcile/steps.h"
 
@@ -47,9 +47,9 @@ StepEnd record_answer(Step& step, const slurm::SubmitResult& answer) {
   }
   if (nothing_created(answer.outcome)) {
     changes.job_phase = model::JobPhase::queued;
-    StepEnd end = step.move(AttemptState::prepared, changes,
-                            {{"reason", "not submitted (" + std::string(slurm::to_string(answer.outcome)) +
-                                            "): " + answer.message}});
+    StepEnd end = step.move(
+        AttemptState::prepared, changes,
+        {{"reason", "not submitted (" + std::string(slurm::to_string(answer.outcome)) + "): " + answer.message}});
     step.result.look_again = std::chrono::seconds(5);
     return end == StepEnd::next ? StepEnd::wait : end;
   }

@@ -29,8 +29,8 @@ std::optional<std::pair<std::string, int>> parse_name(std::string_view name, con
 
 bool searched_for(model::AttemptState state) {
   using model::AttemptState;
-  return state == AttemptState::submit_unknown || state == AttemptState::abandoned ||
-         state == AttemptState::prepared || state == AttemptState::submitting;
+  return state == AttemptState::submit_unknown || state == AttemptState::abandoned || state == AttemptState::prepared ||
+         state == AttemptState::submitting;
 }
 
 void record(Services& services, const journal::OrphanEntry& orphan) {

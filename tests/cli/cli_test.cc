@@ -68,11 +68,12 @@ TEST_F(CliTest, ValidateListsEveryProblemAndExitsTwo) {
   const auto result = cli({"validate", request});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(result.out, "");
-  EXPECT_EQ(result.err, request + ": 2 problems:\n"
-                                  "type \"playground\": Playground is not supported on Slurm: compute nodes have no "
-                                  "inbound path from the console; run it on a fleet that supports Playground\n"
-                                  "extra: unknown field; remove it or fix its spelling (known here: credentials, "
-                                  "job_id, spec, type)\n");
+  EXPECT_EQ(result.err, request +
+                            ": 2 problems:\n"
+                            "type \"playground\": Playground is not supported on Slurm: compute nodes have no "
+                            "inbound path from the console; run it on a fleet that supports Playground\n"
+                            "extra: unknown field; remove it or fix its spelling (known here: credentials, "
+                            "job_id, spec, type)\n");
 }
 
 TEST_F(CliTest, ValidateSpeaksJson) {
@@ -106,15 +107,16 @@ TEST_F(CliTest, BadConfigurationIsOneLinePerProblemAndExitsTwo) {
   env["TUNEPLANE_SLURM_RUNTIME_PROFILE"] = "docker";
   const auto result = cli({"status"});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_EQ(result.err, "tuneplane-slurm: the configuration has problems:\n"
-                        "TUNEPLANE_SLURM_RUNTIME_PROFILE \"docker\": expected enroot-pyxis or apptainer\n"
-                        "TUNEPLANE_POLL_INTERVAL \"10\": expected a duration such as 10s, 5m, 1h or 1h30m (a unit is "
-                        "required)\n");
+  EXPECT_EQ(result.err,
+            "tuneplane-slurm: the configuration has problems:\n"
+            "TUNEPLANE_SLURM_RUNTIME_PROFILE \"docker\": expected enroot-pyxis or apptainer\n"
+            "TUNEPLANE_POLL_INTERVAL \"10\": expected a duration such as 10s, 5m, 1h or 1h30m (a unit is "
+            "required)\n");
 }
 
 TEST_F(CliTest, AConfigFileIsReadAndTheEnvironmentWins) {
-  testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_STATE_DIR=" + dir.file("from-file") +
-                                                   "\nFORGE_SLURM_QOS=normal\n");
+  testing::write_test_file(dir.file("tp.env"),
+                           "TUNEPLANE_STATE_DIR=" + dir.file("from-file") + "\nFORGE_SLURM_QOS=normal\n");
   env.erase("TUNEPLANE_STATE_DIR");
   const auto result = cli({"--config", dir.file("tp.env"), "status"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -150,8 +152,8 @@ TEST_F(CliTest, SubmitKeepsTheTokenOutOfTheJournalAndOutput) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out.find("example-ingest-token"), std::string::npos);
   EXPECT_EQ(result.out.substr(0, 45), "{\"job_id\":\"ft-7f3c2a\",\"outcome\":\"created\",\"re");
-  const std::string journal = testing::read_test_file(dir.file("state/journal.db")) +
-                              testing::read_test_file(dir.file("state/journal.db-wal"));
+  const std::string journal =
+      testing::read_test_file(dir.file("state/journal.db")) + testing::read_test_file(dir.file("state/journal.db-wal"));
   EXPECT_EQ(journal.find("example-ingest-token"), std::string::npos);
   EXPECT_NE(journal.find("ft-7f3c2a"), std::string::npos);
   struct stat info {};
@@ -203,7 +205,8 @@ TEST_F(CliTest, MigrateCheckAndBackup) {
   EXPECT_EQ(cli({"journal", "backup", dir.file("copy.db")}).exit_code, 0);
   const auto again = cli({"journal", "backup", dir.file("copy.db")});
   EXPECT_EQ(again.exit_code, 2);
-  EXPECT_EQ(again.err, "tuneplane-slurm: " + dir.file("copy.db") + " already exists; a backup never overwrites a file\n");
+  EXPECT_EQ(again.err,
+            "tuneplane-slurm: " + dir.file("copy.db") + " already exists; a backup never overwrites a file\n");
 }
 
 // TUNEPLANE_JOURNAL outside the state directory: the lock is the journal's, beside it.
@@ -214,8 +217,8 @@ TEST_F(CliTest, MigrateIsRefusedWhileADaemonHoldsTheJournalsLock) {
   ASSERT_TRUE(held.ok()) << held.error().message();
   const auto refused = cli({"migrate"});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_EQ(refused.err, "tuneplane-slurm: migrate: another tuneplane-slurm daemon (pid " +
-                             std::to_string(::getpid()) + ") holds " + dir.file("elsewhere/journal.db.lock") +
+  EXPECT_EQ(refused.err, "tuneplane-slurm: migrate: another tuneplane-slurm daemon (pid " + std::to_string(::getpid()) +
+                             ") holds " + dir.file("elsewhere/journal.db.lock") +
                              "; one daemon per journal: stop it or point TUNEPLANE_JOURNAL at another journal\n");
   const auto check = cli({"journal", "check"});
   EXPECT_EQ(check.exit_code, 0) << check.out;
@@ -271,7 +274,8 @@ TEST_F(CliTest, RenderWritesAnAttemptDirectoryOnceAfterCheckingTheImage) {
 
   testing::write_test_file(dir.file("registry.json"),
                            R"({"runtimes": {"custom-pytorch-2.5": {"framework": "custom", "launcher": "srun",
-                               "sqsh": {"path": "runtimes/cpu.sqsh", "sha256": ")" + sha256_hex(image) + R"("}}}})");
+                               "sqsh": {"path": "runtimes/cpu.sqsh", "sha256": ")" +
+                               sha256_hex(image) + R"("}}}})");
   const auto written = cli({"render", source("etc/launch-request.cpu-only.example.json"), "--attempt-dir", attempt});
   ASSERT_EQ(written.exit_code, 0) << written.err;
   EXPECT_EQ(written.err, "tuneplane-slurm: attempt written to " + attempt + "\n");

@@ -53,8 +53,9 @@ class OperatorCommandsTest : public ::testing::Test {
     auto journal = journal::Journal::open(dir.file("state/journal.db"), clock);
     ASSERT_TRUE(journal.ok());
     journal::AttemptChanges changes;
-    changes.search_report = R"({"complete":)" + std::string(complete ? "true" : "false") +
-                            R"(,"matches":0,"sources":[{"source":"slurmctld job list","outcome":"ok","records":3,"message":""}]})";
+    changes.search_report =
+        R"({"complete":)" + std::string(complete ? "true" : "false") +
+        R"(,"matches":0,"sources":[{"source":"slurmctld job list","outcome":"ok","records":3,"message":""}]})";
     changes.search_complete = complete;
     ASSERT_TRUE((*journal)->update_attempt({job_id, 1}, AttemptState::submit_unknown, changes, "search", {}).ok());
   }
@@ -114,7 +115,7 @@ TEST_F(OperatorCommandsTest, ResolveAbsentNeedsACompleteSearchAfterTheQuietPerio
   ASSERT_EQ(cli({"migrate"}).exit_code, 0);
   const TimePoint intent = SystemClock().now() - std::chrono::hours(1);
   blocked_job("b1", intent);
-  searched("b1", intent + std::chrono::minutes(5), true);  // complete, but inside the quiet period
+  searched("b1", intent + std::chrono::minutes(5), true);    // complete, but inside the quiet period
   searched("b1", intent + std::chrono::minutes(20), false);  // after it, but incomplete
   const auto refused = cli({"resolve", "b1", "--absent", "--reason", "gone"});
   EXPECT_NE(refused.exit_code, 0);

@@ -34,7 +34,8 @@ class BinaryTest : public ::testing::Test {
                                       std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
     tpslurm::testing::write_test_file(m_dir.file("registry.json"),
                                       R"({"runtimes": {"custom-test": {"framework": "custom", "launcher": "srun",
-          "sqsh": {"path": "runtimes/test.sqsh", "sha256": ")" + sha256_hex(kImage) + R"("}}}})");
+          "sqsh": {"path": "runtimes/test.sqsh", "sha256": ")" +
+                                          sha256_hex(kImage) + R"("}}}})");
     tpslurm::testing::write_test_file(
         m_dir.file("gpu.json"),
         R"({"series": {"h100-80g": {"slurm_constraint": "h100", "gres": "gpu", "gpus_per_node": 8}}})");
@@ -64,9 +65,11 @@ class BinaryTest : public ::testing::Test {
   std::string request_file(const std::string& root, const std::string& job_id, const std::string& pools = {}) {
     const std::string path = root + "/" + job_id + ".json";
     tpslurm::testing::write_test_file(
-        path, R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {"framework": {"name": "custom", "runtime_id": "custom-test"},
+        path, R"({"job_id": ")" + job_id +
+                  R"(", "type": "custom", "spec": {"framework": {"name": "custom", "runtime_id": "custom-test"},
           "command": ["python", "train.py"], "pools": )" +
-                  (pools.empty() ? R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])" : pools) +
+                  (pools.empty() ? R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])"
+                                 : pools) +
                   R"(, "time_limit_minutes": 10}, "credentials": {"ingest_token": "test-token"}})");
     return path;
   }

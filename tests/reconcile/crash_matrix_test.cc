@@ -20,9 +20,9 @@
 #include <map>
 #include <set>
 
-#include "binary_fixture.h"
 #include "base/crash_point.h"
 #include "base/digest.h"
+#include "binary_fixture.h"
 #include "journal/journal.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
@@ -33,9 +33,18 @@ namespace {
 using tpslurm::testing::ProcessResult;
 
 const std::vector<std::string> kPoints = {
-    "prepare.after_preparing", "attempt_dir.before_manifest", "prepare.after_manifest", "submit.after_intent",
-    "submit.sent",             "submit.after_answer",          "identify.after",         "release.after_send",
-    "release.after_commit",    "search.after_found",           "adopt.after_commit",     "duplicate.after_cancel",
+    "prepare.after_preparing",
+    "attempt_dir.before_manifest",
+    "prepare.after_manifest",
+    "submit.after_intent",
+    "submit.sent",
+    "submit.after_answer",
+    "identify.after",
+    "release.after_send",
+    "release.after_commit",
+    "search.after_found",
+    "adopt.after_commit",
+    "duplicate.after_cancel",
 };
 
 enum class Scenario { single_pool, three_pools, cpu_only, cancel_while_unknown };
@@ -51,7 +60,8 @@ std::string name_of(Scenario s) {
 }
 
 std::string pools_of(Scenario s) {
-  const std::string gpu = R"({"name": "p", "gpu_series": "h100-80g", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1})";
+  const std::string gpu =
+      R"({"name": "p", "gpu_series": "h100-80g", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1})";
   switch (s) {
     case Scenario::single_pool: return "[" + gpu + "]";
     case Scenario::three_pools: {
@@ -73,8 +83,7 @@ struct Case {
   std::string log;  // what the serve runs wrote (warnings and errors): shown with a failure
 };
 
-class CrashMatrixTest : public BinaryTest,
-                        public ::testing::WithParamInterface<std::pair<std::string, Scenario>> {
+class CrashMatrixTest : public BinaryTest, public ::testing::WithParamInterface<std::pair<std::string, Scenario>> {
  protected:
   void SetUp() override { start_sim(GetParam().first); }
 
@@ -87,13 +96,13 @@ class CrashMatrixTest : public BinaryTest,
       c.crashed = true;
       return;
     }
-    if (run.exit_code != 0) c.failures.push_back("serve --once exited " + std::to_string(run.exit_code) + ": " + run.err);
+    if (run.exit_code != 0)
+      c.failures.push_back("serve --once exited " + std::to_string(run.exit_code) + ": " + run.err);
   }
 
   Case run_case(Scenario scenario, const std::string& point, int index);
   void check(const tpslurm::testing::EnvironmentMap& env, const std::string& job_id, Scenario scenario,
              std::int64_t submits, Case& c);
-
 };
 
 Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int index) {
@@ -198,7 +207,8 @@ TEST_P(CrashMatrixTest, EveryCrashPointRecovers) {
     passed += c.failures.empty() ? 1 : 0;
     crashed += c.crashed ? 1 : 0;
     if (std::getenv("TP_CRASH_MATRIX_LOG") != nullptr) std::cout << kPoints[i] << ":\n" << c.log;
-    row += "  " + kPoints[i] + (c.crashed ? ": crashed, " : ": not reached, ") + (c.failures.empty() ? "ok" : "FAILED") + "\n";
+    row += "  " + kPoints[i] + (c.crashed ? ": crashed, " : ": not reached, ") +
+           (c.failures.empty() ? "ok" : "FAILED") + "\n";
   }
   std::cout << "crash matrix " << GetParam().first << " (" << m_dialect << ") × " << name_of(scenario) << ": "
             << kPoints.size() << " points, " << crashed << " reached, " << passed << " passed, "
@@ -207,23 +217,23 @@ TEST_P(CrashMatrixTest, EveryCrashPointRecovers) {
   EXPECT_GE(crashed, 8) << "most points must be reached in every scenario";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Matrix, CrashMatrixTest,
-    ::testing::Values(std::pair{std::string("26.05.3"), Scenario::single_pool},
-                      std::pair{std::string("26.05.3"), Scenario::three_pools},
-                      std::pair{std::string("26.05.3"), Scenario::cpu_only},
-                      std::pair{std::string("26.05.3"), Scenario::cancel_while_unknown},
-                      std::pair{std::string("22.05.8"), Scenario::single_pool},
-                      std::pair{std::string("22.05.8"), Scenario::three_pools},
-                      std::pair{std::string("22.05.8"), Scenario::cpu_only},
-                      std::pair{std::string("22.05.8"), Scenario::cancel_while_unknown}),
-    [](const auto& param_info) {
-      std::string name = (param_info.param.first == "22.05.8" ? "v0038_" : "v0045_") + name_of(param_info.param.second);
-      for (char& ch : name) {
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      }
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Matrix, CrashMatrixTest,
+                         ::testing::Values(std::pair{std::string("26.05.3"), Scenario::single_pool},
+                                           std::pair{std::string("26.05.3"), Scenario::three_pools},
+                                           std::pair{std::string("26.05.3"), Scenario::cpu_only},
+                                           std::pair{std::string("26.05.3"), Scenario::cancel_while_unknown},
+                                           std::pair{std::string("22.05.8"), Scenario::single_pool},
+                                           std::pair{std::string("22.05.8"), Scenario::three_pools},
+                                           std::pair{std::string("22.05.8"), Scenario::cpu_only},
+                                           std::pair{std::string("22.05.8"), Scenario::cancel_while_unknown}),
+                         [](const auto& param_info) {
+                           std::string name = (param_info.param.first == "22.05.8" ? "v0038_" : "v0045_") +
+                                              name_of(param_info.param.second);
+                           for (char& ch : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           }
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace tpslurm::reconcile::testing

@@ -18,7 +18,8 @@ class LostAnswerTest : public ReconcileTest {
   void start_blind() {
     start({"--release", "22.05.8"}, "v0.0.38");
     fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})");
-    fault(R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/v0.0.38/jobs", "count": -1})");
+    fault(
+        R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/v0.0.38/jobs", "count": -1})");
     fault(R"({"kind": "accounting_outage"})");
   }
 
@@ -114,8 +115,7 @@ TEST_F(LostAnswerTest, AResentPostsCopyIsCancelledWhileHeldAndTheFirstKept) {
   EXPECT_EQ(a.state, AttemptState::submitted);
   EXPECT_EQ(*a.slurm_job_id, first[0].job_id) << "the first copy Slurm created is kept";
   EXPECT_EQ(sim_view(copy).at("state").as_string(), "CANCELLED");
-  EXPECT_EQ(sim_view(copy).at("start_time").to_number<std::int64_t>(), 0)
-      << "the copy was held: it never ran";
+  EXPECT_EQ(sim_view(copy).at("start_time").to_number<std::int64_t>(), 0) << "the copy was held: it never ran";
   const auto events = story("j1");
   EXPECT_NE(std::find(events.begin(), events.end(), "duplicate"), events.end());
 }
@@ -137,9 +137,10 @@ TEST_F(LostAnswerTest, SeededLostAnswersNeverDuplicateAndAlwaysAdopt) {
 TEST_F(LostAnswerTest, AnAnswerLaterThanTheRequestTimeoutIsALostAnswer) {
   start();
   fault(R"({"kind": "delay", "ms": 4000, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})");
-  EXPECT_EQ(seeded_runs({R"({"kind": "delay", "ms": 4000, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})"},
-                        7, 1),
-            1);
+  EXPECT_EQ(
+      seeded_runs({R"({"kind": "delay", "ms": 4000, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})"}, 7,
+                  1),
+      1);
 }
 
 // 22.05 answers a failed RPC with a 500 that carries no job id: the same rules hold there.

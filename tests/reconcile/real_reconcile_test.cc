@@ -47,7 +47,8 @@ class RealReconcileTest : public ::testing::Test {
     tpslurm::testing::write_test_file(m_dir.file("storage/runtimes/test.sqsh"), image);
     tpslurm::testing::write_test_file(m_dir.file("registry.json"),
                                       R"({"runtimes": {"custom-test": {"framework": "custom", "launcher": "srun",
-          "sqsh": {"path": "runtimes/test.sqsh", "sha256": ")" + sha256_hex(image) + R"("}}}})");
+          "sqsh": {"path": "runtimes/test.sqsh", "sha256": ")" +
+                                          sha256_hex(image) + R"("}}}})");
     tpslurm::testing::write_test_file(m_dir.file("gpu.json"), R"({"series": {}})");
     settings.rest_url = env("TUNEPLANE_SLURM_REST_URL");
     settings.rest_user = env("TUNEPLANE_SLURM_REST_USER");

@@ -23,8 +23,7 @@ std::string pools_of(Shape shape) {
       return R"([{"name": "a", "gpu_series": "h100-80g", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1},
                  {"name": "b", "gpu_series": "h100-80g", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1},
                  {"name": "c", "gpu_series": "h100-80g", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1}])";
-    case Shape::cpu_only:
-      return R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])";
+    case Shape::cpu_only: return R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])";
   }
   return "[]";
 }
@@ -43,10 +42,10 @@ std::string_view to_string(Shape shape) {
 ReconcileTest::ReconcileTest() {
   (void)config::configure_logging("warn", model::LogFormat::text);
   tpslurm::testing::write_test_file(dir.file("storage/runtimes/test.sqsh"), kImage);
-  tpslurm::testing::write_test_file(
-      dir.file("registry.json"),
-      R"({"runtimes": {"custom-test": {"framework": "custom", "launcher": "srun",
-          "sqsh": {"path": "runtimes/test.sqsh", "sha256": ")" + sha256_hex(kImage) + R"("}}}})");
+  tpslurm::testing::write_test_file(dir.file("registry.json"),
+                                    R"({"runtimes": {"custom-test": {"framework": "custom", "launcher": "srun",
+          "sqsh": {"path": "runtimes/test.sqsh", "sha256": ")" +
+                                        sha256_hex(kImage) + R"("}}}})");
   tpslurm::testing::write_test_file(
       dir.file("gpu-series.json"),
       R"({"series": {"h100-80g": {"slurm_constraint": "h100", "gres": "gpu", "gpus_per_node": 8}}})");
@@ -96,20 +95,22 @@ void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_atte
       "framework": {"name": "custom", "runtime_id": "custom-test"},
       "command": ["python", "train.py"], "pools": )" +
                               pools_of(shape) + R"(, "time_limit_minutes": 10,
-      "retry": {"max_attempts": )" + std::to_string(max_attempts) +
-                              R"(}}, "credentials": {"ingest_token": "ingest-)" + job_id + R"("}})";
+      "retry": {"max_attempts": )" +
+                              std::to_string(max_attempts) + R"(}}, "credentials": {"ingest_token": "ingest-)" +
+                              job_id + R"("}})";
   const render::RenderCatalogs catalogs{m_catalogs.gpu_series, m_catalogs.runtimes};
   auto parsed = render::parse_request(request, catalogs, settings);
   ASSERT_TRUE(parsed.ok()) << parsed.error().to_text();
   auto credential = storage::write_job_credential(settings.storage_root, job_id, *parsed->ingest_token, m_key);
   ASSERT_TRUE(credential.ok()) << credential.error().message();
-  auto added = m_journal->add_job({job_id, parsed->canonical_json, sha256_hex(parsed->canonical_json),
-                                   credential->path, credential->hmac, parsed->max_attempts});
+  auto added = m_journal->add_job({job_id, parsed->canonical_json, sha256_hex(parsed->canonical_json), credential->path,
+                                   credential->hmac, parsed->max_attempts});
   ASSERT_TRUE(added.ok()) << added.error().message();
 }
 
 CycleReport ReconcileTest::once() {
-  Controller controller({*m_journal, *m_client, settings, m_catalogs, m_clock, m_key, m_budget.get(), 2, kSweepEvery, {}});
+  Controller controller(
+      {*m_journal, *m_client, settings, m_catalogs, m_clock, m_key, m_budget.get(), 2, kSweepEvery, {}});
   return controller.run_once();
 }
 
