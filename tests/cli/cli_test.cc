@@ -5,33 +5,16 @@
 #include <unistd.h>
 
 #include "base/digest.h"
+#include "cli_fixture.h"
 #include "journal/daemon_lock.h"
-#include "support/run_process.h"
-#include "support/temp_dir.h"
 
 namespace tpslurm::cli {
 namespace {
 
 using testing::ProcessResult;
 
-class CliTest : public ::testing::Test {
+class CliTest : public CliFixture {
  protected:
-  CliTest() {
-    env = testing::minimal_environment();
-    env["TUNEPLANE_STATE_DIR"] = dir.file("state");
-    env["TUNEPLANE_STORAGE_ROOT"] = dir.file("storage");
-    env["TUNEPLANE_GPU_SERIES_FILE"] = source("etc/gpu-series.example.json");
-    env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = source("etc/runtime-registry.example.json");
-    env["TUNEPLANE_INSTANCE"] = "test";
-  }
-
-  static std::string source(const std::string& relative) { return std::string(TP_SOURCE_DIR) + "/" + relative; }
-
-  ProcessResult cli(std::vector<std::string> args, const std::string& stdin_text = "") {
-    args.insert(args.begin(), TP_BINARY);
-    return testing::run_process(args, env, stdin_text);
-  }
-
   // The example request with one text substitution.
   std::string example_with(const std::string& from, const std::string& to,
                            const std::string& file = "etc/launch-request.example.json") {
@@ -43,9 +26,6 @@ class CliTest : public ::testing::Test {
     testing::write_test_file(path, text);
     return path;
   }
-
-  testing::TempDir dir;
-  testing::EnvironmentMap env;
 
  private:
   int m_files = 0;

@@ -3,10 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "cli_fixture.h"
 #include "journal/daemon_lock.h"
 #include "journal/journal.h"
-#include "support/run_process.h"
-#include "support/temp_dir.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -14,24 +13,9 @@ namespace {
 using model::AttemptState;
 using testing::ProcessResult;
 
-class OperatorCommandsTest : public ::testing::Test {
+class OperatorCommandsTest : public CliFixture {
  protected:
-  OperatorCommandsTest() {
-    env = testing::minimal_environment();
-    env["TUNEPLANE_STATE_DIR"] = dir.file("state");
-    env["TUNEPLANE_STORAGE_ROOT"] = dir.file("storage");
-    env["TUNEPLANE_GPU_SERIES_FILE"] = source("etc/gpu-series.example.json");
-    env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = source("etc/runtime-registry.example.json");
-    env["TUNEPLANE_INSTANCE"] = "test";
-    env["TUNEPLANE_RESOLVE_QUIET_PERIOD"] = "10m";
-  }
-
-  static std::string source(const std::string& relative) { return std::string(TP_SOURCE_DIR) + "/" + relative; }
-
-  ProcessResult cli(std::vector<std::string> args) {
-    args.insert(args.begin(), TP_BINARY);
-    return testing::run_process(args, env);
-  }
+  OperatorCommandsTest() { env["TUNEPLANE_RESOLVE_QUIET_PERIOD"] = "10m"; }
 
   // A job whose first attempt's submit answer was lost at `intent` (journaled with a clock
   // set there, as the daemon would have).
@@ -68,9 +52,6 @@ class OperatorCommandsTest : public ::testing::Test {
     EXPECT_TRUE(attempts.ok() && attempts->size() >= static_cast<std::size_t>(number));
     return (*attempts)[static_cast<std::size_t>(number - 1)].state;
   }
-
-  testing::TempDir dir;
-  testing::EnvironmentMap env;
 };
 
 TEST_F(OperatorCommandsTest, PauseAndResumeAreJournaledAndIdempotent) {

@@ -16,7 +16,8 @@ TEST_F(ResolveAdoptTest, AFoundJobIsAdoptedOnlyWithTheAttemptsTag) {
   ASSERT_EQ(cli(env, {"cancel", "other"}).exit_code, 0);  // never sent
   // The answer is lost and every search fails: a1 stays blocked.
   fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})");
-  fault(R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/v0.0.38/jobs", "count": -1})");
+  fault(
+      R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/v0.0.38/jobs", "count": -1})");
   fault(R"({"kind": "accounting_outage"})");
   ASSERT_EQ(cli(env, {"serve", "--once"}).exit_code, 0);
   ASSERT_TRUE(m_sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
@@ -25,7 +26,8 @@ TEST_F(ResolveAdoptTest, AFoundJobIsAdoptedOnlyWithTheAttemptsTag) {
   const auto unknown = cli(env, {"resolve", "a1/1", "--adopt", "999"});
   EXPECT_NE(unknown.exit_code, 0);
   EXPECT_NE(unknown.err.find("cannot read Slurm job 999"), std::string::npos) << unknown.err;
-  ASSERT_TRUE(m_sim->control(slurm::HttpMethod::post, "/sim/jobs/bulk", R"({"count": 1, "name_prefix": "someone-"})").ok());
+  ASSERT_TRUE(
+      m_sim->control(slurm::HttpMethod::post, "/sim/jobs/bulk", R"({"count": 1, "name_prefix": "someone-"})").ok());
   const auto stranger = cli(env, {"resolve", "a1/1", "--adopt", "2"});
   EXPECT_NE(stranger.exit_code, 0);
   EXPECT_NE(stranger.err.find("does not carry the tag of a1/1"), std::string::npos) << stranger.err;
