@@ -6,8 +6,6 @@
 // stops it with SIGTERM. Not thread-safe.
 #pragma once
 
-#include <sys/types.h>
-
 #include <boost/json.hpp>
 #include <cstdint>
 #include <memory>
@@ -15,7 +13,9 @@
 #include <vector>
 
 #include "base/result.h"
+#include "control_client.h"
 #include "slurm/curl_transport.h"
+#include "support/child_process.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::slurm::testing {
@@ -49,13 +49,12 @@ class FaultProxyProcess {
  private:
   FaultProxyProcess() = default;
 
-  pid_t m_pid = -1;
-  int m_out = -1;
+  std::unique_ptr<tpslurm::testing::ChildProcess> m_child;
   int m_port = 0;
   int m_control_port = 0;
   std::string m_stdout;  // the lines start() read
   std::unique_ptr<tpslurm::testing::TempDir> m_dir;
-  std::unique_ptr<CurlTransport> m_control;
+  std::unique_ptr<ControlClient> m_control;
 };
 
 }  // namespace tpslurm::slurm::testing

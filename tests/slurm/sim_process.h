@@ -6,16 +6,15 @@
 #pragma once
 
 #include <boost/json.hpp>
-
-#include <sys/types.h>
-
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
+#include "control_client.h"
 #include "slurm/curl_transport.h"
 #include "slurm/jwt_source.h"
+#include "support/child_process.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::slurm::testing {
@@ -47,13 +46,12 @@ class SimProcess {
  private:
   SimProcess() = default;
 
-  pid_t m_pid = -1;
-  int m_out = -1;
+  std::unique_ptr<tpslurm::testing::ChildProcess> m_child;
   int m_port = 0;
   int m_control_port = 0;
   std::unique_ptr<tpslurm::testing::TempDir> m_dir;
   std::string m_key;
-  std::unique_ptr<CurlTransport> m_control;
+  std::unique_ptr<ControlClient> m_control;
 };
 
 }  // namespace tpslurm::slurm::testing
