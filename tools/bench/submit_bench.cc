@@ -3,7 +3,7 @@
 // measured in the same run, in both submit modes (held: submit held, identify, release;
 // direct: submit released).
 //
-//   submit_bench [--sim PATH] [--no-sim] [--latency-jobs N] [--jobs J] [--quick]
+//   submit_bench [--sim PATH] [--no-sim] [--latency-jobs N] [--jobs J] [--quick] [--log LEVEL]
 //                [--real-url URL --real-jwt-file F --real-user U --real-partition P]
 //
 // Targets: tools/slurmrestd-sim started here (--no-auth --manual-clock --timing manual,
@@ -383,6 +383,7 @@ int main(int argc, char** argv) {
   bool quick = false;
   int latency_jobs = 200;
   int jobs = 0;  // 0: the target's default
+  std::string log_level = "error";
   std::string real_url, real_jwt_file, real_user, real_partition;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -400,6 +401,8 @@ int main(int argc, char** argv) {
       jobs = std::max(1, std::atoi(value().c_str()));
     } else if (arg == "--quick") {
       quick = true;
+    } else if (arg == "--log") {
+      log_level = value();
     } else if (arg == "--real-url") {
       real_url = value();
     } else if (arg == "--real-jwt-file") {
@@ -420,7 +423,9 @@ int main(int argc, char** argv) {
   if (use_real && (real_url.empty() || real_jwt_file.empty() || real_user.empty() || real_partition.empty())) {
     die("--real-url, --real-jwt-file, --real-user and --real-partition go together; give all four");
   }
-  (void)config::configure_logging("error", model::LogFormat::text);
+  if (Status logging = config::configure_logging(log_level, model::LogFormat::text); !logging.ok()) {
+    die("--log " + log_level + ": " + logging.error().message());
+  }
 
   std::printf("submit_bench: the submit protocol (reconcile::Controller, sqlite journal, sweep off, no request\n");
   std::printf("  budget) next to raw POSTs of the same body on fresh connections, same server, same run\n");
