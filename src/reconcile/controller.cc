@@ -19,6 +19,7 @@
 #include "reconcile/search_board.h"
 #include "reconcile/search_round.h"
 #include "reconcile/sweep.h"
+#include "reconcile/work_queue.h"
 #include "storage/artifact_hash.h"
 #include "storage/atomic_file.h"
 
@@ -77,8 +78,8 @@ struct Controller::Impl {
   CycleReport report;
 
   // Daemon state, touched on the event loop's thread only.
-  std::map<std::string, std::chrono::steady_clock::time_point> due;
-  std::set<std::string> in_flight;
+  WorkQueue queue;
+  std::set<std::string> waiting_for_search;
   bool round_in_flight = false;
   bool stopping = false;
   std::int64_t data_version = -1;
@@ -162,7 +163,7 @@ struct Controller::Impl {
   void tick(boost::asio::steady_timer& timer) {
     const auto now = std::chrono::steady_clock::now();
     if (stopping) {
-      if (in_flight.empty() && !round_in_flight) {
+      if (queue.running() == 0 && !round_in_flight) {
         io.stop();
         return;
       }
@@ -182,13 +183,13 @@ struct Controller::Impl {
     if (!version.ok() || *version == data_version) return;
     data_version = *version;
     read_controls();
-    for (const auto& id : live_jobs()) due.try_emplace(id, std::chrono::steady_clock::now());
+    for (const auto& id : live_jobs()) queue.wake(id);
   }
 
   void start_cycle(std::chrono::steady_clock::time_point now) {
     next_cycle = now + parts.settings.poll_interval;
     begin_cycle();
-    for (const auto& id : live_jobs()) due[id] = now;
+    for (const auto& id : live_jobs()) queue.wake(id);
     if (round_in_flight) return;
     round_in_flight = true;
     boost::asio::post(pool, [this, r = round] {
@@ -196,30 +197,31 @@ struct Controller::Impl {
       boost::asio::post(io, [this] {
         round_in_flight = false;
         // Blocked attempts read the search that just ran.
-        for (const auto& id : live_jobs()) due[id] = std::chrono::steady_clock::now();
+        for (const auto& id : waiting_for_search) queue.wake(id);
+        waiting_for_search.clear();
+        dispatch(std::chrono::steady_clock::now());
       });
     });
   }
 
+  // Hands passes to the pool, one per pool thread at most, oldest woken first; called on each
+  // tick and whenever a pass finishes.
   void dispatch(std::chrono::steady_clock::time_point now) {
-    const std::size_t limit = static_cast<std::size_t>(std::max(1, parts.threads)) * 2;
-    for (auto it = due.begin(); it != due.end() && in_flight.size() < limit;) {
-      if (it->second > now || in_flight.count(it->first) != 0) {
-        ++it;
-        continue;
-      }
-      const std::string id = it->first;
-      it = due.erase(it);
-      in_flight.insert(id);
+    if (stopping) return;
+    const std::size_t limit = static_cast<std::size_t>(std::max(1, parts.threads));
+    while (queue.running() < limit) {
+      std::optional<std::string> next = queue.next(now);
+      if (!next) return;
       const PassGates snapshot = gates;
-      boost::asio::post(pool, [this, id, snapshot] {
+      boost::asio::post(pool, [this, id = *next, snapshot] {
         PassResult result = run_pass(services, id, snapshot);
         boost::asio::post(io, [this, id, result] {
-          in_flight.erase(id);
+          queue.done(id);
           apply(result);
-          if (result.look_again) {
-            due[id] = std::chrono::steady_clock::now() + *result.look_again;
-          }
+          const auto at = std::chrono::steady_clock::now();
+          if (result.look_again) queue.wake_at(id, at + *result.look_again);
+          if (result.wants_search) waiting_for_search.insert(id);
+          dispatch(at);
         });
       });
     }
