@@ -8,7 +8,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <cstdlib>
-#include <map>
 #include <set>
 
 #include "base/file_system.h"

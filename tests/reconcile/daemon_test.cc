@@ -87,14 +87,12 @@ TEST_F(DaemonTest, ANewJobReachesSlurmWellWithinOnePollIntervalAndSigtermExitsZe
   ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);
   start_serve();
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the first cycle has run: nothing to do
-  const auto submitted_at = std::chrono::steady_clock::now();
   ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d1")}).exit_code, 0);
+  // Released within 20 s although the next cycle is 60 s away: the daemon noticed the new job.
   EXPECT_TRUE(eventually([&] {
     auto a = attempt("d1");
     return a && !a->released_at.empty();
   })) << tpslurm::testing::read_test_file(m_dir.file("serve.log"));
-  const auto took = std::chrono::steady_clock::now() - submitted_at;
-  EXPECT_LT(took, std::chrono::seconds(20)) << "the poll interval is 60 s";
   EXPECT_EQ(m_sim->stat("submits_received"), 1);
 
   // A second daemon on the same journal is refused with the first one's pid.

@@ -23,8 +23,9 @@ class LostAnswerTest : public ReconcileTest {
     fault(R"({"kind": "accounting_outage"})");
   }
 
-  // `runs` jobs, each behind one fault drawn from `faults` by `seed`; returns the runs made.
-  int seeded_runs(const std::vector<std::string>& faults, unsigned seed, int runs) {
+  // `runs` jobs, each behind one fault drawn from `faults` by `seed`, each checked: submitted,
+  // found by search, one Slurm job, released, and no submit beyond one per job.
+  void seeded_runs(const std::vector<std::string>& faults, unsigned seed, int runs) {
     std::mt19937 random(seed);
     const Shape shapes[] = {Shape::gpu_single, Shape::three_pools, Shape::cpu_only};
     int made = 0;
@@ -43,7 +44,6 @@ class LostAnswerTest : public ReconcileTest {
       EXPECT_FALSE(a.released_at.empty()) << id;
       EXPECT_EQ(sim->stat("submits_received"), made) << "a lost answer is never followed by another submit";
     }
-    return made;
   }
 };
 
@@ -131,16 +131,12 @@ TEST_F(LostAnswerTest, SeededLostAnswersNeverDuplicateAndAlwaysAdopt) {
       R"({"kind": "error_response", "status": 504, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
       R"({"kind": "garbage", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
   };
-  EXPECT_GE(seeded_runs(faults, 20261201, 60), 50);
+  seeded_runs(faults, 20261201, 60);
 }
 
 TEST_F(LostAnswerTest, AnAnswerLaterThanTheRequestTimeoutIsALostAnswer) {
   start();
-  fault(R"({"kind": "delay", "ms": 4000, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})");
-  EXPECT_EQ(
-      seeded_runs({R"({"kind": "delay", "ms": 4000, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})"}, 7,
-                  1),
-      1);
+  seeded_runs({R"({"kind": "delay", "ms": 4000, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})"}, 7, 1);
 }
 
 // 22.05 answers a failed RPC with a 500 that carries no job id: the same rules hold there.
@@ -152,7 +148,7 @@ TEST_F(LostAnswerTest, SeededLostAnswersOnTheOldDialect) {
       R"({"kind": "error_response", "status": 500, "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
       R"({"kind": "error_response", "status": 502, "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
   };
-  EXPECT_GE(seeded_runs(faults, 38, 50), 50);
+  seeded_runs(faults, 38, 50);
 }
 
 }  // namespace
