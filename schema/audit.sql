@@ -47,7 +47,7 @@ SELECT a.job_id        AS job_id,
        a.cleanup       AS cleanup,
        a.slurm_job_id  AS slurm_job_id,
        a.slurm_state   AS slurm_state,
-       a.updated_at    AS since
+       coalesce(a.cleanup_at, a.updated_at) AS since
 FROM attempts a
 WHERE a.state IN ('succeeded', 'failed', 'cancelled', 'lost', 'rejected', 'abandoned')
   AND a.cleanup <> 'closed';

@@ -44,7 +44,7 @@ CREATE TABLE attempts (
   logs_sha256     TEXT,              -- JSON: sealed scheduler logs and their hashes
   version         INTEGER NOT NULL DEFAULT 1,
   created_at      TEXT NOT NULL,
-  updated_at      TEXT NOT NULL, submit_mode TEXT CHECK (submit_mode IN ('held', 'direct')), identified_at TEXT, released_at TEXT, searched_at TEXT, complete_search_at TEXT, search_report TEXT,
+  updated_at      TEXT NOT NULL, submit_mode TEXT CHECK (submit_mode IN ('held', 'direct')), identified_at TEXT, released_at TEXT, searched_at TEXT, complete_search_at TEXT, search_report TEXT, observed_at TEXT, signalled_at TEXT, cleanup_at TEXT,
   PRIMARY KEY (job_id, number)
 ) STRICT;
 
@@ -90,7 +90,7 @@ CREATE TABLE jobs (
   version         INTEGER NOT NULL DEFAULT 1,  -- compare-and-set guard for desires
   created_at      TEXT NOT NULL,
   updated_at      TEXT NOT NULL
-) STRICT;
+, cancel_grace_seconds INTEGER CHECK (cancel_grace_seconds >= 0)) STRICT;
 
 CREATE TABLE journal_meta (
   key   TEXT PRIMARY KEY,

@@ -1,10 +1,13 @@
-// tuneplane-slurm cancel JOB [--reason TEXT]
+// tuneplane-slurm cancel JOB [--reason TEXT] [--grace SECONDS]
 //
 // Journals the desire to cancel (compare-and-set on the job's version); the daemon applies
 // it: a job not yet sent is never sent; a sent job is cancelled in Slurm (by the leader's
 // SLUID where the server's release allows, else by id after the identity check); a job whose
-// submission is unconfirmed is cancelled as soon as it is found. Idempotent.
+// submission is unconfirmed is cancelled as soon as it is found. With --grace a running job
+// first gets its checkpoint signal (SIGUSR1) and is killed that many seconds later; a pending
+// job has nothing to checkpoint and is killed at once. Idempotent.
 #include <CLI/CLI.hpp>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/context.h"
@@ -15,7 +18,7 @@
 namespace tpslurm::cli {
 namespace {
 
-int run_cancel(Context& context, const std::string& job_id, const std::string& reason) {
+int run_cancel(Context& context, const std::string& job_id, const std::string& reason, std::optional<int> grace) {
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::write, exit_code);
   if (!journal) return exit_code;
@@ -34,10 +37,11 @@ int run_cancel(Context& context, const std::string& job_id, const std::string& r
     }
     const std::string words =
         reason.empty() ? "requested by " + operator_name() : reason + " (by " + operator_name() + ")";
-    Status set = journal->set_desire(job_id, model::Desire::cancel, words, record.version);
+    Status set = journal->set_desire(job_id, model::Desire::cancel, words, record.version, grace);
     if (set.ok()) {
-      context.out() << job_id << ": cancel requested (" << model::to_string(record.phase)
-                    << "); the daemon applies it\n";
+      context.out() << job_id << ": cancel requested (" << model::to_string(record.phase) << ")"
+                    << (grace ? ", SIGUSR1 first and the kill " + std::to_string(*grace) + " s later" : std::string())
+                    << "; the daemon applies it\n";
       return kExitOk;
     }
     if (set.error().kind() != ErrorKind::transient) return context.fail(set.error());
@@ -50,11 +54,17 @@ int run_cancel(Context& context, const std::string& job_id, const std::string& r
 void add_cancel_command(CLI::App& app, Context& context, int& exit_code) {
   auto job = std::make_shared<std::string>();
   auto reason = std::make_shared<std::string>();
+  auto grace = std::make_shared<std::optional<int>>();
   CLI::App* command = app.add_subcommand("cancel", "Cancel a job (journaled; the daemon applies it)");
   add_version_flag(*command);
   command->add_option("JOB", *job, "The platform job id")->required();
   command->add_option("--reason", *reason, "Why (journaled)");
-  command->callback([&context, &exit_code, job, reason] { exit_code = run_cancel(context, *job, *reason); });
+  command
+      ->add_option("--grace", *grace,
+                   "Seconds between the checkpoint signal (SIGUSR1) and the kill, for a running job (0 to 86400)")
+      ->check(CLI::Range(0, 86400));
+  command->callback(
+      [&context, &exit_code, job, reason, grace] { exit_code = run_cancel(context, *job, *reason, *grace); });
 }
 
 }  // namespace tpslurm::cli

@@ -1,7 +1,8 @@
 // tuneplane-slurm status [JOB] [--json]
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
-#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/context.h"
@@ -9,6 +10,7 @@
 #include "cli/record_json.h"
 #include "cli/table.h"
 #include "journal/journal.h"
+#include "reconcile/components.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -52,6 +54,22 @@ int show_all(Context& context, journal::Journal& journal, bool json) {
   return kExitOk;
 }
 
+// The newest attempt's heterogeneous components (a plain job is one), as last journaled.
+void show_components(Context& context, const journal::AttemptRecord& attempt) {
+  const auto components = reconcile::parse_components(attempt.components);
+  if (components.empty()) return;
+  Table table({"COMPONENT", "SLURM JOB", "SLUID", "STATE", "REASON", "EXIT", "NODES", "START", "END"});
+  for (const auto& c : components) {
+    std::string exit = c.exit_code ? std::to_string(*c.exit_code) : "";
+    if (c.exit_signal && *c.exit_signal != 0)
+      exit += (exit.empty() ? "" : " ") + std::string("signal ") + std::to_string(*c.exit_signal);
+    table.add({std::to_string(c.offset), std::to_string(c.job_id), c.sluid, c.state, c.reason, exit, c.nodes, c.start,
+               c.end});
+  }
+  context.out() << "\nattempt " << attempt.number << " in Slurm:\n";
+  table.print(context.out());
+}
+
 int show_one(Context& context, journal::Journal& journal, const std::string& job_id, bool json) {
   auto job = journal.job(job_id);
   if (!job.ok()) return context.fail(job.error());
@@ -69,8 +87,8 @@ int show_one(Context& context, journal::Journal& journal, const std::string& job
   }
   const journal::JobRecord& j = **job;
   context.out() << "job " << j.job_id << ": " << model::to_string(j.phase) << " (desire " << model::to_string(j.desire)
-                << (j.desire_reason.empty() ? "" : ": " + j.desire_reason) << "), resources held: "
-                << (held ? "yes" : "no") << "\n"
+                << (j.desire_reason.empty() ? "" : ": " + j.desire_reason)
+                << "), resources held: " << (held ? "yes" : "no") << "\n"
                 << "request sha256 " << j.request_sha256 << ", attempts " << attempts->size() << " of at most "
                 << j.max_attempts << ", submitted " << j.created_at << "\n";
   if (attempts->empty()) return kExitOk;
@@ -83,6 +101,11 @@ int show_one(Context& context, journal::Journal& journal, const std::string& job
                a.slurm_state, exit, std::string(model::to_string(a.cleanup)), a.outcome_reason});
   }
   table.print(context.out());
+  show_components(context, attempts->back());
+  auto polled = journal.meta("last_status_poll");
+  const journal::AttemptRecord& last = attempts->back();
+  context.out() << "\nlast change seen in Slurm: " << (last.observed_at.empty() ? "none yet" : last.observed_at)
+                << "; Slurm last polled: " << (polled.ok() && polled->has_value() ? **polled : "never") << "\n";
   return kExitOk;
 }
 

@@ -21,6 +21,7 @@ void add_doctor_command(CLI::App& app, Context& context, int& exit_code);
 void add_render_command(CLI::App& app, Context& context, int& exit_code);
 void add_serve_command(CLI::App& app, Context& context, int& exit_code);
 void add_cancel_command(CLI::App& app, Context& context, int& exit_code);
+void add_cleanup_command(CLI::App& app, Context& context, int& exit_code);
 void add_resolve_command(CLI::App& app, Context& context, int& exit_code);
 void add_control_commands(CLI::App& app, Context& context, int& exit_code);  // pause, resume
 

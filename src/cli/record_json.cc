@@ -66,7 +66,14 @@ json::object to_json(const journal::AttemptRecord& a) {
           {"outcome_reason", text(a.outcome_reason)},
           {"found_by", text(a.found_by)},
           {"cleanup", model::to_string(a.cleanup)},
+          {"cleanup_at", text(a.cleanup_at)},
+          {"logs_sha256", embedded(a.logs_sha256)},
+          {"submit_mode", text(a.submit_mode)},
           {"intent_at", text(a.intent_at)},
+          {"identified_at", text(a.identified_at)},
+          {"released_at", text(a.released_at)},
+          {"observed_at", text(a.observed_at)},
+          {"signalled_at", text(a.signalled_at)},
           {"created_at", a.created_at},
           {"updated_at", a.updated_at}};
 }

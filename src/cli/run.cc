@@ -55,6 +55,7 @@ int run(int argc, char** argv) {
     add_status_command(app, context, exit_code);
     add_serve_command(app, context, exit_code);
     add_cancel_command(app, context, exit_code);
+    add_cleanup_command(app, context, exit_code);
     add_resolve_command(app, context, exit_code);
     add_control_commands(app, context, exit_code);
     add_audit_command(app, context, exit_code);

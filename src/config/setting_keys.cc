@@ -60,6 +60,13 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_SLURM_BULK_MAX_URL_BYTES", "8000",
      "longest request target (path and query) of one bulk state query, in bytes (1000 to 65536)"},
     {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "30m", "how long after a lost submit answer `resolve --absent` stays refused"},
+    {"TUNEPLANE_MAX_PENDING", "0s",
+     "a job pending longer than this is cancelled and fails with the time it waited; 0s: no limit (up to 30d)"},
+    {"TUNEPLANE_COMPLETING_WARN_AFTER", "30m",
+     "a job still COMPLETING (or STAGE_OUT) after this raises a warning event; its cleanup keeps waiting (1m to 7d)"},
+    {"TUNEPLANE_ATTEMPT_RETENTION", "0s",
+     "closed attempts' directories are removed this long after their cleanup closed; the journal keeps their "
+     "record; 0s: kept for ever (up to 3650d)"},
     {"TUNEPLANE_LOG_LEVEL", "info", "trace, debug, info, warn, error or off"},
     {"TUNEPLANE_LOG_FORMAT", "text", "text or json"},
 };

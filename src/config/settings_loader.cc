@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <boost/url/parse.hpp>
 #include <algorithm>
+#include <boost/url/parse.hpp>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -232,12 +232,14 @@ void apply_connection(Applier& apply, model::Settings& s) {
   });
   if (s.connect_timeout > s.request_timeout) {
     const std::string key = apply.has("TUNEPLANE_SLURM_CONNECT_TIMEOUT") ? "TUNEPLANE_SLURM_CONNECT_TIMEOUT"
-                                                                          : "TUNEPLANE_SLURM_REQUEST_TIMEOUT";
-    apply.bad(key, "the connect timeout (" + format_duration(s.connect_timeout) + ") must not exceed the request timeout (" +
-                       format_duration(s.request_timeout) + "), which includes connecting");
+                                                                         : "TUNEPLANE_SLURM_REQUEST_TIMEOUT";
+    apply.bad(key, "the connect timeout (" + format_duration(s.connect_timeout) +
+                       ") must not exceed the request timeout (" + format_duration(s.request_timeout) +
+                       "), which includes connecting");
   }
   apply.with("TUNEPLANE_SLURM_LOW_SPEED_LIMIT", [&](const std::string& v) -> std::optional<std::string> {
-    if (v.empty() || v.size() > 10 || v.find_first_not_of("0123456789") != std::string::npos || std::stoll(v) > 1'000'000'000) {
+    if (v.empty() || v.size() > 10 || v.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoll(v) > 1'000'000'000) {
       return "expected bytes per second from 0 (off) to 1000000000";
     }
     s.low_speed_limit = static_cast<long>(std::stoll(v));
@@ -247,7 +249,8 @@ void apply_connection(Applier& apply, model::Settings& s) {
     return duration_between(v, s.low_speed_time, std::chrono::seconds(1), std::chrono::hours(1));
   });
   apply.with("TUNEPLANE_SLURM_PROXY", [&](const std::string& v) { return proxy_url(v, s.proxy); });
-  apply.with("TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP", [&](const std::string& v) { return flag(v, s.allow_insecure_http); });
+  apply.with("TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP",
+             [&](const std::string& v) { return flag(v, s.allow_insecure_http); });
   if (auto host = model::cleartext_token_host(s.rest_url, s.proxy); host && !s.allow_insecure_http) {
     const bool via_proxy = !s.proxy.empty() && !model::cleartext_token_host(s.rest_url, {});
     const std::string key = via_proxy ? "TUNEPLANE_SLURM_PROXY" : "TUNEPLANE_SLURM_REST_URL";
@@ -443,6 +446,15 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
   });
   apply.with("TUNEPLANE_RESOLVE_QUIET_PERIOD", [&](const std::string& v) {
     return duration_between(v, s.resolve_quiet_period, std::chrono::seconds(1), std::chrono::hours(24 * 7));
+  });
+  apply.with("TUNEPLANE_MAX_PENDING", [&](const std::string& v) {
+    return duration_between(v, s.max_pending, std::chrono::seconds(0), std::chrono::hours(24 * 30));
+  });
+  apply.with("TUNEPLANE_COMPLETING_WARN_AFTER", [&](const std::string& v) {
+    return duration_between(v, s.completing_warn_after, std::chrono::minutes(1), std::chrono::hours(24 * 7));
+  });
+  apply.with("TUNEPLANE_ATTEMPT_RETENTION", [&](const std::string& v) {
+    return duration_between(v, s.attempt_retention, std::chrono::seconds(0), std::chrono::hours(24 * 3650));
   });
   apply.with("TUNEPLANE_LOG_LEVEL", [&](const std::string& v) -> std::optional<std::string> {
     if (!parse_log_level(v)) return "expected trace, debug, info, warn, error or off";

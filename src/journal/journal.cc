@@ -186,26 +186,29 @@ Result<std::vector<JobRecord>> Journal::jobs() {
 }
 
 Status Journal::set_desire(std::string_view job_id, model::Desire desire, std::string_view reason,
-                           std::int64_t expected_version) {
+                           std::int64_t expected_version, std::optional<int> grace_seconds) {
   std::lock_guard lock(m_impl->mutex);
   try {
     SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
     auto current = m_impl->read_job(job_id);
     if (!current) return not_found("no job " + std::string(job_id) + " in the journal");
     SQLite::Statement update(m_impl->db,
-                             "UPDATE jobs SET desire = ?, desire_reason = ?, version = version + 1, updated_at = ? "
-                             "WHERE job_id = ? AND version = ?");
+                             "UPDATE jobs SET desire = ?, desire_reason = ?, cancel_grace_seconds = ?, "
+                             "version = version + 1, updated_at = ? WHERE job_id = ? AND version = ?");
     update.bind(1, std::string(model::to_string(desire)));
     update.bind(2, std::string(reason));
-    update.bind(3, m_impl->now());
-    update.bind(4, std::string(job_id));
-    update.bind(5, expected_version);
+    if (grace_seconds) update.bind(3, *grace_seconds);
+    update.bind(4, m_impl->now());
+    update.bind(5, std::string(job_id));
+    update.bind(6, expected_version);
     if (update.exec() != 1) {
       return transient("job " + std::string(job_id) + " changed since version " + std::to_string(expected_version) +
                        " (it is at version " + std::to_string(current->version) + "); read it again and retry");
     }
+    EventDetail detail{{"reason", std::string(reason)}};
+    if (grace_seconds) detail.emplace_back("grace_seconds", std::to_string(*grace_seconds));
     m_impl->append_event(job_id, std::nullopt, "desire", model::to_string(current->desire), model::to_string(desire),
-                         {{"reason", std::string(reason)}});
+                         detail);
     transaction.commit();
     return ok_status();
   } catch (const SQLite::Exception& e) {
@@ -336,7 +339,8 @@ Status Journal::transition(const AttemptKey& key, AttemptState from, AttemptStat
   }
 }
 
-Status Journal::advance_cleanup(const AttemptKey& key, CleanupStep from, CleanupStep to, const EventDetail& detail) {
+Status Journal::advance_cleanup(const AttemptKey& key, CleanupStep from, CleanupStep to, const EventDetail& detail,
+                                std::optional<std::string> logs_sha256) {
   const std::string which = "attempt " + key.job_id + "/" + std::to_string(key.number);
   if (Status legal = model::check_transition(from, to); !legal.ok()) return legal.error().with_context(which);
   std::lock_guard lock(m_impl->mutex);
@@ -349,13 +353,16 @@ Status Journal::advance_cleanup(const AttemptKey& key, CleanupStep from, Cleanup
                               "; cleanup starts only when an attempt has ended");
     }
     SQLite::Statement update(m_impl->db,
-                             "UPDATE attempts SET cleanup = ?, version = version + 1, updated_at = ? "
+                             "UPDATE attempts SET cleanup = ?, logs_sha256 = coalesce(?, logs_sha256), "
+                             "cleanup_at = ?, version = version + 1, updated_at = ? "
                              "WHERE job_id = ? AND number = ? AND cleanup = ?");
     update.bind(1, std::string(model::to_string(to)));
-    update.bind(2, m_impl->now());
-    update.bind(3, key.job_id);
-    update.bind(4, key.number);
-    update.bind(5, std::string(model::to_string(from)));
+    if (logs_sha256) update.bind(2, *logs_sha256);
+    update.bind(3, m_impl->now());
+    update.bind(4, m_impl->now());
+    update.bind(5, key.job_id);
+    update.bind(6, key.number);
+    update.bind(7, std::string(model::to_string(from)));
     if (update.exec() != 1) {
       return transient(which + " cleanup is " + std::string(model::to_string(attempt->cleanup)) + ", not " +
                        std::string(model::to_string(from)) + ": another writer moved it; read it again");

@@ -71,8 +71,9 @@ class Journal {
   Result<std::optional<JobRecord>> job(std::string_view job_id);
   Result<std::vector<JobRecord>> jobs();
   // Compare-and-set on the job's version: fails (transient) if someone changed the job since.
+  // `grace_seconds` (cancel only): the checkpoint signal first, the kill that much later.
   Status set_desire(std::string_view job_id, model::Desire desire, std::string_view reason,
-                    std::int64_t expected_version);
+                    std::int64_t expected_version, std::optional<int> grace_seconds = std::nullopt);
   Status set_phase(std::string_view job_id, model::JobPhase from, model::JobPhase to, std::string_view reason);
 
   // Attempts. add_attempt creates attempt `number` in state preparing and makes it current.
@@ -84,8 +85,15 @@ class Journal {
   Result<std::vector<AttemptRecord>> all_attempts();
   Status transition(const AttemptKey& key, model::AttemptState from, model::AttemptState to,
                     const AttemptChanges& changes, const EventDetail& detail);
+  // Stamps cleanup_at; `logs_sha256` (sealing -> closed) stores the sealed logs' hashes.
   Status advance_cleanup(const AttemptKey& key, model::CleanupStep from, model::CleanupStep to,
-                         const EventDetail& detail);
+                         const EventDetail& detail, std::optional<std::string> logs_sha256 = std::nullopt);
+  // Attempts whose Slurm job is followed by the status poll: those Slurm holds (submitted,
+  // pending, running) and ended ones whose cleanup has not left epilog_pending.
+  Result<std::vector<AttemptRecord>> followed_attempts();
+  // A small fact about the daemon's work (journal_meta), e.g. when the last status poll ran.
+  Status set_meta(std::string_view key, std::string_view value);
+  Result<std::optional<std::string>> meta(std::string_view key);
   // Changes an attempt's columns without moving its state (identify, release, a search's
   // report) and appends an event of `kind` (none when `kind` is empty: a repeated observation);
   // transient when the attempt is no longer in `state`.

@@ -33,6 +33,8 @@ struct Journal::Impl {
     if (changes.released) update.set("released_at", now());
     if (changes.search_report) update.set("searched_at", now());
     if (changes.search_report && changes.search_complete) update.set("complete_search_at", now());
+    if (changes.observed) update.set("observed_at", now());
+    if (changes.signalled) update.set("signalled_at", now());
   }
 
   void append_event(std::string_view job_id, std::optional<int> attempt, std::string_view kind,

@@ -203,6 +203,48 @@ Result<std::vector<AttemptRecord>> Journal::all_attempts() {
   }
 }
 
+Result<std::vector<AttemptRecord>> Journal::followed_attempts() {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    std::vector<AttemptRecord> out;
+    SQLite::Statement query(m_impl->db, std::string(kAttemptColumns) +
+                                            " WHERE slurm_job_id IS NOT NULL AND (state IN ('submitted', 'pending', "
+                                            "'running') OR cleanup IN ('none', 'epilog_pending')) "
+                                            "ORDER BY job_id, number");
+    while (query.executeStep()) out.push_back(read_attempt_row(query));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "list followed attempts");
+  }
+}
+
+Status Journal::set_meta(std::string_view key, std::string_view value) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Statement upsert(m_impl->db,
+                             "INSERT INTO journal_meta (key, value) VALUES (?, ?) "
+                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+    upsert.bind(1, std::string(key));
+    upsert.bind(2, std::string(value));
+    upsert.exec();
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "write journal_meta");
+  }
+}
+
+Result<std::optional<std::string>> Journal::meta(std::string_view key) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Statement query(m_impl->db, "SELECT value FROM journal_meta WHERE key = ?");
+    query.bind(1, std::string(key));
+    if (!query.executeStep()) return std::optional<std::string>();
+    return std::optional<std::string>(query.getColumn(0).getString());
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "read journal_meta");
+  }
+}
+
 Result<std::int64_t> Journal::data_version() {
   std::lock_guard lock(m_impl->mutex);
   try {

@@ -24,6 +24,8 @@ struct JobRecord {
   model::JobPhase phase = model::JobPhase::queued;
   std::optional<int> current_attempt;
   std::int64_t version = 1;
+  // cancel --grace: the checkpoint signal first, the kill this many seconds later.
+  std::optional<int> cancel_grace_seconds;
   std::string created_at;
   std::string updated_at;
 };
@@ -66,6 +68,9 @@ struct AttemptRecord {
   std::string searched_at;         // blocked: the last search by tag
   std::string complete_search_at;  // blocked: the last search every source answered
   std::string search_report;       // JSON: that search's report per source
+  std::string observed_at;         // when a change of its Slurm job was last journaled
+  std::string signalled_at;        // cancel with grace: when the checkpoint signal reached the job
+  std::string cleanup_at;          // when the cleanup step last moved
   std::int64_t version = 1;
   std::string created_at;
   std::string updated_at;
@@ -102,6 +107,8 @@ struct AttemptChanges {
   // and stores the report.
   std::optional<std::string> search_report;
   bool search_complete = false;
+  bool observed = false;   // stamps observed_at: a change of the Slurm job was seen
+  bool signalled = false;  // stamps signalled_at: the checkpoint signal was delivered
   // The job's phase after this transition; by default model::phase_of(new state). A retry
   // sets it to queued instead of failed.
   std::optional<model::JobPhase> job_phase;

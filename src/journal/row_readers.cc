@@ -17,14 +17,14 @@ std::optional<T> optional_number(SQLite::Statement& row, int column) {
 
 const std::string_view kJobColumns =
     "SELECT job_id, request_json, request_sha256, credential_path, credential_hmac, max_attempts, desire, "
-    "desire_reason, phase, current_attempt, version, created_at, updated_at FROM jobs";
+    "desire_reason, phase, current_attempt, version, created_at, updated_at, cancel_grace_seconds FROM jobs";
 
 const std::string_view kAttemptColumns =
     "SELECT job_id, number, submit_token, state, input_sha256, attempt_dir, script_sha256, env_sha256, "
     "manifest_sha256, intent_at, slurm_job_id, sluid, het_job_id, components, server_release, dialect, receipt, "
     "slurm_state, slurm_reason, exit_code, exit_signal, failure_phase, outcome_reason, found_by, cleanup, "
     "logs_sha256, version, created_at, updated_at, submit_mode, identified_at, released_at, searched_at, "
-    "complete_search_at, search_report "
+    "complete_search_at, search_report, observed_at, signalled_at, cleanup_at "
     "FROM attempts";
 
 JobRecord read_job_row(SQLite::Statement& row) {
@@ -43,6 +43,7 @@ JobRecord read_job_row(SQLite::Statement& row) {
   job.version = row.getColumn(10).getInt64();
   job.created_at = text(row, 11);
   job.updated_at = text(row, 12);
+  job.cancel_grace_seconds = optional_number<int>(row, 13);
   return job;
 }
 
@@ -83,6 +84,9 @@ AttemptRecord read_attempt_row(SQLite::Statement& row) {
   a.searched_at = text(row, 32);
   a.complete_search_at = text(row, 33);
   a.search_report = text(row, 34);
+  a.observed_at = text(row, 35);
+  a.signalled_at = text(row, 36);
+  a.cleanup_at = text(row, 37);
   return a;
 }
 

@@ -65,6 +65,14 @@ struct Settings {
   std::size_t bulk_max_url_bytes = 8000;  // ... and the longest URL it may have
   // How long after a lost submit answer `resolve --absent` stays refused.
   std::chrono::seconds resolve_quiet_period{1800};
+  // A job pending longer than this is cancelled and its attempt failed; 0: no limit.
+  std::chrono::seconds max_pending{0};
+  // A job that stays COMPLETING (or STAGE_OUT) longer than this raises a warning event; its
+  // cleanup keeps waiting: nothing is released early.
+  std::chrono::seconds completing_warn_after{1800};
+  // Closed attempts' directories are removed this long after their cleanup closed (the
+  // journal's record stays); 0: kept for ever.
+  std::chrono::seconds attempt_retention{0};
 
   std::string log_level = "info";
   LogFormat log_format = LogFormat::text;

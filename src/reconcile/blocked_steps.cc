@@ -22,9 +22,7 @@ constexpr std::size_t kEvidenceMaxBytes = 64 * 1024;
 
 // The job id the batch script wrote into logs/slurm-job.json, if it ran.
 std::optional<std::uint32_t> evidence_job_id(const Step& step) {
-  const std::string dir = step.attempt.attempt_dir.empty() ? storage::attempt_dir(step.services.settings.storage_root,
-                                                                                  step.job.job_id, step.attempt.number)
-                                                           : step.attempt.attempt_dir;
+  const std::string dir = attempt_dir_of(step.services, step.attempt);
   auto text = read_file(dir + "/" + std::string(model::kJobEvidenceFile), kEvidenceMaxBytes);
   if (!text.ok()) return std::nullopt;
   boost::system::error_code error;

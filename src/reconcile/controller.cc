@@ -15,8 +15,11 @@
 #include "reconcile/journal_writer.h"
 #include "reconcile/pass.h"
 #include "reconcile/preflight_gate.h"
+#include "reconcile/retention.h"
 #include "reconcile/search_board.h"
 #include "reconcile/search_round.h"
+#include "reconcile/status_board.h"
+#include "reconcile/status_round.h"
 #include "reconcile/sweep.h"
 #include "reconcile/work_queue.h"
 #include "storage/artifact_hash.h"
@@ -58,14 +61,16 @@ struct Controller::Impl {
         writer(parts.journal, io.get_executor()),
         gate(parts.slurm),
         hasher(parts.journal.hash_cache()),
-        services{writer, parts.slurm,    parts.settings, parts.catalogs, parts.clock,
-                 hasher, parts.hmac_key, board,          gate,           parts.observer} {}
+        services{writer,         parts.slurm, parts.settings, parts.catalogs, parts.clock,   hasher,
+                 parts.hmac_key, board,       statuses,       gate,           parts.observer} {}
 
   ControllerParts parts;
   boost::asio::io_context io;
   boost::asio::thread_pool pool;
   JournalWriter writer;
   SearchBoard board;
+  StatusBoard statuses;
+  StatusRoundState status_state;
   PreflightGate gate;
   storage::ArtifactHasher hasher;
   Services services;
@@ -122,15 +127,20 @@ struct Controller::Impl {
     read_controls();
   }
 
-  // On a pool thread (or inline in once mode): the storage probe, the search, the sweep.
-  void background_round(int this_round) {
+  // On a pool thread (or inline in once mode): the storage probe, the status poll, the
+  // search; returns the jobs the poll has news for. The sweep comes after the passes.
+  std::vector<std::string> background_round(int this_round) {
     probe_storage();
+    StatusRoundReport polled = run_status_round(services, status_state);
     run_search_round(services, gates.safe_mode, this_round);
-    maybe_sweep(this_round);
+    return polled.wake;
   }
 
   void maybe_sweep(int this_round) {
-    if (parts.sweep_every > 0 && this_round % parts.sweep_every == 1 % parts.sweep_every) run_sweep(services);
+    if (parts.sweep_every > 0 && this_round % parts.sweep_every == 1 % parts.sweep_every) {
+      run_sweep(services);
+      run_retention(services);
+    }
   }
 
   void probe_storage() {
@@ -192,10 +202,12 @@ struct Controller::Impl {
     if (round_in_flight) return;
     round_in_flight = true;
     boost::asio::post(pool, [this, r = round] {
-      background_round(r);
-      boost::asio::post(io, [this] {
+      std::vector<std::string> news = background_round(r);
+      maybe_sweep(r);
+      boost::asio::post(io, [this, news = std::move(news)] {
         round_in_flight = false;
-        // Blocked attempts read the search that just ran.
+        // Jobs with news from the poll, and blocked attempts, read what just ran.
+        for (const auto& id : news) queue.wake(id);
         for (const auto& id : waiting_for_search) queue.wake(id);
         waiting_for_search.clear();
         dispatch(std::chrono::steady_clock::now());
@@ -264,10 +276,10 @@ void Controller::request_stop() {
 CycleReport Controller::run_once() {
   Impl& s = *m_impl;
   s.writer.set_writer_thread(std::this_thread::get_id());
+  s.report = {};
   for (int i = 0; i < kMaxOnceCycles; ++i) {
     s.begin_cycle();
-    s.probe_storage();
-    run_search_round(s.services, s.gates.safe_mode, s.round);
+    (void)s.background_round(s.round);
     s.io.poll();  // what the probe posted (a cleared condition)
     s.io.restart();
     const int before = s.report.progressed;

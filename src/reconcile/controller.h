@@ -1,18 +1,22 @@
 // Controller: runs the reconciler — the one owner of timers, back-off, the work queue, the
 // thread pool for blocking I/O, the request budget's cycles and the pre-flight before each
-// cycle's submits (ARCHITECTURE.md §2, issue 9).
+// cycle's submits (ARCHITECTURE.md §2).
 //
 // Daemon mode (run()): a Boost.Asio event loop on the calling thread — which is also the
 // journal's only writer (JournalWriter) — and a small pool on which passes, the cycle's search
 // by tag and the periodic sweep run. Each poll interval a cycle starts: the budget's count
-// starts again, the next submit runs a pre-flight, every live job gets a pass, one batch search
-// serves every attempt that needs one. Between cycles, the journal's data_version is read
-// every tick (200 ms): a new job or desire from the CLI gets its pass at once, not at the next
+// starts again, the next submit runs a pre-flight, one bulk status poll reads every attempt
+// Slurm holds (status_round.h; the jobs it has news for get a pass as soon as it ends), one
+// batch search serves every attempt that needs one, every live job gets a pass, and on the
+// first cycle and every `sweep_every` after it the sweep and the retention run. Between cycles, the journal's
+// data_version is read every tick (200 ms): a new job or desire from the CLI gets its pass at once, not at the next
 // cycle. Never two passes for one job at once. SIGTERM/SIGINT: no new pass starts, the ones in
 // flight finish, run() returns 0; a second signal exits at once (status 1).
 //
 // Once mode (run_once()): cycles back to back on the calling thread, passes one after the
-// other, until a cycle journals nothing; then returns. Tests and the crash matrix use it.
+// other, until a cycle journals nothing; then returns that run's report. A controller may
+// run_once() again: what it keeps between cycles (absent counts, rounds) carries over. Tests and the crash matrix use
+// it.
 //
 // Conditions that stop submitting for every job — the journal or the storage root cannot be
 // written — are logged once when they start and once when they clear; meanwhile nothing new is

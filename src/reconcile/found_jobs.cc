@@ -57,17 +57,4 @@ std::vector<FoundJob> group_matches(const std::vector<slurm::SearchMatch>& match
   return groups;
 }
 
-std::string components_json(const std::vector<model::JobSnapshot>& components) {
-  boost::json::array out;
-  for (const auto& c : components) {
-    boost::json::object o;
-    o["offset"] = c.het_job_offset.value_or(0);
-    o["job_id"] = c.job_id;
-    o["sluid"] = c.sluid;
-    o["state"] = c.state.to_string();
-    out.push_back(std::move(o));
-  }
-  return boost::json::serialize(out);
-}
-
 }  // namespace tpslurm::reconcile

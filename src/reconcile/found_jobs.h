@@ -26,7 +26,4 @@ struct FoundJob {
 std::vector<FoundJob> group_found(const std::vector<model::JobSnapshot>& records, const std::string& source);
 std::vector<FoundJob> group_matches(const std::vector<slurm::SearchMatch>& matches);
 
-// The attempt's components JSON: [{offset, job_id, sluid, state}] in offset order.
-std::string components_json(const std::vector<model::JobSnapshot>& components);
-
 }  // namespace tpslurm::reconcile

@@ -11,11 +11,6 @@ using model::AttemptState;
 // keeps changing state beyond this is a bug, and stopping only delays it to the next look.
 constexpr int kMaxStepsPerPass = 12;
 
-// Attempts that ended without Slurm ever holding them.
-bool never_reached_slurm(const journal::AttemptRecord& attempt) {
-  return !attempt.slurm_job_id && model::is_final(attempt.state);
-}
-
 StepEnd take_step(Step& step, bool has_attempt) {
   const bool cancel = step.job.desire == model::Desire::cancel;
   if (!has_attempt) return start_attempt(step);
@@ -29,12 +24,13 @@ StepEnd take_step(Step& step, bool has_attempt) {
     case AttemptState::submit_unknown: return search_blocked(step);
     case AttemptState::submitted:
       if (!a.identified_at.empty() && cancel) return apply_cancel(step);
-      return identify_and_release(step);
+      if (a.identified_at.empty() || a.awaiting_release()) return identify_and_release(step);
+      return follow(step);
     case AttemptState::pending:
-    case AttemptState::running: return cancel ? apply_cancel(step) : StepEnd::wait;
+    case AttemptState::running: return cancel ? apply_cancel(step) : follow(step);
     default: break;
   }
-  if (a.cleanup != model::CleanupStep::closed && never_reached_slurm(a)) return clean_interrupted(step);
+  if (a.cleanup != model::CleanupStep::closed) return a.slurm_job_id ? clean_up(step) : clean_interrupted(step);
   return start_attempt(step);
 }
 

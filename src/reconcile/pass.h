@@ -22,9 +22,15 @@
 //                      copies beyond the first cancelled as duplicates
 //   submitted       -> identified (GET by id: the tag and requeue=false on every component),
 //                      then released when held; a cancel desire is applied instead
-//   pending/running -> a cancel desire is applied
-//   ended attempts that never reached Slurm -> credentials/ and scratch/ removed, cleanup
-//                      closed (interrupted submits are cleaned before a retry)
+//   submitted (identified, released), pending, running
+//                   -> what the cycle's status poll saw is journaled (follow_steps.cc): a
+//                      new state, or the end with its reason, exit code and the retry
+//                      decision; an anomaly or a pending reason that never clears cancels
+//                      the job; a job slurmctld no longer reports ends from exit.json or
+//                      slurmdbd, or `lost` when every source answered and none knows it.
+//                      A cancel desire is applied instead (with grace: SIGUSR1 first)
+//   ended attempts  -> cleanup, step by step (cleanup_steps.cc); once closed, a job queued
+//                      for a retry gets its next attempt
 #pragma once
 
 #include <chrono>

@@ -1,8 +1,4 @@
-// The steps before anything is sent: a new attempt, its directory, and the cleanup of an
-// attempt that ended without ever reaching Slurm.
-#include <filesystem>
-#include <system_error>
-
+// The steps before anything is sent: a new attempt and its directory.
 #include "base/crash_point.h"
 #include "base/uuid.h"
 #include "reconcile/prepare.h"
@@ -63,49 +59,6 @@ StepEnd prepare(Step& step) {
   changes.env_sha256 = files->env_sha256;
   changes.manifest_sha256 = files->manifest_sha256;
   return step.move(AttemptState::prepared, changes, {});
-}
-
-namespace {
-
-Status remove_subtree(const std::string& path) {
-  std::error_code error;
-  std::filesystem::remove_all(path, error);
-  if (error) return transient("cannot remove " + path + ": " + error.message());
-  return ok_status();
-}
-
-}  // namespace
-
-StepEnd clean_interrupted(Step& step) {
-  const journal::AttemptKey key = step.attempt.key();
-  if (step.attempt.cleanup == CleanupStep::none) {
-    StepEnd end = step.written(step.services.journal.write([&](journal::Journal& j) {
-      return j.advance_cleanup(key, CleanupStep::none, CleanupStep::staging_pending,
-                               {{"reason", "never reached Slurm: nothing held"}});
-    }));
-    if (end != StepEnd::next) return end;
-    step.attempt.cleanup = CleanupStep::staging_pending;
-  }
-  if (step.attempt.cleanup == CleanupStep::staging_pending) {
-    if (!step.attempt.attempt_dir.empty()) {
-      for (const char* sub : {"/credentials", "/scratch"}) {
-        if (Status removed = remove_subtree(step.attempt.attempt_dir + sub); !removed.ok()) {
-          step.result.storage_condition = removed.error();
-          return StepEnd::wait;
-        }
-      }
-    }
-    StepEnd end = step.written(step.services.journal.write([&](journal::Journal& j) {
-      return j.advance_cleanup(key, CleanupStep::staging_pending, CleanupStep::sealing,
-                               {{"reason", "credentials/ and scratch/ removed"}});
-    }));
-    if (end != StepEnd::next) return end;
-    step.attempt.cleanup = CleanupStep::sealing;
-  }
-  return step.written(step.services.journal.write([&](journal::Journal& j) {
-    return j.advance_cleanup(key, CleanupStep::sealing, CleanupStep::closed,
-                             {{"reason", "nothing ran: no scheduler logs to seal"}});
-  }));
 }
 
 }  // namespace tpslurm::reconcile

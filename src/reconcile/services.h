@@ -1,6 +1,6 @@
 // Services: what every reconciler step is given — the journal (reads anywhere, writes through
 // the JournalWriter), Slurm, the settings and catalogs, the clock, the artifact hasher, the
-// local HMAC key, the cycle's search results and the pre-flight gate. Owned by the controller
+// local HMAC key, the cycle's search and status results and the pre-flight gate. Owned by the controller
 // (or a test); steps only borrow it. Every member is safe to use from the pass threads.
 #pragma once
 
@@ -19,6 +19,7 @@ namespace tpslurm::reconcile {
 
 class JournalWriter;
 class SearchBoard;
+class StatusBoard;
 class PreflightGate;
 
 using model::Catalogs;
@@ -36,6 +37,7 @@ struct Services {
   storage::ArtifactHasher& hasher;
   std::string hmac_key;  // the local key the job credentials' HMACs are taken under
   SearchBoard& searches;
+  StatusBoard& statuses;
   PreflightGate& preflight;
   StepObserver observer;
 };

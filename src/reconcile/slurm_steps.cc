@@ -1,6 +1,7 @@
 // The steps on a job Slurm holds (ARCHITECTURE.md §4 step 4): identify it by its numeric id,
 // release it when it was submitted held, and apply a cancel desire.
 #include "base/crash_point.h"
+#include "reconcile/components.h"
 #include "reconcile/found_jobs.h"
 #include "reconcile/steps.h"
 
@@ -10,6 +11,8 @@ namespace {
 using model::AttemptState;
 
 constexpr std::chrono::seconds kRetrySoon{5};
+// The job's checkpoint signal (LAUNCH_REQUEST.md: checkpoint_grace_seconds).
+constexpr std::string_view kCheckpointSignal = "SIGUSR1";
 
 bool still_held(const model::JobSnapshot& job) {
   return job.state.base == model::SlurmBaseState::pending && job.state_reason == "JobHeldUser";
@@ -48,20 +51,6 @@ std::string requeue_problem(const std::vector<model::JobSnapshot>& components) {
   return {};
 }
 
-StepEnd fail_as_anomaly(Step& step, const std::string& problem) {
-  const model::JobTag tag = tag_of(step.services, step.attempt);
-  slurm::CancelResult cancelled =
-      step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
-  if (!cancelled.ok() && cancelled.outcome != slurm::Outcome::not_found) {
-    step.result.look_again = kRetrySoon;
-    return step.event("anomaly", {{"reason", problem + "; cancel failed: " + cancelled.message}});
-  }
-  journal::AttemptChanges changes;
-  changes.outcome_reason = "anomaly: " + problem + "; cancelled";
-  changes.failure_phase = "anomaly";
-  return step.move(AttemptState::failed, changes, {{"anomaly", problem}});
-}
-
 StepEnd identify(Step& step) {
   const std::uint32_t id = *step.attempt.slurm_job_id;
   slurm::JobsResult read = step.services.slurm.get_job(slurm::JobRef{id});
@@ -77,7 +66,9 @@ StepEnd identify(Step& step) {
     step.log(config::LogLevel::error, "identify: " + problem);
     return step.event("anomaly", {{"reason", "identify: " + problem + "; not released, checked again"}});
   }
-  if (std::string problem = requeue_problem(components); !problem.empty()) return fail_as_anomaly(step, problem);
+  if (std::string problem = requeue_problem(components); !problem.empty()) {
+    return cancel_and_fail(step, problem, "anomaly", "an anomaly: " + problem);
+  }
   const FoundJob job = group_found(components, "receipt").front();
   journal::AttemptChanges changes;
   changes.identified = true;
@@ -131,6 +122,56 @@ StepEnd identify_and_release(Step& step) {
   return StepEnd::wait;
 }
 
+StepEnd cancel_and_fail(Step& step, const std::string& problem, const std::string& failure_phase,
+                        const std::string& retry_because) {
+  const model::JobTag tag = tag_of(step.services, step.attempt);
+  slurm::CancelResult cancelled =
+      step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
+  if (!cancelled.ok() && cancelled.outcome != slurm::Outcome::not_found) {
+    step.result.look_again = kRetrySoon;
+    return step.event(failure_phase == "anomaly" ? "anomaly" : "cancel.failed",
+                      {{"reason", problem + "; cancel failed: " + cancelled.message}});
+  }
+  journal::AttemptChanges changes;
+  changes.outcome_reason = (failure_phase == "anomaly" ? "anomaly: " : "") + problem + "; cancelled";
+  changes.failure_phase = failure_phase;
+  journal::EventDetail detail{{failure_phase == "anomaly" ? "anomaly" : "reason", problem}};
+  decide_retry(step, AttemptState::failed, retry_because, changes, detail);
+  return step.move(AttemptState::failed, changes, detail);
+}
+
+namespace {
+
+// cancel --grace on a running job: the checkpoint signal first; wait is returned until the
+// grace has passed. next: kill now (no grace, not running, or the signal could not be given).
+StepEnd checkpoint_first(Step& step, const slurm::JobRef& ref) {
+  const int grace = step.job.cancel_grace_seconds.value_or(0);
+  if (grace <= 0 || step.attempt.state != AttemptState::running) return StepEnd::next;
+  if (step.attempt.signalled_at.empty()) {
+    slurm::CancelResult signalled = step.services.slurm.cancel(ref, kCheckpointSignal);
+    if (!signalled.ok()) {
+      step.log(config::LogLevel::warn, "checkpoint signal not given (" + signalled.message + "): killing now");
+      return StepEnd::next;
+    }
+    journal::AttemptChanges changes;
+    changes.signalled = true;
+    StepEnd end = step.update(
+        "checkpoint_signal", changes,
+        {{"reason", std::string(kCheckpointSignal) + " sent; the kill follows in " + std::to_string(grace) + " s"}});
+    if (end != StepEnd::next) return end;
+    step.result.look_again = std::chrono::seconds(grace);
+    return StepEnd::wait;
+  }
+  const auto due =
+      parse_utc(step.attempt.signalled_at).value_or(step.services.clock.now()) + std::chrono::seconds(grace);
+  const auto now = step.services.clock.now();
+  if (now >= due) return StepEnd::next;
+  step.result.look_again = std::chrono::duration_cast<std::chrono::milliseconds>(due - now);
+  return StepEnd::wait;
+}
+
+}  // namespace
+
 StepEnd apply_cancel(Step& step) {
   const std::string words =
       "cancelled on request" + (step.job.desire_reason.empty() ? std::string() : ": " + step.job.desire_reason);
@@ -138,6 +179,7 @@ StepEnd apply_cancel(Step& step) {
   changes.outcome_reason = words;
   if (!step.attempt.slurm_job_id) return step.move(AttemptState::cancelled, changes, {});
   const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag_of(step.services, step.attempt)};
+  if (StepEnd first = checkpoint_first(step, ref); first != StepEnd::next) return first;
   slurm::CancelResult answer = step.services.slurm.cancel(ref);
   if (!answer.ok() && answer.outcome != slurm::Outcome::not_found) {
     step.result.look_again = kRetrySoon;

@@ -86,6 +86,11 @@ void Step::log(config::LogLevel level, std::string_view message) const { config:
 
 std::string Step::which() const { return "attempt " + job.job_id + "/" + std::to_string(attempt.number); }
 
+std::string attempt_dir_of(const Services& services, const journal::AttemptRecord& attempt) {
+  if (!attempt.attempt_dir.empty()) return attempt.attempt_dir;
+  return storage::attempt_dir(services.settings.storage_root, attempt.job_id, attempt.number);
+}
+
 model::JobTag attempt_tag(const model::Settings& s, const journal::AttemptRecord& attempt) {
   const std::string local = storage::attempt_dir(s.storage_root, attempt.job_id, attempt.number);
   return model::JobTag::make(s.instance, attempt.job_id, attempt.number, attempt.submit_token,

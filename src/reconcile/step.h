@@ -43,6 +43,9 @@ config::LogFields attempt_fields(const journal::AttemptRecord& attempt);
 config::LogFields job_fields(std::uint32_t slurm_job_id, const std::string& sluid,
                              const journal::AttemptRecord& attempt);
 
+// The attempt's directory as this host sees it (journaled, else where it would be).
+std::string attempt_dir_of(const Services& services, const journal::AttemptRecord& attempt);
+
 // The attempt's tag, as every component carries it.
 model::JobTag tag_of(const Services& services, const journal::AttemptRecord& attempt);
 

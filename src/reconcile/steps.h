@@ -13,6 +13,20 @@ StepEnd mark_unknown(Step& step);          // submitting found without a receipt
 StepEnd search_blocked(Step& step);        // submit_unknown: evidence, the cycle's search, adopt
 StepEnd identify_and_release(Step& step);  // submitted: identify, then release when held
 StepEnd apply_cancel(Step& step);          // a cancel desire on an attempt Slurm may hold
-StepEnd clean_interrupted(Step& step);     // an attempt that ended before reaching Slurm
+StepEnd follow(Step& step);                // a job Slurm holds: what the status poll saw
+StepEnd clean_interrupted(Step& step);     // cleanup of an attempt that ended before reaching Slurm
+StepEnd clean_up(Step& step);              // cleanup of an ended attempt that reached Slurm
+
+// Cancels the attempt's Slurm job and fails the attempt with `problem`; `retry_because`
+// non-empty: the failure is not the program's own (decide_retry).
+StepEnd cancel_and_fail(Step& step, const std::string& problem, const std::string& failure_phase,
+                        const std::string& retry_because);
+// Whether an attempt ending in `end` is retried: only when `because` says the failure is not
+// the program's own, the job still wants to run and attempts are left; then the job is
+// queued again instead of ending. The decision, either way, goes into the event's detail.
+void decide_retry(const Step& step, model::AttemptState end, const std::string& because,
+                  journal::AttemptChanges& changes, journal::EventDetail& detail);
+// Removes the attempt's credentials/ and scratch/ (nothing when `dir` is empty).
+Status remove_staging(const std::string& dir);
 
 }  // namespace tpslurm::reconcile

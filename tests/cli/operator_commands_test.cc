@@ -1,5 +1,6 @@
-// The operator's commands as users meet them (the real binary): pause and resume, cancel,
-// resolve with its refusals, journal restore and safe mode, and serve's lock.
+// The operator's commands as users meet them (the real binary): pause and resume, cancel (with
+// grace), resolve with its refusals, cleanup --force, status of a followed job, journal
+// restore and safe mode, and serve's lock.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -78,6 +79,79 @@ TEST_F(OperatorCommandsTest, CancelJournalsTheDesireOnce) {
   EXPECT_EQ(unknown.err, "tuneplane-slurm: no job nope in the journal\n");
   const auto audit = cli({"audit", "ft-7f3c2a"});
   EXPECT_NE(audit.out.find("wrong data"), std::string::npos) << audit.out;
+}
+
+TEST_F(OperatorCommandsTest, CancelWithGraceJournalsTheGrace) {
+  ASSERT_EQ(cli({"submit", source("etc/launch-request.example.json")}).exit_code, 0);
+  const auto bad = cli({"cancel", "ft-7f3c2a", "--grace", "90000"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--grace"), std::string::npos) << bad.err;
+  const auto cancelled = cli({"cancel", "ft-7f3c2a", "--grace", "30"});
+  EXPECT_EQ(cancelled.exit_code, 0) << cancelled.err;
+  EXPECT_NE(cancelled.out.find("SIGUSR1 first and the kill 30 s later"), std::string::npos) << cancelled.out;
+  SystemClock clock;
+  auto journal = journal::Journal::open(dir.file("state/journal.db"), clock);
+  ASSERT_TRUE(journal.ok());
+  auto job = (*journal)->job("ft-7f3c2a");
+  ASSERT_TRUE(job.ok() && job->has_value());
+  EXPECT_EQ((*job)->cancel_grace_seconds, 30);
+}
+
+TEST_F(OperatorCommandsTest, CleanupForceMovesAStuckStepOnAndIsJournaled) {
+  blocked_job("stuck", SystemClock().now());
+  {
+    SystemClock clock;
+    auto journal = journal::Journal::open(dir.file("state/journal.db"), clock);
+    ASSERT_TRUE(journal.ok());
+    journal::AttemptChanges found;
+    found.slurm_job_id = 42;
+    ASSERT_TRUE(
+        (*journal)->transition({"stuck", 1}, AttemptState::submit_unknown, AttemptState::submitted, found, {}).ok());
+    const auto live = cli({"cleanup", "stuck/1", "--force", "--reason", "x"});
+    EXPECT_EQ(live.exit_code, 2) << "only ended attempts have a cleanup";
+    EXPECT_NE(live.err.find("is submitted"), std::string::npos) << live.err;
+    ASSERT_TRUE((*journal)->transition({"stuck", 1}, AttemptState::submitted, AttemptState::succeeded, {}, {}).ok());
+    ASSERT_TRUE((*journal)
+                    ->advance_cleanup({"stuck", 1}, model::CleanupStep::none, model::CleanupStep::epilog_pending, {})
+                    .ok());
+  }
+  const auto shown = cli({"cleanup", "stuck"});
+  EXPECT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("cleanup epilog_pending"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("stop waiting for Slurm"), std::string::npos) << shown.out;
+  const auto no_reason = cli({"cleanup", "stuck/1", "--force"});
+  EXPECT_EQ(no_reason.exit_code, 2);
+  EXPECT_NE(no_reason.err.find("--reason"), std::string::npos) << no_reason.err;
+  const auto forced = cli({"cleanup", "stuck/1", "--force", "--reason", "node rebooted, epilog never ends"});
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_EQ(forced.out, "stuck/1: cleanup forced epilog_pending -> staging_pending; the daemon takes the next steps\n");
+  const auto audit = cli({"audit", "stuck"});
+  EXPECT_NE(audit.out.find("node rebooted, epilog never ends (forced by"), std::string::npos) << audit.out;
+  EXPECT_NE(cli({"cleanup", "stuck/2"}).exit_code, 0) << "no such attempt";
+}
+
+TEST_F(OperatorCommandsTest, StatusShowsTheComponentsOfAFollowedJob) {
+  blocked_job("het", SystemClock().now());
+  {
+    SystemClock clock;
+    auto journal = journal::Journal::open(dir.file("state/journal.db"), clock);
+    ASSERT_TRUE(journal.ok());
+    journal::AttemptChanges found;
+    found.slurm_job_id = 40;
+    found.components =
+        R"([{"offset":0,"job_id":40,"sluid":"s1","state":"RUNNING","reason":"None","exit_code":null,"exit_signal":null,"nodes":"vm","start":"2026-12-01T10:00:00Z","end":""},{"offset":1,"job_id":41,"sluid":"s2","state":"FAILED","reason":"NonZeroExitCode","exit_code":3,"exit_signal":null,"nodes":"vm-emu","start":"2026-12-01T10:00:00Z","end":"2026-12-01T10:05:00Z"}])";
+    found.observed = true;
+    ASSERT_TRUE(
+        (*journal)->transition({"het", 1}, AttemptState::submit_unknown, AttemptState::submitted, found, {}).ok());
+  }
+  const auto shown = cli({"status", "het"});
+  EXPECT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("attempt 1 in Slurm:"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("NonZeroExitCode"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("vm-emu"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("Slurm last polled: never"), std::string::npos) << shown.out;
+  const auto json = cli({"status", "het", "--json"});
+  EXPECT_NE(json.out.find("\"observed_at\":\"20"), std::string::npos) << json.out;
 }
 
 TEST_F(OperatorCommandsTest, ResolveAbsentIsRefusedUntilTheQuietPeriodPassed) {

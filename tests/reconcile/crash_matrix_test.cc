@@ -1,5 +1,5 @@
-// The crash matrix: every named crash point of the submit protocol × four scenarios × two
-// dialects. The real binary runs `serve --once` with TUNEPLANE_CRASH_AT set until it dies
+// The crash matrix: every named crash point of the submit protocol and the cleanup × five
+// scenarios × two dialects. The real binary runs `serve --once` with TUNEPLANE_CRASH_AT set until it dies
 // there (exit 86), then runs again without it until quiet; then the invariants are checked:
 //   - at most one Slurm job (one het job) per attempt, exactly one — the journaled one — for
 //     every attempt the journal says Slurm holds, and no job of the test's that the journal
@@ -7,7 +7,8 @@
 //   - no submit after a lost answer before the job was found: Slurm received at most one
 //     submit per attempt that committed its intent, and none for an attempt that did not;
 //   - an attempt still blocked is one whose job Slurm never created (a crash before the send),
-//     and every other attempt ended where its scenario ends (released, or cancelled);
+//     and every other attempt ended where its scenario ends (released and pending, cancelled,
+//     or — the job run to its end by the simulator — succeeded with its cleanup closed);
 //   - `journal check` is clean, and the journal's story is one unbroken chain of states.
 // Each (dialect, scenario) is its own test so ctest can run them side by side; each prints
 // its row of the matrix (points × outcome), and the last one the points no scenario reached.
@@ -45,9 +46,11 @@ const std::vector<std::string> kPoints = {
     "search.after_found",
     "adopt.after_commit",
     "duplicate.after_cancel",
+    "cleanup.after_staging",
+    "cleanup.after_seal",
 };
 
-enum class Scenario { single_pool, three_pools, cpu_only, cancel_while_unknown };
+enum class Scenario { single_pool, three_pools, cpu_only, cancel_while_unknown, runs_to_end };
 
 std::string name_of(Scenario s) {
   switch (s) {
@@ -55,6 +58,7 @@ std::string name_of(Scenario s) {
     case Scenario::three_pools: return "three-pool hetjob";
     case Scenario::cpu_only: return "CPU-only";
     case Scenario::cancel_while_unknown: return "cancel while unknown";
+    case Scenario::runs_to_end: return "runs to the end";
   }
   return "?";
 }
@@ -101,6 +105,11 @@ class CrashMatrixTest : public BinaryTest, public ::testing::WithParamInterface<
   }
 
   Case run_case(Scenario scenario, const std::string& point, int index);
+  // The het leaders (or plain jobs) the simulator holds with this name (ids are handed out in
+  // order, so the first unknown id ends the scan).
+  std::set<std::uint32_t> leaders_named(const std::string& name);
+  // Steps every job with this name in the simulator (POST /sim/jobs/{id}/state).
+  void step_jobs(const std::string& name, const std::string& body, Case& c);
   void check(const tpslurm::testing::EnvironmentMap& env, const std::string& job_id, Scenario scenario,
              std::int64_t submits, Case& c);
 };
@@ -131,10 +140,38 @@ Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int 
     if (cancelled.exit_code != 0) c.failures.push_back("cancel: " + cancelled.err);
     (void)m_sim->control(slurm::HttpMethod::del, "/sim/faults");
   }
+  if (scenario == Scenario::runs_to_end) {
+    // Slurm runs the job and ends it while its epilog still runs, then lets it go.
+    serve(env, point, c);
+    serve(env, point, c);
+    step_jobs("tp-cm-" + job_id + "-1", R"({"state": "COMPLETED", "completing": true})", c);
+    serve(env, point, c);
+    step_jobs("tp-cm-" + job_id + "-1", R"({"completing": false})", c);
+  }
   serve(env, point, c);
   serve(env, point, c);  // the restart after the crash (or a second quiet run)
   check(env, job_id, scenario, m_sim->stat("submits_received") - submits_before, c);
   return c;
+}
+
+std::set<std::uint32_t> CrashMatrixTest::leaders_named(const std::string& name) {
+  std::set<std::uint32_t> leaders;
+  for (std::uint32_t id = 1; id < 100000; ++id) {
+    auto view = m_sim->control(slurm::HttpMethod::get, "/sim/jobs/" + std::to_string(id));
+    if (!view.ok()) break;
+    const auto& record = view->as_object();
+    if (record.at("name").as_string() != name) continue;
+    const std::int64_t het = record.at("het_job_id").to_number<std::int64_t>();
+    leaders.insert(het > 0 ? static_cast<std::uint32_t>(het) : id);
+  }
+  return leaders;
+}
+
+void CrashMatrixTest::step_jobs(const std::string& name, const std::string& body, Case& c) {
+  for (std::uint32_t id : leaders_named(name)) {
+    auto stepped = m_sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(id) + "/state", body);
+    if (!stepped.ok()) c.failures.push_back("step job " + std::to_string(id) + ": " + stepped.error().message());
+  }
 }
 
 void CrashMatrixTest::check(const tpslurm::testing::EnvironmentMap& env, const std::string& job_id, Scenario scenario,
@@ -151,18 +188,8 @@ void CrashMatrixTest::check(const tpslurm::testing::EnvironmentMap& env, const s
   if (!attempts.ok() || attempts->size() != 1) return fail("expected exactly one attempt");
   const journal::AttemptRecord& a = attempts->front();
 
-  // What Slurm holds with this attempt's name, grouped by het job (ids are handed out in
-  // order, so the first unknown id ends the scan).
-  std::set<std::uint32_t> leaders;
-  const std::string name = "tp-cm-" + job_id + "-1";
-  for (std::uint32_t id = 1; id < 100000; ++id) {
-    auto view = m_sim->control(slurm::HttpMethod::get, "/sim/jobs/" + std::to_string(id));
-    if (!view.ok()) break;
-    const auto& record = view->as_object();
-    if (record.at("name").as_string() != name) continue;
-    const std::int64_t het = record.at("het_job_id").to_number<std::int64_t>();
-    leaders.insert(het > 0 ? static_cast<std::uint32_t>(het) : id);
-  }
+  // What Slurm holds with this attempt's name, grouped by het job.
+  const std::set<std::uint32_t> leaders = leaders_named("tp-cm-" + job_id + "-1");
   if (leaders.size() > 1) fail(std::to_string(leaders.size()) + " Slurm jobs carry the attempt's name");
   if (a.slurm_job_id && (leaders.size() != 1 || *leaders.begin() != *a.slurm_job_id)) {
     fail("the journal holds Slurm job " + std::to_string(*a.slurm_job_id) + " but Slurm has " +
@@ -178,8 +205,15 @@ void CrashMatrixTest::check(const tpslurm::testing::EnvironmentMap& env, const s
   } else if (scenario == Scenario::cancel_while_unknown) {
     if (a.state != model::AttemptState::cancelled) fail("ended " + state + ", expected cancelled");
     if (!a.released_at.empty()) fail("a job cancelled while unknown was released");
-  } else if (a.state != model::AttemptState::submitted || a.released_at.empty()) {
-    fail("ended " + state + (a.released_at.empty() ? " (not released)" : "") + ", expected submitted and released");
+  } else if (scenario == Scenario::runs_to_end) {
+    if (a.state != model::AttemptState::succeeded || a.cleanup != model::CleanupStep::closed) {
+      fail("ended " + state + " with cleanup " + std::string(model::to_string(a.cleanup)) +
+           ", expected succeeded and closed");
+    }
+    struct stat st {};
+    if (::stat((a.attempt_dir + "/credentials").c_str(), &st) == 0) fail("credentials/ survived the cleanup");
+  } else if (a.state != model::AttemptState::pending || a.released_at.empty()) {
+    fail("ended " + state + (a.released_at.empty() ? " (not released)" : "") + ", expected released and pending");
   }
 
   // The story: every state change starts where the previous one ended.
@@ -222,10 +256,12 @@ INSTANTIATE_TEST_SUITE_P(Matrix, CrashMatrixTest,
                                            std::pair{std::string("26.05.3"), Scenario::three_pools},
                                            std::pair{std::string("26.05.3"), Scenario::cpu_only},
                                            std::pair{std::string("26.05.3"), Scenario::cancel_while_unknown},
+                                           std::pair{std::string("26.05.3"), Scenario::runs_to_end},
                                            std::pair{std::string("22.05.8"), Scenario::single_pool},
                                            std::pair{std::string("22.05.8"), Scenario::three_pools},
                                            std::pair{std::string("22.05.8"), Scenario::cpu_only},
-                                           std::pair{std::string("22.05.8"), Scenario::cancel_while_unknown}),
+                                           std::pair{std::string("22.05.8"), Scenario::cancel_while_unknown},
+                                           std::pair{std::string("22.05.8"), Scenario::runs_to_end}),
                          [](const auto& param_info) {
                            std::string name = (param_info.param.first == "22.05.8" ? "v0038_" : "v0045_") +
                                               name_of(param_info.param.second);

@@ -10,6 +10,7 @@
 
 #include "binary_fixture.h"
 #include "journal/journal.h"
+#include "support/background_process.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
@@ -22,39 +23,16 @@ class DaemonTest : public BinaryTest {
     m_env["TUNEPLANE_POLL_INTERVAL"] = "60s";
     m_env["TUNEPLANE_LOG_LEVEL"] = "info";
   }
-  void TearDown() override {
-    if (m_pid > 0) {
-      ::kill(m_pid, SIGKILL);
-      ::waitpid(m_pid, nullptr, 0);
-    }
-  }
-
   // Starts `serve` in the background with stderr to a file.
   void start_serve() {
-    const std::string log = m_dir.file("serve.log");
-    m_pid = ::fork();
-    ASSERT_GE(m_pid, 0);
-    if (m_pid == 0) {
-      std::vector<std::string> env_text;
-      for (const auto& [k, v] : m_env) env_text.push_back(k + "=" + v);
-      std::vector<char*> envp;
-      for (auto& e : env_text) envp.push_back(e.data());
-      envp.push_back(nullptr);
-      std::string binary = TP_BINARY, serve = "serve";
-      char* argv[] = {binary.data(), serve.data(), nullptr};
-      FILE* err = std::freopen(log.c_str(), "w", stderr);
-      (void)err;
-      ::execve(binary.c_str(), argv, envp.data());
-      ::_exit(127);
-    }
+    std::string error;
+    m_serve = tpslurm::testing::BackgroundProcess::start({TP_BINARY, "serve"}, m_env, m_dir.file("serve.log"), error);
+    ASSERT_TRUE(m_serve) << error;
   }
 
   int stop_serve(int signals = 1) {
-    for (int i = 0; i < signals; ++i) ::kill(m_pid, SIGTERM);
-    int status = 0;
-    ::waitpid(m_pid, &status, 0);
-    m_pid = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    for (int i = 0; i < signals; ++i) m_serve->signal(SIGTERM);
+    return m_serve->wait();
   }
 
   // Waits (bounded, real time) until `done` holds; false if it never did.
@@ -80,7 +58,7 @@ class DaemonTest : public BinaryTest {
   }
 
   tpslurm::testing::EnvironmentMap m_env;
-  pid_t m_pid = -1;
+  std::unique_ptr<tpslurm::testing::BackgroundProcess> m_serve;
 };
 
 TEST_F(DaemonTest, ANewJobReachesSlurmWellWithinOnePollIntervalAndSigtermExitsZero) {
@@ -98,7 +76,7 @@ TEST_F(DaemonTest, ANewJobReachesSlurmWellWithinOnePollIntervalAndSigtermExitsZe
   // A second daemon on the same journal is refused with the first one's pid.
   const auto second = cli(m_env, {"serve", "--once"});
   EXPECT_NE(second.exit_code, 0);
-  EXPECT_NE(second.err.find("(pid " + std::to_string(m_pid) + ")"), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("(pid " + std::to_string(m_serve->pid()) + ")"), std::string::npos) << second.err;
 
   // A cancel from the CLI is applied without waiting for the next cycle.
   ASSERT_EQ(cli(m_env, {"cancel", "d1"}).exit_code, 0);
@@ -137,7 +115,7 @@ TEST_F(DaemonTest, AStorageRootThatRefusesWritesStopsPreparingUntilItClears) {
   std::filesystem::remove(slurm_tree + "/jobs/d3/attempts");
   const auto cleared = cli(m_env, {"serve", "--once"});
   ASSERT_EQ(cleared.exit_code, 0) << cleared.err;
-  EXPECT_EQ(attempt("d3")->state, model::AttemptState::submitted);
+  EXPECT_EQ(attempt("d3")->state, model::AttemptState::pending);
   EXPECT_EQ(m_sim->stat("submits_received"), 1);
 }
 

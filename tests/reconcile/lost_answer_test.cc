@@ -38,7 +38,7 @@ class LostAnswerTest : public ReconcileTest {
       once();
       ++made;
       const auto a = attempt(id);
-      EXPECT_EQ(a.state, AttemptState::submitted) << id << " " << rule;
+      EXPECT_EQ(a.state, AttemptState::pending) << id << " " << rule;
       EXPECT_EQ(a.found_by, "search") << id << " " << rule;
       EXPECT_EQ(slurm_job_count(id), 1) << id << " " << rule;
       EXPECT_FALSE(a.released_at.empty()) << id;
@@ -53,7 +53,7 @@ TEST_F(LostAnswerTest, ALostAnswerBlocksThenTheJobIsFoundAndAdopted) {
   add_job("j1", Shape::gpu_single);
   once();
   const auto a = attempt("j1");
-  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_EQ(a.state, AttemptState::pending);
   EXPECT_EQ(a.found_by, "search");
   EXPECT_FALSE(a.released_at.empty());
   EXPECT_EQ(sim->stat("submits_received"), 1) << "nothing is sent again after a lost answer";
@@ -80,7 +80,7 @@ TEST_F(LostAnswerTest, ABlockedJobIsSubmitUnconfirmedUntilFound) {
   EXPECT_NE((*blocked)[0].search_report.find("\"complete\":false"), std::string::npos) << (*blocked)[0].search_report;
   ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
   once();
-  EXPECT_EQ(attempt("j1").state, AttemptState::submitted);
+  EXPECT_EQ(attempt("j1").state, AttemptState::pending);
   EXPECT_EQ(slurm_job_count("j1"), 1);
 }
 
@@ -112,7 +112,7 @@ TEST_F(LostAnswerTest, AResentPostsCopyIsCancelledWhileHeldAndTheFirstKept) {
   const std::uint32_t copy = submit_copy(first[0]);
   once();
   const auto a = attempt("j1");
-  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_EQ(a.state, AttemptState::pending);
   EXPECT_EQ(*a.slurm_job_id, first[0].job_id) << "the first copy Slurm created is kept";
   EXPECT_EQ(sim_view(copy).at("state").as_string(), "CANCELLED");
   EXPECT_EQ(sim_view(copy).at("start_time").to_number<std::int64_t>(), 0) << "the copy was held: it never ran";

@@ -39,14 +39,15 @@ class OperatorTest : public ReconcileTest {
 TEST_F(OperatorTest, AResolvedAbsentSubmitGetsANewAttemptAndItsTagStaysWatched) {
   start();
   block_without_a_job("j1");
-  once();  // a complete search that finds nothing: still blocked, never proof
+  restart();
+  once();  // a daemon's first search is complete; it finds nothing: still blocked, never proof
   EXPECT_EQ(attempt("j1").state, AttemptState::submit_unknown);
   EXPECT_FALSE(attempt("j1").complete_search_at.empty());
   ASSERT_TRUE(journal().resolve_absent({"j1", 1}, "tester", "slurmctld logs show no such job").ok());
   EXPECT_EQ(attempt("j1").state, AttemptState::abandoned);
   once();
   const auto second = attempt("j1", 2);
-  EXPECT_EQ(second.state, AttemptState::submitted);
+  EXPECT_EQ(second.state, AttemptState::pending);
   EXPECT_EQ(attempt("j1").cleanup, model::CleanupStep::closed) << "cleaned before the retry";
   EXPECT_EQ(slurm_job_count("j1", 2), 1);
   // The first attempt's job turns up after all: it is cancelled, never adopted.
@@ -78,7 +79,7 @@ TEST_F(OperatorTest, ARestoredJournalSearchesBeforeSendingAndAdoptsWhatSlurmHas)
   ASSERT_TRUE(journal().backup(dir.file("backup.db")).ok());
   ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
   once();
-  ASSERT_EQ(attempt("j1").state, AttemptState::submitted);
+  ASSERT_EQ(attempt("j1").state, AttemptState::pending);
   const std::uint32_t id = *attempt("j1").slurm_job_id;
   // The journal goes back to before the submit; Slurm still has the job.
   ASSERT_TRUE(journal().restore_from(dir.file("backup.db")).ok());
@@ -86,7 +87,7 @@ TEST_F(OperatorTest, ARestoredJournalSearchesBeforeSendingAndAdoptsWhatSlurmHas)
   ASSERT_EQ(attempt("j1").state, AttemptState::prepared);
   once();
   const auto a = attempt("j1");
-  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_EQ(a.state, AttemptState::pending);
   EXPECT_EQ(*a.slurm_job_id, id);
   EXPECT_EQ(a.found_by, "search");
   EXPECT_EQ(sim->stat("submits_received"), 1) << "safe mode never sends what Slurm may already have";
@@ -97,7 +98,7 @@ TEST_F(OperatorTest, SafeModeSendsWhatACompleteSearchDidNotFind) {
   ASSERT_TRUE(journal().set_control("safe_mode", "tester", "restored").ok());
   add_job("j1", Shape::cpu_only);
   once();
-  EXPECT_EQ(attempt("j1").state, AttemptState::submitted);
+  EXPECT_EQ(attempt("j1").state, AttemptState::pending);
   EXPECT_EQ(attempt("j1").found_by, "receipt");
 }
 
@@ -112,6 +113,7 @@ TEST_F(OperatorTest, TheSweepReportsOrphansAndCancelsCopiesButNeverTheJournaledJ
   ghost.comment = "tuneplane:unknown";
   ghost.working_directory = dir.file("elsewhere");
   const std::uint32_t orphan = submit_copy(ghost);
+  restart();  // the sweep runs on a daemon's first cycle (then every 30)
   once();
   EXPECT_EQ(sim_view(copy).at("state").as_string(), "CANCELLED");
   EXPECT_NE(sim_view(*a.slurm_job_id).at("state").as_string(), "CANCELLED");

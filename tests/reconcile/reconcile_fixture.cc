@@ -109,10 +109,14 @@ void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_atte
 }
 
 CycleReport ReconcileTest::once() {
-  Controller controller(
-      {*m_journal, *m_client, settings, m_catalogs, m_clock, m_key, m_budget.get(), 2, kSweepEvery, {}});
-  return controller.run_once();
+  if (!m_controller) {
+    m_controller = std::make_unique<Controller>(ControllerParts{
+        *m_journal, *m_client, settings, m_catalogs, m_clock, m_key, m_budget.get(), 2, kSweepEvery, {}});
+  }
+  return m_controller->run_once();
 }
+
+void ReconcileTest::restart() { m_controller.reset(); }
 
 journal::AttemptRecord ReconcileTest::attempt(const std::string& job_id, int number) {
   auto attempts = m_journal->attempts(job_id);

@@ -36,7 +36,11 @@ class ReconcileTest : public ::testing::Test {
 
   // Journals a job of `shape` as `submit` does.
   void add_job(const std::string& job_id, Shape shape, int max_attempts = 1);
+  // The controller's --once loop. One controller serves every call, as one daemon would:
+  // what it keeps between cycles (the status poll's absent counts, the sweep's rounds) carries
+  // over; restart() drops it, as a daemon restart does (the next cycle is a first one again).
   CycleReport once();
+  void restart();
 
   journal::Journal& journal() { return *m_journal; }
   journal::AttemptRecord attempt(const std::string& job_id, int number = 1);

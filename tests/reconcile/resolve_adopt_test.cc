@@ -46,7 +46,7 @@ TEST_F(ResolveAdoptTest, AFoundJobIsAdoptedOnlyWithTheAttemptsTag) {
   auto journal = journal::Journal::open(env.at("TUNEPLANE_STATE_DIR") + "/journal.db", clock, options);
   ASSERT_TRUE(journal.ok());
   const auto a = (*journal)->attempts("a1")->front();
-  EXPECT_EQ(a.state, model::AttemptState::submitted);
+  EXPECT_EQ(a.state, model::AttemptState::pending);
   EXPECT_EQ(a.found_by, "operator");
   EXPECT_FALSE(a.released_at.empty());
   EXPECT_EQ(m_sim->stat("submits_received"), 1);

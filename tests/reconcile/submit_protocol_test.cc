@@ -22,7 +22,7 @@ TEST_F(SubmitProtocolTest, AJobIsSubmittedHeldIdentifiedAndOnlyThenReleased) {
   add_job("j1", Shape::gpu_single);
   once();
   const auto a = attempt("j1");
-  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_EQ(a.state, AttemptState::pending);
   ASSERT_TRUE(a.slurm_job_id.has_value());
   EXPECT_EQ(a.submit_mode, "held");
   EXPECT_FALSE(a.identified_at.empty());
@@ -72,7 +72,7 @@ TEST_F(SubmitProtocolTest, AHetjobIsOneSlurmJobWithEveryComponentIdentified) {
   add_job("h1", Shape::three_pools);
   once();
   const auto a = attempt("h1");
-  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_EQ(a.state, AttemptState::pending);
   EXPECT_EQ(slurm_jobs("h1").size(), 3u);
   EXPECT_EQ(slurm_job_count("h1"), 1);
   EXPECT_EQ(a.het_job_id, a.slurm_job_id);
@@ -106,7 +106,7 @@ TEST_F(SubmitProtocolTest, NotSentGoesBackToPreparedAndIsSentLater) {
   EXPECT_EQ(job("j1").phase, JobPhase::queued);
   ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
   once();
-  EXPECT_EQ(attempt("j1").state, AttemptState::submitted);
+  EXPECT_EQ(attempt("j1").state, AttemptState::pending);
   EXPECT_EQ(slurm_job_count("j1"), 1);
 }
 
@@ -155,7 +155,7 @@ TEST_F(SubmitProtocolTest, PausedSubmitsNothingAndResumeSubmits) {
   EXPECT_EQ(job("j1").phase, JobPhase::queued);
   ASSERT_TRUE(journal().clear_control("paused", "tester", "done").ok());
   once();
-  EXPECT_EQ(attempt("j1").state, AttemptState::submitted);
+  EXPECT_EQ(attempt("j1").state, AttemptState::pending);
 }
 
 TEST_F(SubmitProtocolTest, APausedDaemonStillAppliesCancelsToSubmittedJobs) {
@@ -173,7 +173,7 @@ TEST_F(SubmitProtocolTest, TheOldDialectHoldsReleasesAndIdentifiesByTag) {
   add_job("j1", Shape::gpu_single);
   once();
   const auto a = attempt("j1");
-  EXPECT_EQ(a.state, AttemptState::submitted);
+  EXPECT_EQ(a.state, AttemptState::pending);
   EXPECT_FALSE(a.released_at.empty());
   EXPECT_TRUE(a.sluid.empty()) << "22.05 has no SLUIDs";
   EXPECT_EQ(a.dialect, "v0.0.38");

@@ -41,6 +41,7 @@ set_paths() {
   log_dir=$state_dir/log
   dev_dir=$state_dir/dev
   gpu_device=$dev_dir/nvidia0
+  gpu_device_emu=$dev_dir/nvidia1
   client_dir=$state_dir/client
   client_token=$client_dir/jwt.token
   client_key=$client_dir/jwt_hs256.key

@@ -95,7 +95,7 @@ MinJobAge=$min_job_age
 KillWait=5
 GresTypes=gpu
 NodeName=vm NodeHostname=vm NodeAddr=127.0.0.1 Port=$slurmd_port_vm ${hw_layout}RealMemory=$hw_memory Features=$gpu_feature,cpuonly Gres=$gres_name:1 State=UNKNOWN
-NodeName=vm-emu NodeHostname=vm-emu NodeAddr=127.0.0.1 Port=$slurmd_port_emu ${hw_layout}RealMemory=$hw_memory Features=cpuonly,$cpu_feature State=UNKNOWN
+NodeName=vm-emu NodeHostname=vm-emu NodeAddr=127.0.0.1 Port=$slurmd_port_emu ${hw_layout}RealMemory=$hw_memory Features=cpuonly,$cpu_feature Gres=gpu:$cpu_feature:1 State=UNKNOWN
 PartitionName=$partition_name Nodes=vm,vm-emu Default=YES MaxTime=INFINITE State=UP
 EOF
   write_if_changed "$slurm_conf" 0644 root:root
@@ -103,14 +103,20 @@ EOF
 
 write_gres_conf() {
   # A GPU gres needs a device file, else the node is INVAL; a character device with
-  # NVIDIA's numbers stands in for one (nothing opens it).
-  if [[ ! -c $gpu_device ]]; then
-    rm -f "$gpu_device"
-    mknod -m 0666 "$gpu_device" c 195 0 || die "mknod $gpu_device failed; the fake GPU needs a device node"
-  fi
+  # NVIDIA's numbers stands in for one (nothing opens it). Each node has one: a job of two GPU
+  # pools (one per constraint) can run.
+  local device minor=0
+  for device in "$gpu_device" "$gpu_device_emu"; do
+    if [[ ! -c $device ]]; then
+      rm -f "$device"
+      mknod -m 0666 "$device" c 195 "$minor" || die "mknod $device failed; the fake GPU needs a device node"
+    fi
+    minor=$((minor + 1))
+  done
   cat >"$gres_conf.new" <<EOF
 # Written by tools/local-slurm.
 NodeName=vm Name=gpu Type=h100 File=$gpu_device
+NodeName=vm-emu Name=gpu Type=$cpu_feature File=$gpu_device_emu
 EOF
   write_if_changed "$gres_conf" 0644 root:root
 }

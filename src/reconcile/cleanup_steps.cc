@@ -1,0 +1,190 @@
+// Cleanup (ARCHITECTURE.md §5), one journaled step at a time and resumed after any crash. An
+// attempt that never reached Slurm: none -> staging_pending -> sealing -> closed at once. One
+// that reached Slurm:
+//   none -> epilog_pending   while Slurm may still hold its resources (COMPLETING, STAGE_OUT,
+//                            or no final record seen yet) -> staging_pending when a poll shows
+//                            nothing held, or slurmctld no longer reports the job
+//   none -> staging_pending  the last record seen was final and held nothing
+//   staging_pending -> sealing   credentials/ and scratch/ removed
+//   sealing -> closed            every file in logs/ hashed into the journal and made read-only
+// job.sh, env, manifest.json, logs/ and the evidence files stay. A job that stays COMPLETING
+// past TUNEPLANE_COMPLETING_WARN_AFTER raises one warning event; nothing is released early.
+#include <sys/stat.h>
+
+#include <boost/json.hpp>
+#include <filesystem>
+
+#include "base/crash_point.h"
+#include "base/duration.h"
+#include "reconcile/components.h"
+#include "reconcile/slurm_verdict.h"
+#include "reconcile/status_board.h"
+#include "reconcile/steps.h"
+#include "storage/artifact_hash.h"
+
+namespace tpslurm::reconcile {
+namespace {
+
+using model::CleanupStep;
+
+// Whether the journaled records say Slurm may still hold something: a component whose last
+// state is not terminal, or none journaled at all.
+bool may_hold(const journal::AttemptRecord& attempt) {
+  const auto components = parse_components(attempt.components);
+  if (components.empty()) return true;
+  for (const auto& c : components) {
+    std::vector<std::string> words;
+    std::size_t start = 0;
+    while (start <= c.state.size()) {
+      const std::size_t plus = c.state.find('+', start);
+      words.push_back(c.state.substr(start, plus == std::string::npos ? std::string::npos : plus - start));
+      if (plus == std::string::npos) break;
+      start = plus + 1;
+    }
+    if (!model::SlurmState::from_list(words).is_terminal()) return true;
+  }
+  return false;
+}
+
+StepEnd advance(Step& step, CleanupStep to, const std::string& reason, std::optional<std::string> logs = {}) {
+  const journal::AttemptKey key = step.attempt.key();
+  const CleanupStep from = step.attempt.cleanup;
+  StepEnd end = step.written(step.services.journal.write([&](journal::Journal& j) {
+    return j.advance_cleanup(key, from, to, {{"reason", reason}}, logs);
+  }));
+  if (end == StepEnd::next) {
+    step.attempt.cleanup = to;
+    step.log(config::LogLevel::info, "cleanup " + std::string(model::to_string(to)) + ": " + reason);
+    if (step.services.observer) step.services.observer(key, "cleanup." + std::string(model::to_string(to)));
+  }
+  return end;
+}
+
+// A poll's news about an ended attempt: its records journaled (no event), or its absence.
+// Returns whether slurmctld no longer reports it.
+bool take_news(Step& step, StepEnd& end) {
+  std::optional<StatusEntry> entry = step.services.statuses.take(step.attempt.submit_token);
+  end = StepEnd::next;
+  if (!entry) return false;
+  if (entry->records.empty()) return true;
+  const Verdict v = judge(entry->records, {}, std::nullopt, false);
+  journal::AttemptChanges changes;
+  changes.observed = true;
+  changes.components = components_json(entry->records);
+  changes.slurm_state = v.slurm_state;
+  end = step.update("", changes, {});
+  if (end == StepEnd::next) step.attempt.components = *changes.components;
+  return false;
+}
+
+StepEnd wait_for_epilog(Step& step) {
+  StepEnd end = StepEnd::next;
+  const bool gone = take_news(step, end);
+  if (end == StepEnd::failed) return end;
+  if (gone) return advance(step, CleanupStep::staging_pending, "slurmctld no longer holds the job");
+  if (!may_hold(step.attempt)) return advance(step, CleanupStep::staging_pending, "Slurm released every node");
+  const auto since = parse_utc(step.attempt.cleanup_at);
+  const auto limit = step.services.settings.completing_warn_after;
+  if (since && step.services.clock.now() - *since > limit &&
+      step.services.statuses.warn_once(step.attempt.submit_token)) {
+    step.log(config::LogLevel::warn, "the job still holds resources after " + format_duration(limit));
+    return step.event("cleanup.slow", {{"reason", "Slurm still shows " + step.attempt.slurm_state + " after " +
+                                                      format_duration(limit) + "; cleanup keeps waiting"}});
+  }
+  return StepEnd::wait;
+}
+
+Status remove_subtree(const std::string& path) {
+  std::error_code error;
+  std::filesystem::remove_all(path, error);
+  if (error) return transient("cannot remove " + path + ": " + error.message());
+  return ok_status();
+}
+
+// Every regular file in logs/: its hash, then read-only. Files the job user owns cannot be
+// chmod-ed by the service account; logs/ itself is made read-only, which stops new files.
+Result<std::string> seal_logs(const std::string& dir) {
+  boost::json::object files;
+  boost::json::array notes;
+  const std::string logs = dir + "/logs";
+  std::error_code error;
+  for (const auto& item : std::filesystem::directory_iterator(logs, error)) {
+    if (!item.is_regular_file(error)) continue;
+    const std::string path = item.path().string();
+    auto hash = storage::sha256_file(path);
+    if (!hash.ok()) return hash.error();
+    files[item.path().filename().string()] = *hash;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && ::chmod(path.c_str(), st.st_mode & 07555) != 0) {
+      notes.push_back(boost::json::string(item.path().filename().string() + ": owned by the job user, mode kept"));
+    }
+  }
+  if (error && error != std::errc::no_such_file_or_directory) {
+    return transient("cannot read " + logs + ": " + error.message());
+  }
+  struct stat st {};
+  if (::stat(logs.c_str(), &st) == 0) (void)::chmod(logs.c_str(), st.st_mode & 07555);
+  return boost::json::serialize(boost::json::object{{"files", std::move(files)}, {"notes", std::move(notes)}});
+}
+
+}  // namespace
+
+Status remove_staging(const std::string& dir) {
+  if (dir.empty()) return ok_status();
+  for (const char* sub : {"/credentials", "/scratch"}) {
+    if (Status removed = remove_subtree(dir + sub); !removed.ok()) return removed;
+  }
+  return ok_status();
+}
+
+StepEnd clean_interrupted(Step& step) {
+  switch (step.attempt.cleanup) {
+    case CleanupStep::none: return advance(step, CleanupStep::staging_pending, "never reached Slurm: nothing held");
+    case CleanupStep::staging_pending: {
+      if (Status removed = remove_staging(step.attempt.attempt_dir); !removed.ok()) {
+        step.result.storage_condition = removed.error();
+        return StepEnd::wait;
+      }
+      return advance(step, CleanupStep::sealing, "credentials/ and scratch/ removed");
+    }
+    case CleanupStep::sealing: return advance(step, CleanupStep::closed, "nothing ran: no scheduler logs to seal");
+    default: return StepEnd::wait;
+  }
+}
+
+StepEnd clean_up(Step& step) {
+  const std::string dir = attempt_dir_of(step.services, step.attempt);
+  switch (step.attempt.cleanup) {
+    case CleanupStep::none: {
+      StepEnd end = StepEnd::next;
+      const bool gone = take_news(step, end);
+      if (end == StepEnd::failed) return end;
+      if (!gone && may_hold(step.attempt)) {
+        return advance(step, CleanupStep::epilog_pending, "waiting for Slurm to release the job's resources");
+      }
+      return advance(step, CleanupStep::staging_pending, "Slurm holds nothing of the job");
+    }
+    case CleanupStep::epilog_pending: return wait_for_epilog(step);
+    case CleanupStep::staging_pending: {
+      if (Status removed = remove_staging(dir); !removed.ok()) {
+        step.result.storage_condition = removed.error();
+        return StepEnd::wait;
+      }
+      crash_point("cleanup.after_staging");
+      return advance(step, CleanupStep::sealing, "credentials/ and scratch/ removed");
+    }
+    case CleanupStep::sealing: {
+      auto sealed = seal_logs(dir);
+      if (!sealed.ok()) {
+        step.result.storage_condition = sealed.error();
+        return StepEnd::wait;
+      }
+      crash_point("cleanup.after_seal");
+      return advance(step, CleanupStep::closed, "scheduler logs sealed", *sealed);
+    }
+    case CleanupStep::closed: break;
+  }
+  return StepEnd::wait;
+}
+
+}  // namespace tpslurm::reconcile

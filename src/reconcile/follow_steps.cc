@@ -1,0 +1,166 @@
+// The steps that follow a job Slurm holds to its end (ARCHITECTURE.md §5): what the cycle's
+// status poll posted (status_round.h) is judged (slurm_verdict.h) and journaled — a new state,
+// an end with its reason and exit status, an anomaly or a pending reason that never clears
+// (cancelled, the attempt failed) — and a job slurmctld no longer reports is looked for in
+// logs/exit.json, then slurmdbd; it is `lost` only when every source answered and none knows it.
+#include <boost/json.hpp>
+
+#include "base/duration.h"
+#include "base/file_system.h"
+#include "model/attempt_layout.h"
+#include "reconcile/components.h"
+#include "reconcile/slurm_verdict.h"
+#include "reconcile/status_board.h"
+#include "reconcile/steps.h"
+
+namespace tpslurm::reconcile {
+namespace {
+
+using model::AttemptState;
+
+constexpr std::size_t kExitEvidenceMaxBytes = 4096;
+// A job missing from one poll right after its submit is not yet gone (slurmctld may not list
+// it yet): it is looked for when two polls in a row missed it, or when it was last seen (or
+// identified) longer than two poll intervals ago (a daemon started anew, `serve --once`).
+constexpr int kAbsentPollsToLook = 2;
+
+bool gone_long_enough(const Step& step, const StatusEntry& entry) {
+  if (entry.absent_polls >= kAbsentPollsToLook) return true;
+  std::optional<TimePoint> seen = parse_utc(step.attempt.observed_at);
+  if (!seen) seen = parse_utc(step.attempt.identified_at);
+  return seen && step.services.clock.now() - *seen > 2 * step.services.settings.poll_interval;
+}
+
+std::optional<ExitEvidence> exit_evidence(const Step& step) {
+  auto text = read_file(attempt_dir_of(step.services, step.attempt) + "/" + std::string(model::kExitEvidenceFile),
+                        kExitEvidenceMaxBytes);
+  if (!text.ok()) return std::nullopt;
+  return parse_exit_evidence(*text);
+}
+
+journal::AttemptChanges observed_changes(const Verdict& v, const std::vector<model::JobSnapshot>& records) {
+  journal::AttemptChanges changes;
+  changes.observed = true;
+  if (!records.empty()) changes.components = components_json(records);
+  changes.slurm_state = v.slurm_state;
+  changes.slurm_reason = v.reason;
+  return changes;
+}
+
+// Pending since it was released (held submits) or identified (direct), on our clock.
+std::string pending_limit_problem(const Step& step) {
+  const auto limit = step.services.settings.max_pending;
+  if (limit.count() == 0) return {};
+  auto since = parse_utc(step.attempt.released_at);
+  if (!since) since = parse_utc(step.attempt.identified_at);
+  if (!since || step.services.clock.now() - *since < limit) return {};
+  return "pending for longer than TUNEPLANE_MAX_PENDING (" + format_duration(limit) + ")";
+}
+
+StepEnd end_attempt(Step& step, const Verdict& v, journal::AttemptChanges changes, const std::string& found_by) {
+  changes.exit_code = v.exit_code;
+  changes.exit_signal = v.exit_signal;
+  changes.outcome_reason = v.outcome;
+  if (!v.failure_phase.empty()) changes.failure_phase = v.failure_phase;
+  journal::EventDetail detail{{"reason", v.outcome}, {"evidence", found_by}};
+  decide_retry(step, v.state, v.retry_because, changes, detail);
+  return step.move(v.state, changes, detail);
+}
+
+// The job's records say it is still in Slurm's hands (or its end is hidden until next poll).
+StepEnd follow_live(Step& step, const Verdict& v, const std::vector<model::JobSnapshot>& records) {
+  if (v.state == AttemptState::pending && !v.anomaly.size()) {
+    if (pending_forever(v.reason)) {
+      return cancel_and_fail(step, "Slurm will never start it: pending reason " + v.reason, "slurm", "");
+    }
+  }
+  journal::AttemptChanges changes = observed_changes(v, records);
+  if (v.state == step.attempt.state ||
+      (v.state == AttemptState::pending && step.attempt.state == AttemptState::running)) {
+    return step.update("", changes, {});
+  }
+  return step.move(v.state, changes, {{"reason", v.reason.empty() ? v.slurm_state : v.reason}});
+}
+
+// slurmctld no longer reports the job: exit.json, then slurmdbd; lost only on full evidence.
+StepEnd follow_absent(Step& step) {
+  if (auto exit = exit_evidence(step)) {
+    Verdict v = judge_exit(*exit);
+    return end_attempt(step, v, observed_changes(v, {}), "exit.json");
+  }
+  const model::JobTag tag = tag_of(step.services, step.attempt);
+  const TimePoint intent = parse_utc(step.attempt.intent_at).value_or(step.services.clock.now());
+  slurm::SearchResult search = step.services.slurm.find_jobs_by_tag(tag, intent);
+  const std::vector<std::uint32_t> ids =
+      component_ids(parse_components(step.attempt.components), step.attempt.slurm_job_id);
+  std::vector<model::JobSnapshot> records;
+  for (const auto& match : search.matches) {
+    if (std::find(ids.begin(), ids.end(), match.job.job_id) != ids.end()) records.push_back(match.job);
+  }
+  if (!records.empty()) {
+    Verdict v = judge(records, parse_components(step.attempt.components), std::nullopt,
+                      step.attempt.state == AttemptState::running);
+    if (!model::is_final(v.state) || !v.known) return StepEnd::wait;
+    v.holds_resources = false;  // slurmctld has let it go
+    return end_attempt(step, v, observed_changes(v, records), "slurmdbd");
+  }
+  if (!search.complete()) {
+    step.log(config::LogLevel::warn, "Slurm no longer lists the job and not every source answered (" + search.message +
+                                         "): its end is unknown; looking again");
+    return StepEnd::wait;
+  }
+  Verdict v;
+  v.state = AttemptState::lost;
+  v.slurm_state = "?";
+  v.outcome = "neither slurmctld, slurmdbd nor exit.json knows the job";
+  return end_attempt(step, v, observed_changes(v, {}), "every source answered: no record");
+}
+
+}  // namespace
+
+void decide_retry(const Step& step, AttemptState end, const std::string& because, journal::AttemptChanges& changes,
+                  journal::EventDetail& detail) {
+  if (end == AttemptState::succeeded) return;
+  const int left = step.job.max_attempts - step.attempt.number;
+  if (because.empty()) {
+    detail.emplace_back("retry",
+                        "no: the end is not one the platform retries (only node, boot and launch "
+                        "failures, preemption and anomalies are)");
+  } else if (step.job.desire != model::Desire::run) {
+    detail.emplace_back("retry", "no: " + because + ", but a cancel was asked");
+  } else if (left <= 0) {
+    detail.emplace_back("retry", "no: " + because + ", but attempt " + std::to_string(step.attempt.number) +
+                                     " was the last of " + std::to_string(step.job.max_attempts));
+  } else {
+    changes.job_phase = model::JobPhase::queued;
+    detail.emplace_back("retry", "yes: " + because + "; attempt " + std::to_string(step.attempt.number + 1) +
+                                     " starts when this one's cleanup has closed");
+  }
+}
+
+StepEnd follow(Step& step) {
+  std::optional<StatusEntry> entry = step.services.statuses.take(step.attempt.submit_token);
+  if (step.attempt.state != AttemptState::running && (!entry || !entry->records.empty())) {
+    if (std::string problem = pending_limit_problem(step); !problem.empty()) {
+      return cancel_and_fail(step, problem, "slurm", "");
+    }
+  }
+  if (!entry) return StepEnd::wait;
+  if (entry->records.empty()) {
+    return gone_long_enough(step, *entry) ? follow_absent(step) : StepEnd::wait;
+  }
+  const std::optional<ExitEvidence> exit = exit_evidence(step);
+  const Verdict v = judge(entry->records, parse_components(step.attempt.components), exit,
+                          step.attempt.state == AttemptState::running);
+  if (!v.anomaly.empty()) {
+    // Slurm ran it again under a new SLUID: cancel what Slurm has now.
+    for (const auto& r : entry->records) {
+      if (r.job_id == step.attempt.slurm_job_id) step.attempt.sluid = r.sluid;
+    }
+    return cancel_and_fail(step, v.anomaly, "anomaly", "an anomaly: " + v.anomaly);
+  }
+  if (!model::is_final(v.state)) return follow_live(step, v, entry->records);
+  return end_attempt(step, v, observed_changes(v, entry->records), exit ? "slurmctld and exit.json" : "slurmctld");
+}
+
+}  // namespace tpslurm::reconcile

@@ -1,0 +1,66 @@
+// The verdict on an attempt from its Slurm job's records (ARCHITECTURE.md §5): the attempt
+// state they show, and for an end, why — per heterogeneous component and aggregated.
+//
+//   - any component not final: running when one runs (or is suspended), else pending;
+//   - every component final: failed when one failed in any way (FAILED, TIMEOUT, NODE_FAIL,
+//     PREEMPTED, BOOT_FAIL, DEADLINE, OUT_OF_MEMORY; that component's state and reason
+//     decide), else cancelled when one was cancelled, else succeeded (all COMPLETED);
+//   - a v0.0.38 record whose flag replaced the base state (COMPLETING) says nothing about the
+//     end: the end comes from logs/exit.json when the script wrote it, else from a later poll;
+//   - an anomaly, whatever the state: Slurm requeued the job (REQUEUED, a restart count, a new
+//     SLUID on a component) or it went back to pending after running — the platform owns
+//     retries, so the job is to be cancelled and the attempt failed.
+//
+// Retries (LAUNCH_REQUEST.md): only for failures that are not the program's own — NODE_FAIL,
+// BOOT_FAIL, PREEMPTED, the LAUNCH_FAILED flag, exit.json's `container` phase, an anomaly.
+// Never for the program's exit, TIMEOUT, OUT_OF_MEMORY, DEADLINE, an image check, a cancel.
+// Pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "model/attempt_state.h"
+#include "model/job_snapshot.h"
+#include "reconcile/components.h"
+
+namespace tpslurm::reconcile {
+
+// logs/exit.json, the batch script's last act: {"exit_status": N, "failed_phase": P|null}.
+struct ExitEvidence {
+  int exit_status = 0;       // the script's exit status
+  std::string failed_phase;  // verify, container or program; empty when it succeeded
+};
+std::optional<ExitEvidence> parse_exit_evidence(std::string_view text);
+
+struct Verdict {
+  model::AttemptState state = model::AttemptState::pending;
+  bool known = true;             // false: a v0.0.38 flag hides the end and no exit.json says it
+  bool holds_resources = false;  // a component is COMPLETING or STAGE_OUT
+  std::string slurm_state;       // "RUNNING"; a het job: "0:COMPLETED 1:FAILED"
+  std::string reason;            // Slurm's reason (the deciding component's)
+  std::optional<int> exit_code;
+  std::optional<int> exit_signal;
+  std::string outcome;        // an end in words, for the journal and the platform
+  std::string failure_phase;  // exit.json's phase, "slurm", or "anomaly"
+  std::string anomaly;        // non-empty: what Slurm did that the platform must undo
+  std::string retry_because;  // non-empty: the failure is not the program's own
+};
+
+// `before`: what the journal holds of the components (SLUIDs, states); `was_running`: the
+// attempt was already journaled running.
+Verdict judge(const std::vector<model::JobSnapshot>& components, const std::vector<JournaledComponent>& before,
+              const std::optional<ExitEvidence>& exit, bool was_running);
+
+// The verdict from exit.json alone (the job left slurmctld and slurmdbd has no record).
+Verdict judge_exit(const ExitEvidence& exit);
+
+// Pending reasons that can never clear by waiting: BadConstraints, InvalidAccount,
+// InvalidQOS, PartitionConfig, AccountNotAllowed, QOSNotAllowed, and a launch failure held
+// for requeue ("launch failed requeued held").
+bool pending_forever(std::string_view reason);
+
+}  // namespace tpslurm::reconcile

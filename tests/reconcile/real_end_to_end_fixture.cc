@@ -1,0 +1,189 @@
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "base/digest.h"
+#include "model/job_tag.h"
+#include "real_end_to_end_test.h"
+#include "slurm/jwt_source.h"
+
+namespace tpslurm::reconcile::testing {
+
+std::string env_of(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+void EndToEndTest::SetUp() {
+  for (const char* name : {"TUNEPLANE_SLURM_REST_URL", "TUNEPLANE_SLURM_REST_USER", "TUNEPLANE_SLURM_JWT_FILE",
+                           "TUNEPLANE_SLURM_PARTITION", "TUNEPLANE_LOCAL_SLURM_CONF",
+                           "TUNEPLANE_LOCAL_SLURM_GPU_CONSTRAINT", "TUNEPLANE_LOCAL_SLURM_CPU_CONSTRAINT"}) {
+    ASSERT_FALSE(env_of(name).empty()) << "the local Slurm is not up: " << name
+                                       << " is not set; run tools/local-slurm up and export tools/local-slurm env";
+  }
+  m_instance = "e2e" + std::to_string(::getpid());
+  const std::string image = "end-to-end image " + m_instance + "\n";
+  tpslurm::testing::write_test_file(m_dir.file("storage/runtimes/e2e.sif"), image);
+  tpslurm::testing::write_test_file(m_dir.file("registry.json"),
+                                    R"({"runtimes": {"custom-e2e": {"framework": "custom", "launcher": "srun",
+        "sif": {"path": "runtimes/e2e.sif", "sha256": ")" +
+                                        sha256_hex(image) + R"("}}}})");
+  // One GPU series per node: vm has the h100 feature, vm-emu the emu one; each a fake GPU.
+  tpslurm::testing::write_test_file(m_dir.file("gpu.json"), R"({"series": {"local-a": {"slurm_constraint": ")" +
+                                                                env_of("TUNEPLANE_LOCAL_SLURM_GPU_CONSTRAINT") +
+                                                                R"(", "gres": "gpu", "gpus_per_node": 1},
+        "local-b": {"slurm_constraint": ")" + env_of("TUNEPLANE_LOCAL_SLURM_CPU_CONSTRAINT") +
+                                                                R"(", "gres": "gpu", "gpus_per_node": 1}}})");
+  m_settings.rest_url = env_of("TUNEPLANE_SLURM_REST_URL");
+  m_settings.rest_user = env_of("TUNEPLANE_SLURM_REST_USER");
+  m_settings.jwt_file = env_of("TUNEPLANE_SLURM_JWT_FILE");
+  auto transport = slurm::CurlTransport::create(slurm::transport_options(m_settings));
+  ASSERT_TRUE(transport.ok());
+  m_transport = std::move(*transport);
+  m_tokens = std::make_unique<slurm::FileTokenSource>(m_settings.rest_user, m_settings.jwt_file, m_clock);
+  auto client = slurm::RestClient::create(*m_transport, *m_tokens, "v0.0.38");
+  ASSERT_TRUE(client.ok());
+  m_client = std::move(*client);
+}
+
+void EndToEndTest::TearDown() {
+  if (m_serve) kill_serve();
+  // Nothing of these tests stays queued on the shared cluster.
+  slurm::JobsResult all = m_client ? m_client->jobs_changed_since(std::nullopt) : slurm::JobsResult{};
+  for (const auto& record : all.jobs) {
+    if (record.name.rfind("tp-" + m_instance + "-", 0) == 0 && !record.state.base_is_final()) {
+      (void)m_client->cancel(slurm::JobRef{record.job_id});
+    }
+  }
+}
+
+tpslurm::testing::EnvironmentMap EndToEndTest::daemon_env() {
+  auto e = tpslurm::testing::minimal_environment();
+  e["TUNEPLANE_STATE_DIR"] = m_dir.file("state");
+  e["TUNEPLANE_STORAGE_ROOT"] = m_dir.file("storage");
+  e["TUNEPLANE_GPU_SERIES_FILE"] = m_dir.file("gpu.json");
+  e["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = m_dir.file("registry.json");
+  e["TUNEPLANE_SLURM_RUNTIME_PROFILE"] = "apptainer";
+  e["TUNEPLANE_INSTANCE"] = m_instance;
+  e["TUNEPLANE_SLURM_PARTITION"] = env_of("TUNEPLANE_SLURM_PARTITION");
+  e["TUNEPLANE_SLURM_REST_URL"] = m_settings.rest_url;
+  e["TUNEPLANE_SLURM_REST_API_VERSION"] = "v0.0.38";
+  e["TUNEPLANE_SLURM_REST_USER"] = m_settings.rest_user;
+  e["TUNEPLANE_SLURM_JWT_FILE"] = m_settings.jwt_file;
+  e["TUNEPLANE_POLL_INTERVAL"] = "1s";
+  e["TUNEPLANE_LOG_LEVEL"] = "info";
+  return e;
+}
+
+tpslurm::testing::ProcessResult EndToEndTest::cli(std::vector<std::string> args) {
+  args.insert(args.begin(), TP_BINARY);
+  return tpslurm::testing::run_process(args, daemon_env());
+}
+
+void EndToEndTest::submit(const std::string& job_id, const std::string& command, const std::string& pools,
+                          int max_attempts) {
+  const std::string path = m_dir.file(job_id + ".json");
+  const std::string pool_json =
+      pools.empty() ? R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])" : pools;
+  tpslurm::testing::write_test_file(
+      path, R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
+      "framework": {"name": "custom", "runtime_id": "custom-e2e"}, "command": )" +
+                command + R"(, "pools": )" + pool_json + R"(, "time_limit_minutes": 5, "retry": {"max_attempts": )" +
+                std::to_string(max_attempts) + R"(}}, "credentials": {"ingest_token": "e2e-ingest-token"}})");
+  const auto added = cli({"submit", path});
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+}
+
+void EndToEndTest::start_serve() {
+  std::string error;
+  m_serve =
+      tpslurm::testing::BackgroundProcess::start({TP_BINARY, "serve"}, daemon_env(), m_dir.file("serve.log"), error);
+  ASSERT_TRUE(m_serve) << error;
+}
+
+void EndToEndTest::kill_serve() {
+  m_serve->signal(SIGKILL);
+  m_serve->wait();
+  m_serve.reset();
+}
+
+bool EndToEndTest::eventually(const std::string& job_id,
+                              const std::function<bool(const journal::JobRecord&, const journal::AttemptRecord&)>& done,
+                              std::chrono::seconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until) {
+    const auto list = attempts(job_id);
+    if (!list.empty() && done(job(job_id), list.back())) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  return false;
+}
+
+bool EndToEndTest::closed_in(const std::string& job_id, model::JobPhase phase, std::chrono::seconds limit) {
+  return eventually(
+      job_id,
+      [&](const journal::JobRecord& j, const journal::AttemptRecord& a) {
+        return j.phase == phase && a.cleanup == model::CleanupStep::closed;
+      },
+      limit);
+}
+
+namespace {
+
+std::unique_ptr<journal::Journal> read_journal(const std::string& path, const Clock& clock) {
+  journal::OpenOptions options;
+  options.mode = journal::OpenOptions::Mode::read_only;
+  auto journal = journal::Journal::open(path, clock, options);
+  return journal.ok() ? std::move(*journal) : nullptr;
+}
+
+}  // namespace
+
+journal::JobRecord EndToEndTest::job(const std::string& job_id) {
+  auto journal = read_journal(m_dir.file("state/journal.db"), m_clock);
+  if (!journal) return {};
+  auto found = journal->job(job_id);
+  return found.ok() && found->has_value() ? **found : journal::JobRecord{};
+}
+
+std::vector<journal::AttemptRecord> EndToEndTest::attempts(const std::string& job_id) {
+  auto journal = read_journal(m_dir.file("state/journal.db"), m_clock);
+  if (!journal) return {};
+  auto list = journal->attempts(job_id);
+  return list.ok() ? *list : std::vector<journal::AttemptRecord>{};
+}
+
+std::vector<std::string> EndToEndTest::event_kinds(const std::string& job_id) {
+  std::vector<std::string> out;
+  auto journal = read_journal(m_dir.file("state/journal.db"), m_clock);
+  if (!journal) return out;
+  auto timeline = journal->timeline(job_id);
+  if (!timeline.ok()) return out;
+  for (const auto& e : *timeline) out.push_back(e.kind);
+  return out;
+}
+
+int EndToEndTest::slurm_jobs_named(const std::string& job_id, int number) {
+  const std::string name = model::job_name(m_instance, job_id, number);
+  slurm::JobsResult all = m_client->jobs_changed_since(std::nullopt);
+  EXPECT_TRUE(all.ok()) << all.message;
+  std::set<std::uint32_t> leaders;
+  for (const auto& record : all.jobs) {
+    if (record.name == name) leaders.insert(record.het_job_id.value_or(record.job_id));
+  }
+  return static_cast<int>(leaders.size());
+}
+
+std::string EndToEndTest::slurm_control(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"scontrol"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto e = tpslurm::testing::minimal_environment();
+  e["SLURM_CONF"] = env_of("TUNEPLANE_LOCAL_SLURM_CONF");
+  const auto run = tpslurm::testing::run_process(argv, e);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  return run.out;
+}
+
+}  // namespace tpslurm::reconcile::testing

@@ -1,0 +1,120 @@
+// From `submit` to a closed cleanup on the real Slurm 22.05 (real_end_to_end_test.h): a
+// CPU-only job, a two-pool heterogeneous job, a failing job, a cancel with grace of a running
+// job, a retry after a node failure, and a daemon SIGKILLed while jobs run that converges
+// without a second submit after its restart; `logs` shows each component's output.
+#include "real_end_to_end_test.h"
+
+#include <signal.h>
+
+#include "reconcile/components.h"
+
+namespace tpslurm::reconcile::testing {
+namespace {
+
+using model::AttemptState;
+using model::JobPhase;
+
+const std::string kTwoPools = R"([
+    {"name": "trainer", "gpu_series": "local-a", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1},
+    {"name": "rollout", "gpu_series": "local-b", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1}])";
+const std::string kOnEmu = R"([
+    {"name": "main", "gpu_series": "local-b", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1}])";
+
+bool has(const std::vector<std::string>& kinds, const std::string& kind) {
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+TEST_F(EndToEndTest, ACpuOnlyJobRunsToAClosedCleanupAndItsLogsShowItsOutput) {
+  submit("cpu", R"(["/bin/sh", "-c", "echo hello-from-the-cpu-job"])");
+  start_serve();
+  ASSERT_TRUE(closed_in("cpu", JobPhase::succeeded)) << "phase " << model::to_string(job("cpu").phase);
+  const auto a = attempts("cpu").back();
+  EXPECT_EQ(a.state, AttemptState::succeeded);
+  EXPECT_EQ(a.exit_code, 0);
+  EXPECT_NE(a.logs_sha256.find("exit.json"), std::string::npos) << a.logs_sha256;
+  const auto logs = cli({"logs", "cpu"});
+  EXPECT_EQ(logs.exit_code, 0) << logs.err;
+  EXPECT_NE(logs.out.find("hello-from-the-cpu-job"), std::string::npos) << logs.out;
+  const auto status = cli({"status", "cpu"});
+  EXPECT_NE(status.out.find("resources held: no"), std::string::npos) << status.out;
+  EXPECT_EQ(slurm_jobs_named("cpu", 1), 1);
+}
+
+TEST_F(EndToEndTest, ATwoPoolHeterogeneousJobRunsOnBothNodes) {
+  submit("het", R"(["/bin/sh", "-c", "echo hello-from-$(hostname)-rank-$NODE_RANK"])", kTwoPools);
+  start_serve();
+  ASSERT_TRUE(closed_in("het", JobPhase::succeeded)) << "phase " << model::to_string(job("het").phase);
+  const auto components = parse_components(attempts("het").back().components);
+  ASSERT_EQ(components.size(), 2u);
+  EXPECT_EQ(components[0].nodes, "vm");
+  EXPECT_EQ(components[1].nodes, "vm-emu");
+  for (const auto& c : components) EXPECT_EQ(c.state, "COMPLETED") << c.offset;
+  for (const char* component : {"0", "1"}) {
+    const auto logs = cli({"logs", "het", "--component", component});
+    EXPECT_EQ(logs.exit_code, 0) << logs.err;
+    EXPECT_NE(logs.out.find("hello-from-"), std::string::npos) << "component " << component << ": " << logs.out;
+  }
+}
+
+TEST_F(EndToEndTest, AFailingProgramFailsWithItsExitCodeAndIsNotRetried) {
+  submit("fails", R"(["/bin/sh", "-c", "echo about-to-fail >&2; exit 3"])", {}, 3);
+  start_serve();
+  ASSERT_TRUE(closed_in("fails", JobPhase::failed)) << "phase " << model::to_string(job("fails").phase);
+  const auto list = attempts("fails");
+  ASSERT_EQ(list.size(), 1u) << "the program's own failure is never retried";
+  EXPECT_EQ(list[0].state, AttemptState::failed);
+  EXPECT_EQ(list[0].exit_code, 3);
+  EXPECT_EQ(list[0].failure_phase, "program");
+  const auto logs = cli({"logs", "fails", "--stderr"});
+  EXPECT_NE(logs.out.find("about-to-fail"), std::string::npos) << logs.out;
+}
+
+TEST_F(EndToEndTest, ACancelWithGraceSignalsTheRunningJobThenKillsIt) {
+  submit("grace", R"(["/bin/bash", "-c", "trap 'echo got-usr1' USR1; for i in $(seq 600); do sleep 0.2; done"])");
+  start_serve();
+  ASSERT_TRUE(eventually("grace", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
+  const auto cancelled = cli({"cancel", "grace", "--grace", "3", "--reason", "end-to-end"});
+  ASSERT_EQ(cancelled.exit_code, 0) << cancelled.err;
+  ASSERT_TRUE(closed_in("grace", JobPhase::cancelled)) << "phase " << model::to_string(job("grace").phase);
+  const auto kinds = event_kinds("grace");
+  EXPECT_TRUE(has(kinds, "checkpoint_signal"));
+  const auto logs = cli({"logs", "grace"});
+  EXPECT_NE(logs.out.find("got-usr1"), std::string::npos) << "the program saw SIGUSR1 before the kill: " << logs.out;
+}
+
+TEST_F(EndToEndTest, ANodeFailureIsRetriedOnANewAttempt) {
+  submit("node", R"(["/bin/sh", "-c", "sleep 120"])", kOnEmu, 2);
+  start_serve();
+  ASSERT_TRUE(eventually("node", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
+  slurm_control({"update", "nodename=vm-emu", "state=down", "reason=end-to-end node failure"});
+  const bool retried = eventually("node", [](const auto&, const auto& a) { return a.number == 2; });
+  slurm_control({"update", "nodename=vm-emu", "state=resume"});
+  ASSERT_TRUE(retried);
+  const auto list = attempts("node");
+  EXPECT_EQ(list[0].state, AttemptState::failed);
+  EXPECT_EQ(list[0].cleanup, model::CleanupStep::closed) << "the retry waits for the cleanup";
+  EXPECT_NE(list[0].slurm_state.find("NODE_FAIL"), std::string::npos) << list[0].slurm_state;
+  ASSERT_TRUE(eventually("node", [](const auto&, const auto& a) { return a.number == 2 && a.slurm_job_id; }));
+  EXPECT_NE(attempts("node").back().slurm_job_id, list[0].slurm_job_id);
+  ASSERT_EQ(cli({"cancel", "node"}).exit_code, 0);
+  EXPECT_TRUE(closed_in("node", JobPhase::cancelled));
+}
+
+TEST_F(EndToEndTest, ADaemonKilledWhileJobsRunConvergesWithoutASecondSubmit) {
+  submit("k1", R"(["/bin/sh", "-c", "sleep 4; echo k1-done"])");
+  submit("k2", R"(["/bin/sh", "-c", "sleep 4; echo k2-done"])");
+  start_serve();
+  for (const char* id : {"k1", "k2"}) {
+    ASSERT_TRUE(eventually(id, [](const auto&, const auto& a) { return a.state == AttemptState::running; })) << id;
+  }
+  kill_serve();
+  start_serve();
+  for (const char* id : {"k1", "k2"}) {
+    ASSERT_TRUE(closed_in(id, JobPhase::succeeded)) << id;
+    EXPECT_EQ(attempts(id).size(), 1u) << id;
+    EXPECT_EQ(slurm_jobs_named(id, 1), 1) << id << ": exactly one Slurm job";
+  }
+}
+
+}  // namespace
+}  // namespace tpslurm::reconcile::testing

@@ -1,0 +1,63 @@
+// EndToEndTest: the real binary's `serve` against the real Slurm 22.05 that tools/local-slurm
+// starts (tools/test exports `tools/local-slurm env`), with the `apptainer` runtime profile (the
+// nodes run local-slurm's stand-in apptainer), a 1 s poll interval and a real image whose
+// SHA-256 every node checks. Jobs go in through `submit`; the test watches the journal (read
+// only) and Slurm. Without the environment every test fails; it never skips.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "journal/journal.h"
+#include "slurm/curl_transport.h"
+#include "slurm/rest_client.h"
+#include "support/background_process.h"
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::reconcile::testing {
+
+std::string env_of(const char* name);
+
+class EndToEndTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  tpslurm::testing::EnvironmentMap daemon_env();
+  tpslurm::testing::ProcessResult cli(std::vector<std::string> args);
+  // Writes a request with `pools` (JSON array) running `command` (JSON array) and submits it.
+  void submit(const std::string& job_id, const std::string& command, const std::string& pools = {},
+              int max_attempts = 1);
+  void start_serve();
+  void kill_serve();  // SIGKILL, as a crash
+  // Waits (real time, bounded) until `done` holds for the job's newest attempt and the job.
+  bool eventually(const std::string& job_id,
+                  const std::function<bool(const journal::JobRecord&, const journal::AttemptRecord&)>& done,
+                  std::chrono::seconds limit = std::chrono::seconds(120));
+  bool closed_in(const std::string& job_id, model::JobPhase phase,
+                 std::chrono::seconds limit = std::chrono::seconds(120));
+  journal::JobRecord job(const std::string& job_id);
+  std::vector<journal::AttemptRecord> attempts(const std::string& job_id);
+  std::vector<std::string> event_kinds(const std::string& job_id);
+  // Distinct Slurm jobs (het leaders) named like attempt `number` of the job.
+  int slurm_jobs_named(const std::string& job_id, int number);
+  std::string slurm_control(const std::vector<std::string>& args);  // scontrol on the local cluster
+
+  tpslurm::testing::TempDir m_dir;
+  std::string m_instance;
+  std::unique_ptr<tpslurm::testing::BackgroundProcess> m_serve;
+  SystemClock m_clock;
+  model::Settings m_settings;
+  std::unique_ptr<slurm::CurlTransport> m_transport;
+  std::unique_ptr<slurm::TokenSource> m_tokens;
+  std::unique_ptr<slurm::RestClient> m_client;
+};
+
+}  // namespace tpslurm::reconcile::testing
