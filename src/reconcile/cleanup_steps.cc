@@ -81,8 +81,12 @@ StepEnd wait_for_epilog(Step& step) {
   StepEnd end = StepEnd::next;
   const bool gone = take_news(step, end);
   if (end == StepEnd::failed) return end;
-  if (gone) return advance(step, CleanupStep::staging_pending, "slurmctld no longer holds the job");
-  if (!may_hold(step.attempt)) return advance(step, CleanupStep::staging_pending, "Slurm released every node");
+  if (gone || !may_hold(step.attempt)) {
+    StepEnd moved = advance(step, CleanupStep::staging_pending,
+                            gone ? "slurmctld no longer holds the job" : "Slurm released every node");
+    if (moved == StepEnd::next) crash_point("cleanup.after_epilog");
+    return moved;
+  }
   const auto since = parse_utc(step.attempt.cleanup_at);
   const auto limit = step.services.settings.completing_warn_after;
   if (since && step.services.clock.now() - *since > limit &&

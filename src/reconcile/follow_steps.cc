@@ -5,6 +5,7 @@
 // logs/exit.json, then slurmdbd; it is `lost` only when every source answered and none knows it.
 #include <boost/json.hpp>
 
+#include "base/crash_point.h"
 #include "base/duration.h"
 #include "base/file_system.h"
 #include "model/attempt_layout.h"
@@ -64,7 +65,9 @@ StepEnd end_attempt(Step& step, const Verdict& v, journal::AttemptChanges change
   if (!v.failure_phase.empty()) changes.failure_phase = v.failure_phase;
   journal::EventDetail detail{{"reason", v.outcome}, {"evidence", found_by}};
   decide_retry(step, v.state, v.retry_because, changes, detail);
-  return step.move(v.state, changes, detail);
+  StepEnd end = step.move(v.state, changes, detail);
+  if (end == StepEnd::next) crash_point("follow.after_end");
+  return end;
 }
 
 // The job's records say it is still in Slurm's hands (or its end is hidden until next poll).

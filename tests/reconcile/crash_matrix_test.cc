@@ -1,4 +1,4 @@
-// The crash matrix: every named crash point of the submit protocol and the cleanup × five
+// The crash matrix: every named crash point of the submit protocol and the cleanup × six
 // scenarios × two dialects. The real binary runs `serve --once` with TUNEPLANE_CRASH_AT set until it dies
 // there (exit 86), then runs again without it until quiet; then the invariants are checked:
 //   - at most one Slurm job (one het job) per attempt, exactly one — the journaled one — for
@@ -8,7 +8,9 @@
 //     submit per attempt that committed its intent, and none for an attempt that did not;
 //   - an attempt still blocked is one whose job Slurm never created (a crash before the send),
 //     and every other attempt ended where its scenario ends (released and pending, cancelled,
-//     or — the job run to its end by the simulator — succeeded with its cleanup closed);
+//     or — the job run to its end by the simulator — succeeded with its cleanup closed); a
+//     second copy Slurm holds (a lost answer, then the same POST again behind the daemon's
+//     back) is cancelled while held and never ran;
 //   - `journal check` is clean, and the journal's story is one unbroken chain of states.
 // Each (dialect, scenario) is its own test so ctest can run them side by side; each prints
 // its row of the matrix (points × outcome), and the last one the points no scenario reached.
@@ -25,6 +27,8 @@
 #include "base/digest.h"
 #include "binary_fixture.h"
 #include "journal/journal.h"
+#include "slurm/curl_transport.h"
+#include "slurm/rest_client.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 
@@ -46,11 +50,13 @@ const std::vector<std::string> kPoints = {
     "search.after_found",
     "adopt.after_commit",
     "duplicate.after_cancel",
+    "follow.after_end",
+    "cleanup.after_epilog",
     "cleanup.after_staging",
     "cleanup.after_seal",
 };
 
-enum class Scenario { single_pool, three_pools, cpu_only, cancel_while_unknown, runs_to_end };
+enum class Scenario { single_pool, three_pools, cpu_only, cancel_while_unknown, runs_to_end, lost_with_copy };
 
 std::string name_of(Scenario s) {
   switch (s) {
@@ -59,6 +65,7 @@ std::string name_of(Scenario s) {
     case Scenario::cpu_only: return "CPU-only";
     case Scenario::cancel_while_unknown: return "cancel while unknown";
     case Scenario::runs_to_end: return "runs to the end";
+    case Scenario::lost_with_copy: return "lost answer and a copy";
   }
   return "?";
 }
@@ -83,6 +90,7 @@ std::string pools_of(Scenario s) {
 
 struct Case {
   bool crashed = false;
+  int copies = 0;  // submits the test itself sent (a copy behind the daemon's back)
   std::vector<std::string> failures;
   std::string log;  // what the serve runs wrote (warnings and errors): shown with a failure
 };
@@ -105,9 +113,12 @@ class CrashMatrixTest : public BinaryTest, public ::testing::WithParamInterface<
   }
 
   Case run_case(Scenario scenario, const std::string& point, int index);
-  // The het leaders (or plain jobs) the simulator holds with this name (ids are handed out in
-  // order, so the first unknown id ends the scan).
-  std::set<std::uint32_t> leaders_named(const std::string& name);
+  // The het leaders (or plain jobs) the simulator holds with this name and their views (ids are
+  // handed out in order, so the first unknown id ends the scan).
+  std::map<std::uint32_t, boost::json::object> leaders_named(const std::string& name);
+  // Submits, through slurmrestd, a held copy of the job with this name (its name, comment and
+  // working directory): what a proxy that re-sent the POST leaves behind.
+  void submit_copy(const std::string& name, Case& c);
   // Steps every job with this name in the simulator (POST /sim/jobs/{id}/state).
   void step_jobs(const std::string& name, const std::string& body, Case& c);
   void check(const tpslurm::testing::EnvironmentMap& env, const std::string& job_id, Scenario scenario,
@@ -140,6 +151,13 @@ Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int 
     if (cancelled.exit_code != 0) c.failures.push_back("cancel: " + cancelled.err);
     (void)m_sim->control(slurm::HttpMethod::del, "/sim/faults");
   }
+  if (scenario == Scenario::lost_with_copy) {
+    // The answer is lost after Slurm created the job, then the same POST arrives again.
+    fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": ")" + submit_path + R"(", "count": 1})");
+    serve(env, point, c);
+    (void)m_sim->control(slurm::HttpMethod::del, "/sim/faults");
+    if (leaders_named("tp-cm-" + job_id + "-1").size() == 1) submit_copy("tp-cm-" + job_id + "-1", c);
+  }
   if (scenario == Scenario::runs_to_end) {
     // Slurm runs the job and ends it while its epilog still runs, then lets it go.
     serve(env, point, c);
@@ -150,25 +168,48 @@ Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int 
   }
   serve(env, point, c);
   serve(env, point, c);  // the restart after the crash (or a second quiet run)
-  check(env, job_id, scenario, m_sim->stat("submits_received") - submits_before, c);
+  check(env, job_id, scenario, m_sim->stat("submits_received") - submits_before - c.copies, c);
   return c;
 }
 
-std::set<std::uint32_t> CrashMatrixTest::leaders_named(const std::string& name) {
-  std::set<std::uint32_t> leaders;
+std::map<std::uint32_t, boost::json::object> CrashMatrixTest::leaders_named(const std::string& name) {
+  std::map<std::uint32_t, boost::json::object> leaders;
   for (std::uint32_t id = 1; id < 100000; ++id) {
     auto view = m_sim->control(slurm::HttpMethod::get, "/sim/jobs/" + std::to_string(id));
     if (!view.ok()) break;
     const auto& record = view->as_object();
     if (record.at("name").as_string() != name) continue;
     const std::int64_t het = record.at("het_job_id").to_number<std::int64_t>();
-    leaders.insert(het > 0 ? static_cast<std::uint32_t>(het) : id);
+    leaders.emplace(het > 0 ? static_cast<std::uint32_t>(het) : id, record);
   }
   return leaders;
 }
 
+void CrashMatrixTest::submit_copy(const std::string& name, Case& c) {
+  const auto leaders = leaders_named(name);
+  const boost::json::object& original = leaders.begin()->second;
+  slurm::CurlTransportOptions options;
+  options.url = m_sim->url();
+  auto transport = slurm::CurlTransport::create(options);
+  auto tokens = m_sim->tokens();
+  if (!transport.ok()) return c.failures.push_back("transport: " + transport.error().message());
+  auto client = slurm::RestClient::create(**transport, *tokens, m_dialect);
+  if (!client.ok()) return c.failures.push_back("client: " + client.error().message());
+  model::SubmitDescription copy;
+  copy.tag = model::JobTag{name, std::string(original.at("comment").as_string()),
+                           std::string(original.at("current_working_directory").as_string())};
+  copy.script = "#!/bin/bash\ntrue\n";
+  copy.environment = {{"PATH", "/usr/bin:/bin"}};
+  copy.hold = true;
+  copy.time_limit_minutes = 10;
+  copy.components = {model::SubmitComponent{"cpu", "", 1, 1, 1, 100, ""}};
+  const slurm::SubmitResult answer = (*client)->submit(copy);
+  if (!answer.ok()) c.failures.push_back("the copy's submit: " + answer.message);
+  ++c.copies;
+}
+
 void CrashMatrixTest::step_jobs(const std::string& name, const std::string& body, Case& c) {
-  for (std::uint32_t id : leaders_named(name)) {
+  for (const auto& [id, view] : leaders_named(name)) {
     auto stepped = m_sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(id) + "/state", body);
     if (!stepped.ok()) c.failures.push_back("step job " + std::to_string(id) + ": " + stepped.error().message());
   }
@@ -189,7 +230,17 @@ void CrashMatrixTest::check(const tpslurm::testing::EnvironmentMap& env, const s
   const journal::AttemptRecord& a = attempts->front();
 
   // What Slurm holds with this attempt's name, grouped by het job.
-  const std::set<std::uint32_t> leaders = leaders_named("tp-cm-" + job_id + "-1");
+  // A copy is allowed only when the scenario made one, and only cancelled without having run.
+  std::set<std::uint32_t> leaders;
+  for (const auto& [id, view] : leaders_named("tp-cm-" + job_id + "-1")) {
+    const bool journaled = a.slurm_job_id && id == *a.slurm_job_id;
+    if (!journaled && scenario == Scenario::lost_with_copy && a.slurm_job_id) {
+      if (view.at("state").as_string() != "CANCELLED") fail("the copy " + std::to_string(id) + " was not cancelled");
+      if (view.at("start_time").to_number<std::int64_t>() > 0) fail("the copy " + std::to_string(id) + " ran");
+      continue;
+    }
+    leaders.insert(id);
+  }
   if (leaders.size() > 1) fail(std::to_string(leaders.size()) + " Slurm jobs carry the attempt's name");
   if (a.slurm_job_id && (leaders.size() != 1 || *leaders.begin() != *a.slurm_job_id)) {
     fail("the journal holds Slurm job " + std::to_string(*a.slurm_job_id) + " but Slurm has " +
@@ -257,11 +308,13 @@ INSTANTIATE_TEST_SUITE_P(Matrix, CrashMatrixTest,
                                            std::pair{std::string("26.05.3"), Scenario::cpu_only},
                                            std::pair{std::string("26.05.3"), Scenario::cancel_while_unknown},
                                            std::pair{std::string("26.05.3"), Scenario::runs_to_end},
+                                           std::pair{std::string("26.05.3"), Scenario::lost_with_copy},
                                            std::pair{std::string("22.05.8"), Scenario::single_pool},
                                            std::pair{std::string("22.05.8"), Scenario::three_pools},
                                            std::pair{std::string("22.05.8"), Scenario::cpu_only},
                                            std::pair{std::string("22.05.8"), Scenario::cancel_while_unknown},
-                                           std::pair{std::string("22.05.8"), Scenario::runs_to_end}),
+                                           std::pair{std::string("22.05.8"), Scenario::runs_to_end},
+                                           std::pair{std::string("22.05.8"), Scenario::lost_with_copy}),
                          [](const auto& param_info) {
                            std::string name = (param_info.param.first == "22.05.8" ? "v0038_" : "v0045_") +
                                               name_of(param_info.param.second);

@@ -176,14 +176,12 @@ int EndToEndTest::slurm_jobs_named(const std::string& job_id, int number) {
   return static_cast<int>(leaders.size());
 }
 
-std::string EndToEndTest::slurm_control(const std::vector<std::string>& args) {
+tpslurm::testing::ProcessResult EndToEndTest::slurm_control(const std::vector<std::string>& args) {
   std::vector<std::string> argv{"scontrol"};
   argv.insert(argv.end(), args.begin(), args.end());
   auto e = tpslurm::testing::minimal_environment();
   e["SLURM_CONF"] = env_of("TUNEPLANE_LOCAL_SLURM_CONF");
-  const auto run = tpslurm::testing::run_process(argv, e);
-  EXPECT_EQ(run.exit_code, 0) << run.err;
-  return run.out;
+  return tpslurm::testing::run_process(argv, e);
 }
 
 }  // namespace tpslurm::reconcile::testing

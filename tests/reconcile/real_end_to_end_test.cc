@@ -6,6 +6,8 @@
 
 #include <signal.h>
 
+#include <thread>
+
 #include "reconcile/components.h"
 
 namespace tpslurm::reconcile::testing {
@@ -86,9 +88,17 @@ TEST_F(EndToEndTest, ANodeFailureIsRetriedOnANewAttempt) {
   submit("node", R"(["/bin/sh", "-c", "sleep 120"])", kOnEmu, 2);
   start_serve();
   ASSERT_TRUE(eventually("node", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
-  slurm_control({"update", "nodename=vm-emu", "state=down", "reason=end-to-end node failure"});
+  const auto down = slurm_control({"update", "nodename=vm-emu", "state=down", "reason=end-to-end node failure"});
+  ASSERT_EQ(down.exit_code, 0) << down.err;
   const bool retried = eventually("node", [](const auto&, const auto& a) { return a.number == 2; });
-  slurm_control({"update", "nodename=vm-emu", "state=resume"});
+  // ReturnToService=2 may have brought the node back already; then resume is refused.
+  (void)slurm_control({"update", "nodename=vm-emu", "state=resume"});
+  bool back = false;
+  for (int i = 0; i < 40 && !back; ++i) {
+    back = slurm_control({"show", "node", "vm-emu"}).out.find("State=DOWN") == std::string::npos;
+    if (!back) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  ASSERT_TRUE(back) << "node vm-emu did not come back";
   ASSERT_TRUE(retried);
   const auto list = attempts("node");
   EXPECT_EQ(list[0].state, AttemptState::failed);

@@ -48,7 +48,8 @@ class EndToEndTest : public ::testing::Test {
   std::vector<std::string> event_kinds(const std::string& job_id);
   // Distinct Slurm jobs (het leaders) named like attempt `number` of the job.
   int slurm_jobs_named(const std::string& job_id, int number);
-  std::string slurm_control(const std::vector<std::string>& args);  // scontrol on the local cluster
+  // scontrol on the local cluster.
+  tpslurm::testing::ProcessResult slurm_control(const std::vector<std::string>& args);
 
   tpslurm::testing::TempDir m_dir;
   std::string m_instance;
