@@ -17,6 +17,7 @@ void add_journal_command(CLI::App& app, Context& context, int& exit_code);
 void add_submit_command(CLI::App& app, Context& context, int& exit_code);
 void add_status_command(CLI::App& app, Context& context, int& exit_code);
 void add_audit_command(CLI::App& app, Context& context, int& exit_code);
+void add_logs_command(CLI::App& app, Context& context, int& exit_code);
 void add_doctor_command(CLI::App& app, Context& context, int& exit_code);
 void add_render_command(CLI::App& app, Context& context, int& exit_code);
 void add_serve_command(CLI::App& app, Context& context, int& exit_code);

@@ -59,6 +59,7 @@ int run(int argc, char** argv) {
     add_resolve_command(app, context, exit_code);
     add_control_commands(app, context, exit_code);
     add_audit_command(app, context, exit_code);
+    add_logs_command(app, context, exit_code);
     add_doctor_command(app, context, exit_code);
     add_migrate_command(app, context, exit_code);
     add_journal_command(app, context, exit_code);

@@ -1,0 +1,98 @@
+#include "storage/attempt_logs.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "base/file_system.h"
+#include "storage/attempt_directory.h"
+
+namespace tpslurm::storage {
+namespace {
+
+// The manifest is the daemon's own file, but a log path is about to be opened with the
+// daemon's rights: anything that could reach outside the attempt directory is refused.
+Status check_relative(const std::string& path, const std::string& manifest) {
+  if (path.empty()) return corrupt(manifest + " names a log with an empty path");
+  if (path.front() == '/') {
+    return corrupt(manifest + " names log path " + path + ", which is absolute; refusing to read outside the attempt");
+  }
+  for (std::size_t start = 0; start <= path.size();) {
+    const std::size_t slash = std::min(path.find('/', start), path.size());
+    if (path.compare(start, slash - start, "..") == 0) {
+      return corrupt(manifest + " names log path " + path + ", which climbs out with \"..\"; refusing to read it");
+    }
+    start = slash + 1;
+  }
+  return ok_status();
+}
+
+// The job may write inside logs/: a directory it replaced by a link is not followed either.
+Status check_directories(const std::string& dir, const std::string& path) {
+  for (std::size_t slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+    const std::string prefix = join_path(dir, path.substr(0, slash));
+    struct stat info {};
+    if (::lstat(prefix.c_str(), &info) != 0) {
+      if (errno == ENOENT) return ok_status();  // then the log is missing
+      return system_error("stat", prefix, errno);
+    }
+    if (S_ISLNK(info.st_mode)) {
+      return invalid_argument(prefix + " is a symbolic link; logs are read only inside the attempt directory");
+    }
+  }
+  return ok_status();
+}
+
+Result<LogTail> read_one(const std::string& dir, const std::string& path, const std::string& manifest,
+                         const LogSelection& selection) {
+  if (Status checked = check_relative(path, manifest); !checked.ok()) return checked.error();
+  if (Status checked = check_directories(dir, path); !checked.ok()) return checked.error();
+  const std::string file = join_path(dir, path);
+  if (selection.offset) return read_log_page(file, *selection.offset, selection.growing, selection.limits);
+  return read_log_tail(file, selection.limits);
+}
+
+std::string component_list(const std::vector<model::AttemptLog>& logs) {
+  std::vector<int> components;
+  for (const auto& log : logs) components.push_back(log.component);
+  std::sort(components.begin(), components.end());
+  components.erase(std::unique(components.begin(), components.end()), components.end());
+  std::string out;
+  for (int component : components) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(component);
+    if (component < 0) out += " (the job's own log)";
+  }
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+std::string_view to_string(LogStream stream) { return stream == LogStream::out ? "stdout" : "stderr"; }
+
+Result<std::vector<AttemptLogFile>> read_attempt_logs(const std::string& attempt_dir, const LogSelection& selection) {
+  auto manifest = read_manifest(attempt_dir);
+  if (!manifest.ok()) {
+    if (manifest.error().kind() == ErrorKind::not_found) {
+      return not_found(attempt_dir + " has no " + std::string(kManifestFile) +
+                       ": the attempt never got its directory (not prepared yet, or preparing failed)");
+    }
+    return manifest.error();
+  }
+  const std::string manifest_path = join_path(attempt_dir, kManifestFile);
+  std::vector<AttemptLogFile> files;
+  for (const auto& log : manifest->logs) {
+    if (selection.component && log.component != *selection.component) continue;
+    const std::string& path = selection.stream == LogStream::out ? log.stdout_path : log.stderr_path;
+    files.push_back(
+        {log.name, log.component, selection.stream, path, read_one(attempt_dir, path, manifest_path, selection)});
+  }
+  if (files.empty() && selection.component) {
+    return invalid_argument("no log of component " + std::to_string(*selection.component) +
+                            "; the attempt's components are: " + component_list(manifest->logs));
+  }
+  return files;
+}
+
+}  // namespace tpslurm::storage
