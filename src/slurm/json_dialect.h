@@ -9,7 +9,6 @@
 #pragma once
 
 #include <boost/json.hpp>
-
 #include <vector>
 
 #include "slurm/dialect.h"

@@ -71,7 +71,7 @@ std::string_view to_string(ErrorClass error_class);
 
 struct KnownError {
   int number;
-  std::string_view name;    // Slurm's symbol: ESLURM_INVALID_FEATURE
+  std::string_view name;  // Slurm's symbol: ESLURM_INVALID_FEATURE
   ErrorClass error_class;
   std::string_view source;  // where we know it from: a transcript, or Slurm's source
 };

@@ -124,7 +124,8 @@ SubmitResult RestClient::submit(const model::SubmitDescription& description) {
     result.message = "POST " + codec->submit_path() + ": not sent: " + body.error().message();
     return result;
   }
-  RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec->submit_path(), std::move(body).value(), Reuse::forbidden);
+  RestCaller::Sent sent =
+      m_caller.send(HttpMethod::post, codec->submit_path(), std::move(body).value(), Reuse::forbidden);
   if (m_caller.refused(result, sent, codec->version())) return result;
   DecodedFacts facts;
   std::optional<SubmitReply> reply;
@@ -209,14 +210,9 @@ CancelResult RestClient::cancel(const JobRef& job, std::string_view signal) {
   if (!reply || result.outcome == Outcome::auth) return result;
   Classification classification{Outcome::ok, {}};
   switch (reply->status) {
-    case CancelStatus::signalled:
-      break;
-    case CancelStatus::already_done:
-      result.already_done = true;
-      break;
-    case CancelStatus::not_found:
-      classification = {Outcome::not_found, join_texts(reply->refusals)};
-      break;
+    case CancelStatus::signalled: break;
+    case CancelStatus::already_done: result.already_done = true; break;
+    case CancelStatus::not_found: classification = {Outcome::not_found, join_texts(reply->refusals)}; break;
     case CancelStatus::refused:
       classification = {Outcome::rejected_transient, "not signalled: " + join_texts(reply->refusals)};
       break;

@@ -42,9 +42,9 @@ struct CallResult {
   // "POST /slurm/v0.0.45/job/submit: Invalid feature specification (error 2029)"; for `ok` the
   // warnings and non-fatal errors, if any. Never contains a secret.
   std::string message;
-  int http_status = 0;      // 0 when no answer came
-  std::string release;      // the server's release from this answer's meta; empty if none
-  std::string dialect;      // the REST version used: "v0.0.45"
+  int http_status = 0;  // 0 when no answer came
+  std::string release;  // the server's release from this answer's meta; empty if none
+  std::string dialect;  // the REST version used: "v0.0.45"
   std::vector<SlurmMessage> errors;
   std::vector<SlurmMessage> warnings;
   std::string transport_detail;  // the transport's own words, for logs (no secrets)
@@ -109,7 +109,7 @@ std::string_view to_string(SearchSource source);  // "slurmctld job list", "slur
 struct SourceReport {
   SearchSource source = SearchSource::slurmctld;
   Outcome outcome = Outcome::not_sent;  // ok: the source answered
-  std::string message;                   // why it failed, or notes ("window on the local clock")
+  std::string message;                  // why it failed, or notes ("window on the local clock")
   // Job records the source returned: slurmctld's read in full; slurmdbd's bearing the tag's
   // name (a batched call answers for several names).
   int records = 0;

@@ -149,9 +149,8 @@ std::vector<JobStore::JobPtr> dbd_candidates(JobStore& store, const std::string*
   } else {
     candidates = store.accounting();
   }
-  std::sort(candidates.begin(), candidates.end(), [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) {
-    return a->created_seq < b->created_seq;
-  });
+  std::sort(candidates.begin(), candidates.end(),
+            [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) { return a->created_seq < b->created_seq; });
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   return candidates;
 }
@@ -506,7 +505,8 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
   JobRecord* job = ref.by_sluid ? m_store.find_sluid(ref.sluid) : m_store.find(ref.id);
   if (!job) return empty_answer(err::kInvalidJobId);
   out.key("jobs").begin_array();
-  for (JobRecord* r : m_store.records_for_get(*job)) write_job_v4x(out, *r, dialect, m_options.release, m_options.cluster);
+  for (JobRecord* r : m_store.records_for_get(*job))
+    write_job_v4x(out, *r, dialect, m_options.release, m_options.cluster);
   out.end_array();
   out.key("last_backfill");
   write_no_val(out, m_store.last_backfill());
@@ -547,8 +547,8 @@ HttpReply SlurmApi::delete_job_v38(Call& call, const std::string& id_text, int s
   std::uint32_t id = xlate_job_id_v38(id_text, m_store);
   rpc(call, Rpc::kill_job);
   JobRecord* job = id ? m_store.find(id) : nullptr;
-  KillResult result = job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged)
-                          : KillResult::not_found;
+  KillResult result =
+      job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged) : KillResult::not_found;
   switch (result) {
     case KillResult::signalled:
     case KillResult::already_done: break;  // 22.05 counts "already done" as success
@@ -558,8 +558,9 @@ HttpReply SlurmApi::delete_job_v38(Call& call, const std::string& id_text, int s
     case KillResult::job_pending: rc = err::kJobPending; break;
   }
   if (rc) {
-    diag.error(rc, "unable to kill JobId=" + id_text + " with signal " + std::to_string(signal) + ": " +
-                       std::string(err::strerror(rc)),
+    diag.error(rc,
+               "unable to kill JobId=" + id_text + " with signal " + std::to_string(signal) + ": " +
+                   std::string(err::strerror(rc)),
                "slurm_kill_job");
   }
   JsonWriter out;
@@ -906,10 +907,13 @@ std::optional<HttpReply> SlurmApi::dbd_query_times(Call& call, Diagnostics& diag
                                                    std::optional<std::int64_t>& end_time,
                                                    std::optional<std::int64_t>& submit_time) {
   const Dialect dialect = call.ctx.dialect;
-  static const std::set<std::string> kKnownV38 = {
-      "account", "association", "cluster", "constraints", "format", "groups", "job_name", "partition", "qos",
-      "reason", "reservation", "state", "wckey", "cpus_min", "cpus_max", "exit_code", "nodes_min", "nodes_max",
-      "skip_steps", "disable_wait_for_result", "start_time", "end_time", "submit_time", "node", "step", "users"};
+  static const std::set<std::string> kKnownV38 = {"account",    "association", "cluster",     "constraints",
+                                                  "format",     "groups",      "job_name",    "partition",
+                                                  "qos",        "reason",      "reservation", "state",
+                                                  "wckey",      "cpus_min",    "cpus_max",    "exit_code",
+                                                  "nodes_min",  "nodes_max",   "skip_steps",  "disable_wait_for_result",
+                                                  "start_time", "end_time",    "submit_time", "node",
+                                                  "step",       "users"};
   for (const auto& [key, value] : call.target.query) {
     if (!is_v4x(dialect) && !kKnownV38.count(key)) {
       diag.error(err::kRestFailParsing, "Unknown query key \"" + key + "\"", "_parse_job_cond");
@@ -947,7 +951,8 @@ std::optional<HttpReply> SlurmApi::dbd_refusal(Call& call) {
     ++m_stats.faults_by_kind["accounting_outage"];
     return dbd_unavailable(call, "Failed to open slurmdbd connection", outage->status);
   }
-  if (!call.identity.token_ok) return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
+  if (!call.identity.token_ok)
+    return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
   return std::nullopt;
 }
 
@@ -1064,9 +1069,8 @@ HttpReply SlurmApi::dbd_job(Call& call, const std::string& id_text) {
   }
   std::sort(expanded.begin(), expanded.end());
   expanded.erase(std::unique(expanded.begin(), expanded.end()), expanded.end());
-  std::sort(expanded.begin(), expanded.end(), [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) {
-    return a->created_seq < b->created_seq;
-  });
+  std::sort(expanded.begin(), expanded.end(),
+            [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) { return a->created_seq < b->created_seq; });
   Diagnostics diag;
   std::vector<const JobRecord*> records;
   for (const auto& job : expanded) records.push_back(job.get());

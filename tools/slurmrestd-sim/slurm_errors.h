@@ -8,7 +8,7 @@
 
 namespace tpslurm::sim::err {
 
-inline constexpr int kUnspecified = -1;                  // SLURM_ERROR
+inline constexpr int kUnspecified = -1;  // SLURM_ERROR
 inline constexpr int kCommunicationsConnection = 1001;
 inline constexpr int kCommunicationsReceive = 1003;
 inline constexpr int kCommunicationsShutdown = 1004;
