@@ -309,11 +309,15 @@ KillResult JobStore::kill(JobRecord& record, int signal, std::uint32_t requester
   if (all_done) return KillResult::already_done;
   const std::int64_t now_ms = m_clock.now_ms();
   if (signal != kSigKill) {
-    if (record.state == BaseState::pending) return KillResult::job_pending;
+    KillResult result = KillResult::signalled;
     for (JobRecord* target : targets) {
-      if (target->state == BaseState::running) target->last_signal = signal;
+      if (target->state == BaseState::running) {
+        target->last_signal = signal;
+      } else {
+        result = is_finished(target->state) ? KillResult::already_done : KillResult::not_running;
+      }
     }
-    return KillResult::signalled;
+    return result;
   }
   for (JobRecord* target : targets) {
     if (is_finished(target->state)) continue;
