@@ -254,8 +254,8 @@ Classification classify_update(const HttpExchange& exchange, const DecodedFacts&
     if (number == 0) continue;  // v0.0.38's parser notes ("Unknown key") carry no number
     any_numbered = true;
     const KnownError* known = find_known_error(number);
-    // ESLURM_TRANSITION_STATE_NO_UPDATE: "Job can not be altered now, try again later".
-    const bool transient = number == 2020 || (known != nullptr && known->error_class == ErrorClass::rejected_transient);
+    const bool transient =
+        number == kCannotAlterNowError || (known != nullptr && known->error_class == ErrorClass::rejected_transient);
     const bool refusal = (number >= 2000 && number <= 2999) || (number >= 9000 && number <= 9099) || transient;
     all_refusals = all_refusals && refusal;
     all_transient = all_transient && transient;

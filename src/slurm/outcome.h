@@ -100,5 +100,9 @@ Classification classify_update(const HttpExchange& exchange, const DecodedFacts&
 
 // Slurm's ESLURM_JOB_FINISHED: an update of a job that has ended.
 inline constexpr int kJobFinishedError = 2084;
+// Slurm's ESLURM_TRANSITION_STATE_NO_UPDATE, "Job can not be altered now, try again later": an
+// update slurmctld cannot make in the job's present state, or a signal to a job that is not
+// running.
+inline constexpr int kCannotAlterNowError = 2020;
 
 }  // namespace tpslurm::slurm

@@ -166,6 +166,27 @@ TEST_F(RestClientTest, CancelOutcomesFollowTheStatusList) {
   EXPECT_EQ(rest->cancel({14, ""}).outcome, Outcome::auth);
 }
 
+// 2020 is "not running" only for a signal the job would have taken while running: the default
+// kill ends a pending job, so a 2020 answer to it is some other refusal.
+TEST_F(RestClientTest, NotRunningIsTheRefusalOfASignalNotOfTheKill) {
+  auto rest = client("v0.0.45");
+  const std::string refusal =
+      R"J({"status":[{"error":{"string":"Job can not be altered now, try again later","code":2020,"message":"Job can not be altered now, try again later"},"step_id":"15"}],"errors":[],"warnings":[]})J";
+  m_transport.answer("/slurm/v0.0.45/job/15?signal=SIGTERM", 200, refusal);
+  const CancelResult signalled = rest->cancel({15, ""}, "SIGTERM");
+  EXPECT_EQ(signalled.outcome, Outcome::rejected_transient);
+  EXPECT_TRUE(signalled.not_running);
+  m_transport.answer("/slurm/v0.0.45/job/15", 200, refusal);
+  for (const std::string kill : {"", "SIGKILL"}) {
+    if (!kill.empty()) m_transport.answer("/slurm/v0.0.45/job/15?signal=SIGKILL", 200, refusal);
+    const CancelResult killed = rest->cancel({15, ""}, kill);
+    EXPECT_EQ(killed.outcome, Outcome::rejected_transient) << kill;
+    EXPECT_FALSE(killed.not_running) << kill;
+    EXPECT_EQ(killed.message, "DELETE /slurm/v0.0.45/job/15" + std::string(kill.empty() ? "" : "?signal=SIGKILL") +
+                                  ": not signalled: Job can not be altered now, try again later (error 2020)");
+  }
+}
+
 TEST_F(RestClientTest, CancelOn2205MapsItsFiveHundreds) {
   auto rest = client("v0.0.38");
   const auto unknown = testing::transcript_v0038("delete_job_nonexistent");
