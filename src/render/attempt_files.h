@@ -13,7 +13,8 @@
 //     exit.json                  written as the script's last act:
 //                                {"exit_status": N, "failed_phase": null | "verify" |
 //                                 "container" | "program"}
-//   scratch/                     the job's temporary space (TMPDIR, Ray's temp directory)
+//   scratch/                     the job's temporary space (TMPDIR); Ray's temp directory is
+//                                on each node's own disk instead (templates/header.mustache)
 //     .tuneplane/                one mark per task whose program started
 //     .tuneplane-verified/       one mark per node that verified the image
 //   manifest.json                written last by storage: hashes of everything above

@@ -1,5 +1,7 @@
 #include "render/renderer.h"
 
+#include <string_view>
+
 #include "render/attempt_files.h"
 #include "render/job_plan.h"
 #include "render/sbatch_directives.h"
@@ -11,6 +13,20 @@ namespace {
 // How long the Ray driver waits for every node to join before the attempt fails: image
 // loading on many nodes from a parallel filesystem takes minutes.
 constexpr int kRayWaitSeconds = 600;
+
+// Ray makes its Unix sockets under its temp directory, as
+// <temp>/session_<%Y-%m-%d_%H-%M-%S_%f>_<pid>/sockets/plasma_store (and raylet; another one on
+// the same host gets ".1"), and refuses a path longer than sun_path holds (107 bytes and the
+// NUL on Linux; node.py _prepare_socket_file). The tail below is the longest: a 7-digit pid
+// (pid_max is at most 2^22) and a two-digit suffix.
+constexpr std::size_t kSunPathMax = 107;
+constexpr std::string_view kLongestRaySocketTail =
+    "/session_2026-11-30_12-00-00_123456_4194304/sockets/plasma_store.99";
+// The temp directory is <base>/tp-ray-<Slurm job id> (job ids are 32-bit: at most 10 digits),
+// so the base may take what is left; the script falls back to /tmp for a longer one.
+constexpr std::string_view kLongestRayTempName = "/tp-ray-4294967295";
+constexpr std::size_t kRayBaseMax = kSunPathMax - kLongestRaySocketTail.size() - kLongestRayTempName.size();
+static_assert(kRayBaseMax >= std::string_view("/tmp").size());
 
 std::string log_path(std::string_view name, std::string_view stream) {
   return std::string(kLogsDir) + "/" + std::string(name) + "." + std::string(stream);
@@ -102,6 +118,8 @@ TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& pl
   data.set("ray_workers", std::move(workers));
   data.set("ray_program", std::move(driver));
   data.set("ray_wait_seconds", kRayWaitSeconds);
+  data.set("ray", plan.ray);
+  data.set("ray_base_max", static_cast<int>(kRayBaseMax));
   return data;
 }
 

@@ -52,7 +52,11 @@ enum class CancelStatus {
   signalled,     // the signal was sent
   already_done,  // error 2021: the job already finished (or is completing)
   not_found,     // error 2017: slurmctld does not know the job
-  refused,       // any other error: nothing was signalled; retry and report
+  // error 2020 (ESLURM_TRANSITION_STATE_NO_UPDATE): slurmctld signals only running jobs, and
+  // answers a signal other than SIGKILL to a pending or suspended one with it (job_mgr.c
+  // job_signal at slurm-22-05-8-1 and slurm-26-05-3-1); nothing was signalled
+  not_running,
+  refused,  // any other error: nothing was signalled; retry and report
 };
 
 struct CancelReply : ReplyBase {

@@ -40,12 +40,15 @@ CancelStatus cancel_status(const std::vector<SlurmMessage>& refusals) {
   if (refusals.empty()) return CancelStatus::signalled;
   bool all_unknown = true;
   bool all_done = true;
+  bool all_not_running = true;
   for (const auto& message : refusals) {
     all_unknown = all_unknown && message.number == 2017;
     all_done = all_done && message.number == 2021;
+    all_not_running = all_not_running && message.number == kCannotAlterNowError;
   }
   if (all_unknown) return CancelStatus::not_found;
   if (all_done) return CancelStatus::already_done;
+  if (all_not_running) return CancelStatus::not_running;
   return CancelStatus::refused;
 }
 

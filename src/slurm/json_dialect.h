@@ -9,7 +9,6 @@
 #pragma once
 
 #include <boost/json.hpp>
-
 #include <vector>
 
 #include "slurm/dialect.h"
@@ -51,7 +50,7 @@ class JsonDialect : public Dialect {
 };
 
 // What the cancel refusals amount to: none = signalled; all 2017 = not_found; all 2021 =
-// already_done; anything else = refused.
+// already_done; all 2020 = not_running; anything else = refused.
 CancelStatus cancel_status(const std::vector<SlurmMessage>& refusals);
 
 }  // namespace tpslurm::slurm

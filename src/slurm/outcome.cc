@@ -30,7 +30,8 @@ constexpr std::array kKnownErrors{
                "credential fails auth_g_verify, after slurmctld handled the request"},
     KnownError{2000, "ESLURM_INVALID_PARTITION_NAME", rejected, "SRC: job_mgr.c _valid_job_part"},
     KnownError{2001, "ESLURM_DEFAULT_PARTITION_NOT_SET", rejected, "SRC: job_mgr.c _get_job_parts"},
-    KnownError{2002, "ESLURM_ACCESS_DENIED", rejected, "T38 nobody_delete_root_job; SRC: partition AllowGroups/AllowAccounts"},
+    KnownError{2002, "ESLURM_ACCESS_DENIED", rejected,
+               "T38 nobody_delete_root_job; SRC: partition AllowGroups/AllowAccounts"},
     KnownError{2003, "ESLURM_JOB_MISSING_REQUIRED_PARTITION_GROUP", rejected, "SRC: job_mgr.c _valid_job_part"},
     KnownError{2004, "ESLURM_REQUESTED_NODES_NOT_IN_PARTITION", rejected, "SRC: job_mgr.c _job_create"},
     KnownError{2005, "ESLURM_TOO_MANY_REQUESTED_CPUS", rejected, "SRC: job_mgr.c _job_create"},
@@ -42,8 +43,10 @@ constexpr std::array kKnownErrors{
     KnownError{2008, "ESLURM_JOB_MISSING_SIZE_SPECIFICATION", rejected, "SRC: job_mgr.c _job_create"},
     KnownError{2009, "ESLURM_JOB_SCRIPT_MISSING", rejected, "SRC: v0.0.38 jobs.c top-level script required"},
     KnownError{2012, "ESLURM_PATHNAME_TOO_LONG", rejected, "SRC: job_mgr.c _validate_job_desc"},
-    KnownError{2014, "ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE", rejected, "SRC: job_mgr.c _job_create (no node can ever satisfy it)"},
-    KnownError{2017, "ESLURM_INVALID_JOB_ID", not_found, "T38 get_job_nonexistent, delete_job_nonexistent; T45 25_get_unknown_job_id"},
+    KnownError{2014, "ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE", rejected,
+               "SRC: job_mgr.c _job_create (no node can ever satisfy it)"},
+    KnownError{2017, "ESLURM_INVALID_JOB_ID", not_found,
+               "T38 get_job_nonexistent, delete_job_nonexistent; T45 25_get_unknown_job_id"},
     KnownError{2027, "ESLURM_IN_STANDBY_MODE", rejected_transient,
                "SRC: backup.c _background_process_msg (@22.05.8:457, @26.05.3:425) answers it without processing "
                "the RPC; slurm_protocol_api.c slurm_send_recv_controller_msg (@26.05.3:2292-2310) tries the next "
@@ -59,11 +62,13 @@ constexpr std::array kKnownErrors{
     KnownError{2052, "ESLURM_RESERVATION_ACCESS", rejected, "SRC: reservation.c job_test_resv"},
     KnownError{2053, "ESLURM_RESERVATION_INVALID", rejected, "SRC: reservation.c validate_job_resv"},
     KnownError{2054, "ESLURM_INVALID_TIME_VALUE", rejected, "SRC: slurm_opt.c time parsing"},
-    KnownError{2057, "ESLURM_INVALID_WCKEY", rejected, "SRC: job_mgr.c _copy_job_desc_to_job_record wckey check, before _create_job_record"},
+    KnownError{2057, "ESLURM_INVALID_WCKEY", rejected,
+               "SRC: job_mgr.c _copy_job_desc_to_job_record wckey check, before _create_job_record"},
     KnownError{2066, "ESLURM_INVALID_QOS", rejected, "SRC: job_mgr.c _job_create QOS check"},
     KnownError{2069, "ESLURM_INVALID_CPU_COUNT", rejected, "SRC: job_mgr.c _job_create"},
     KnownError{2072, "ESLURM_INVALID_GRES", rejected, "SRC: gres.c gres_job_state_validate"},
-    KnownError{2105, "ESLURM_SUBMISSIONS_DISABLED", rejected_transient, "SRC: partition/cluster submissions disabled (maintenance)"},
+    KnownError{2105, "ESLURM_SUBMISSIONS_DISABLED", rejected_transient,
+               "SRC: partition/cluster submissions disabled (maintenance)"},
     KnownError{2115, "ESLURM_INVALID_TRES", rejected, "SRC: job_mgr.c TRES validation"},
     KnownError{2119, "ESLURM_INVALID_GRES_TYPE", rejected, "SRC: gres.c"},
     KnownError{2122, "ESLURM_UNSUPPORTED_GRES", rejected, "SRC: gres.c"},
@@ -76,7 +81,8 @@ constexpr std::array kKnownErrors{
                "token expired; common/http.c@26.05.3 maps it to 401"},
     KnownError{7000, "ESLURM_DB_CONNECTION", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
     KnownError{7008, "ESLURM_DB_CONNECTION_INVALID", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
-    KnownError{9000, "ESLURM_REST_INVALID_QUERY", rejected, "T45 26_get_invalid_job_id; SRC: _job_post missing script/job"},
+    KnownError{9000, "ESLURM_REST_INVALID_QUERY", rejected,
+               "T45 26_get_invalid_job_id; SRC: _job_post missing script/job"},
     KnownError{9001, "ESLURM_REST_FAIL_PARSING", rejected, "T38 submit_unknownkey, submit_noenv"},
     KnownError{9002, "ESLURM_REST_INVALID_JOBS_DESC", rejected, "SRC: v0.0.38 jobs.c"},
     KnownError{9008, "ESLURM_REST_AUTH_FAIL", auth,
@@ -125,34 +131,23 @@ std::string http_words(const HttpExchange& exchange, const DecodedFacts& facts) 
 
 std::string_view to_string(Outcome outcome) {
   switch (outcome) {
-    case Outcome::ok:
-      return "ok";
-    case Outcome::rejected:
-      return "rejected";
-    case Outcome::rejected_transient:
-      return "rejected_transient";
-    case Outcome::auth:
-      return "auth";
-    case Outcome::not_found:
-      return "not_found";
-    case Outcome::not_sent:
-      return "not_sent";
-    case Outcome::uncertain:
-      return "uncertain";
+    case Outcome::ok: return "ok";
+    case Outcome::rejected: return "rejected";
+    case Outcome::rejected_transient: return "rejected_transient";
+    case Outcome::auth: return "auth";
+    case Outcome::not_found: return "not_found";
+    case Outcome::not_sent: return "not_sent";
+    case Outcome::uncertain: return "uncertain";
   }
   return "uncertain";
 }
 
 std::string_view to_string(ErrorClass error_class) {
   switch (error_class) {
-    case ErrorClass::rejected:
-      return "rejected";
-    case ErrorClass::rejected_transient:
-      return "rejected_transient";
-    case ErrorClass::auth:
-      return "auth";
-    case ErrorClass::not_found:
-      return "not_found";
+    case ErrorClass::rejected: return "rejected";
+    case ErrorClass::rejected_transient: return "rejected_transient";
+    case ErrorClass::auth: return "auth";
+    case ErrorClass::not_found: return "not_found";
   }
   return "rejected";
 }
@@ -186,8 +181,8 @@ const KnownError* find_known_error(int number) {
 Classification classify_submit(const HttpExchange& exchange, const DecodedFacts& facts) {
   if (auto failed = transport_failure(exchange)) return *failed;
   if (facts.parsed && !facts.job_id_problem.empty()) {
-    return {Outcome::uncertain, http_words(exchange, facts) + " and a job_id that is not a Slurm job id (" +
-                                    facts.job_id_problem + ")"};
+    return {Outcome::uncertain,
+            http_words(exchange, facts) + " and a job_id that is not a Slurm job id (" + facts.job_id_problem + ")"};
   }
   if (facts.parsed && facts.has_job_id) return {Outcome::ok, join_texts(facts.errors)};
   // slurmrestd's router refuses missing or malformed auth headers itself, before routing,
@@ -197,8 +192,10 @@ Classification classify_submit(const HttpExchange& exchange, const DecodedFacts&
     return {Outcome::auth, "authentication failed: " + http_words(exchange, facts)};
   }
   if (is_auth_status(exchange.response.status) || first_with_class(facts, ErrorClass::auth) != nullptr) {
-    return {Outcome::uncertain, "authentication failed after slurmrestd took the request, which may come after "
-                                "slurmctld created the job: " + http_words(exchange, facts) + " and no job_id"};
+    return {Outcome::uncertain,
+            "authentication failed after slurmrestd took the request, which may come after "
+            "slurmctld created the job: " +
+                http_words(exchange, facts) + " and no job_id"};
   }
   // Only a refusal made entirely of known validation/refusal numbers proves that nothing was
   // created; one unknown number and the job may exist.
@@ -207,7 +204,8 @@ Classification classify_submit(const HttpExchange& exchange, const DecodedFacts&
     bool any_permanent = false;
     for (const auto& message : facts.errors) {
       const KnownError* known = find_known_error(message.number);
-      if (known == nullptr || (known->error_class != ErrorClass::rejected && known->error_class != ErrorClass::rejected_transient)) {
+      if (known == nullptr ||
+          (known->error_class != ErrorClass::rejected && known->error_class != ErrorClass::rejected_transient)) {
         all_known = false;
         break;
       }
@@ -227,12 +225,14 @@ Classification classify_read(const HttpExchange& exchange, const DecodedFacts& f
     return {Outcome::auth, "authentication failed: " + http_words(exchange, facts)};
   }
   if (status == 500 && facts.parsed && facts.errors.size() == 1 && is_v0038_auth_signature(facts.errors.front())) {
-    return {Outcome::auth, "authentication failed (Slurm 22.05 reports a bad token this way): " + http_words(exchange, facts)};
+    return {Outcome::auth,
+            "authentication failed (Slurm 22.05 reports a bad token this way): " + http_words(exchange, facts)};
   }
   if (const SlurmMessage* missing = first_with_class(facts, ErrorClass::not_found)) {
     return {Outcome::not_found, missing->text()};
   }
-  if (facts.parsed && ((status >= 200 && status < 300) || status == 304)) return {Outcome::ok, join_texts(facts.errors)};
+  if (facts.parsed && ((status >= 200 && status < 300) || status == 304))
+    return {Outcome::ok, join_texts(facts.errors)};
   if (status == 304) return {Outcome::ok, {}};
   if (status >= 400 && status < 500) return {Outcome::rejected, http_words(exchange, facts)};
   return {Outcome::uncertain, http_words(exchange, facts)};
@@ -254,8 +254,8 @@ Classification classify_update(const HttpExchange& exchange, const DecodedFacts&
     if (number == 0) continue;  // v0.0.38's parser notes ("Unknown key") carry no number
     any_numbered = true;
     const KnownError* known = find_known_error(number);
-    // ESLURM_TRANSITION_STATE_NO_UPDATE: "Job can not be altered now, try again later".
-    const bool transient = number == 2020 || (known != nullptr && known->error_class == ErrorClass::rejected_transient);
+    const bool transient =
+        number == kCannotAlterNowError || (known != nullptr && known->error_class == ErrorClass::rejected_transient);
     const bool refusal = (number >= 2000 && number <= 2999) || (number >= 9000 && number <= 9099) || transient;
     all_refusals = all_refusals && refusal;
     all_transient = all_transient && transient;

@@ -71,7 +71,7 @@ std::string_view to_string(ErrorClass error_class);
 
 struct KnownError {
   int number;
-  std::string_view name;    // Slurm's symbol: ESLURM_INVALID_FEATURE
+  std::string_view name;  // Slurm's symbol: ESLURM_INVALID_FEATURE
   ErrorClass error_class;
   std::string_view source;  // where we know it from: a transcript, or Slurm's source
 };
@@ -100,5 +100,9 @@ Classification classify_update(const HttpExchange& exchange, const DecodedFacts&
 
 // Slurm's ESLURM_JOB_FINISHED: an update of a job that has ended.
 inline constexpr int kJobFinishedError = 2084;
+// Slurm's ESLURM_TRANSITION_STATE_NO_UPDATE, "Job can not be altered now, try again later": an
+// update slurmctld cannot make in the job's present state, or a signal to a job that is not
+// running.
+inline constexpr int kCannotAlterNowError = 2020;
 
 }  // namespace tpslurm::slurm

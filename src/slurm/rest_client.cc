@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "slurm/signal_names.h"
 #include "slurm/tag_search.h"
 
 namespace tpslurm::slurm {
@@ -124,7 +125,8 @@ SubmitResult RestClient::submit(const model::SubmitDescription& description) {
     result.message = "POST " + codec->submit_path() + ": not sent: " + body.error().message();
     return result;
   }
-  RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec->submit_path(), std::move(body).value(), Reuse::forbidden);
+  RestCaller::Sent sent =
+      m_caller.send(HttpMethod::post, codec->submit_path(), std::move(body).value(), Reuse::forbidden);
   if (m_caller.refused(result, sent, codec->version())) return result;
   DecodedFacts facts;
   std::optional<SubmitReply> reply;
@@ -191,6 +193,12 @@ JobsResult RestClient::jobs_changed_since(std::optional<TimePoint> since) {
 
 CancelResult RestClient::cancel(const JobRef& job, std::string_view signal) {
   CancelResult result;
+  if (!signal.empty() && !is_sendable_signal(signal)) {
+    result.outcome = Outcome::rejected;
+    const std::string id = !job.sluid.empty() ? job.sluid : std::to_string(job.job_id);
+    result.message = "cancel job " + id + ": not sent: " + unsendable_signal_message(signal);
+    return result;
+  }
   auto codec = dialect(result);
   if (!codec) return result;
   result.dialect = std::string(codec->version());
@@ -209,14 +217,18 @@ CancelResult RestClient::cancel(const JobRef& job, std::string_view signal) {
   if (!reply || result.outcome == Outcome::auth) return result;
   Classification classification{Outcome::ok, {}};
   switch (reply->status) {
-    case CancelStatus::signalled:
-      break;
-    case CancelStatus::already_done:
-      result.already_done = true;
-      break;
-    case CancelStatus::not_found:
-      classification = {Outcome::not_found, join_texts(reply->refusals)};
-      break;
+    case CancelStatus::signalled: break;
+    case CancelStatus::already_done: result.already_done = true; break;
+    case CancelStatus::not_found: classification = {Outcome::not_found, join_texts(reply->refusals)}; break;
+    case CancelStatus::not_running:
+      if (!is_kill_signal(signal)) {
+        result.not_running = true;
+        classification = {Outcome::rejected_transient,
+                          "not signalled: Slurm signals only running jobs, and this one is pending (or suspended): " +
+                              join_texts(reply->refusals)};
+        break;
+      }
+      [[fallthrough]];
     case CancelStatus::refused:
       classification = {Outcome::rejected_transient, "not signalled: " + join_texts(reply->refusals)};
       break;

@@ -42,9 +42,9 @@ struct CallResult {
   // "POST /slurm/v0.0.45/job/submit: Invalid feature specification (error 2029)"; for `ok` the
   // warnings and non-fatal errors, if any. Never contains a secret.
   std::string message;
-  int http_status = 0;      // 0 when no answer came
-  std::string release;      // the server's release from this answer's meta; empty if none
-  std::string dialect;      // the REST version used: "v0.0.45"
+  int http_status = 0;  // 0 when no answer came
+  std::string release;  // the server's release from this answer's meta; empty if none
+  std::string dialect;  // the REST version used: "v0.0.45"
   std::vector<SlurmMessage> errors;
   std::vector<SlurmMessage> warnings;
   std::string transport_detail;  // the transport's own words, for logs (no secrets)
@@ -63,7 +63,20 @@ struct JobsResult : CallResult {
 };
 
 struct CancelResult : CallResult {
-  bool already_done = false;  // ok, but Slurm said the job had already finished (2021)
+  // ok, but Slurm said the job had already finished or is completing (2021); whatever the
+  // signal, nothing was delivered. v0.0.4x only: 22.05's v0.0.38 answers a job that has ended
+  // exactly as a delivered signal (its handler counts ESLURM_ALREADY_DONE a success).
+  bool already_done = false;
+  // rejected_transient, and Slurm said the job is not running (2020, "Job can not be altered
+  // now, try again later"): a signal other than the kill reached a job that is still pending
+  // (or suspended); nothing was signalled and nothing changed. Slurm delivers signals only to
+  // running jobs: send it again once the job runs, or cancel with the default kill, which a
+  // pending job takes. Other rejected_transient answers (another user's job, a pending het
+  // component addressed alone, ...) leave it false. A heterogeneous leader is the exception to
+  // "nothing was signalled": Slurm signals every component and reports the last refusal, so
+  // at least one component was not running and those that were running did get the signal.
+  // Never set for the default kill (SIGKILL), which a job in any state takes.
+  bool not_running = false;
 };
 
 struct ReleaseResult : CallResult {
@@ -109,7 +122,7 @@ std::string_view to_string(SearchSource source);  // "slurmctld job list", "slur
 struct SourceReport {
   SearchSource source = SearchSource::slurmctld;
   Outcome outcome = Outcome::not_sent;  // ok: the source answered
-  std::string message;                   // why it failed, or notes ("window on the local clock")
+  std::string message;                  // why it failed, or notes ("window on the local clock")
   // Job records the source returned: slurmctld's read in full; slurmdbd's bearing the tag's
   // name (a batched call answers for several names).
   int records = 0;
@@ -194,9 +207,13 @@ class SlurmClient {
   virtual JobsResult get_job(const JobRef& job) = 0;
   // v0.0.38's bulk state: every job when anything changed since `since` (empty: all jobs).
   virtual JobsResult jobs_changed_since(std::optional<TimePoint> since) = 0;
-  // `signal` empty: Slurm's default, SIGKILL. ok (maybe already_done), not_found, or
-  // rejected_transient when Slurm refused to signal (retry and report). When the job must be
-  // addressed by id (no SLUID in paths before 26.05), a job id may since have been reused or
+  // `signal` empty: Slurm's default, SIGKILL, which ends the job whatever its state. Otherwise
+  // one of sendable_signals() (signal_names.h), spelled exactly so: any other name is
+  // `rejected` before anything is sent (not even detection), because slurmrestd 25.05-26.05
+  // kill the job when they cannot parse the name. ok (maybe already_done), not_found,
+  // rejected_transient when Slurm refused to signal (retry and report; not_running tells the
+  // refusal of a signal to a job that is not running yet from the others). When the job must
+  // be addressed by id (no SLUID in paths before 26.05), a job id may since have been reused or
   // the job requeued: if the ref carries a SLUID (on a server whose records have one) or a tag,
   // the job is read first and only cancelled when its record still carries them; otherwise
   // the answer is `rejected` and nothing is signalled.

@@ -5,9 +5,12 @@
 // tabs, control characters, UTF-8, leading dashes, empty strings — and must arrive byte for
 // byte. The storage root itself is a hostile path, so every path the script uses is too.
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 
 #include "base/digest.h"
 #include "bash_syntax.h"
@@ -91,8 +94,10 @@ const std::vector<std::pair<std::string, std::string>> kHostileEnv = {{"A_EMPTY"
 // SLURM_PROCID set, the tasks' PATH extended by the fake bin directory (where `hostname` says
 // node<SLURM_PROCID + 1>, so each task is a node of its own). TP_FAKE_SRUN_FAIL fails the
 // container steps; with TP_FAKE_SRUN_FAIL_VERIFY=1, the image checks' steps instead.
+// TP_FAKE_SRUN_SKIP_RAY_CLEANUP=1 leaves out the steps that remove Ray's temp directories.
 const char* const kFakeSrun = R"sh(() { printf '%s\0' "$@" > "$(mktemp "$TP_FAKE_DIR/srun-XXXXXX")";
   local verify=0 arg; for arg in "$@"; do [ "$arg" = tuneplane-verify ] && verify=1; done;
+  for arg in "$@"; do [ "$arg" = tuneplane-ray-cleanup ] && [ -n "${TP_FAKE_SRUN_SKIP_RAY_CLEANUP:-}" ] && return 0; done;
   if [ -n "${TP_FAKE_SRUN_FAIL:-}" ] && [ "$verify" = "${TP_FAKE_SRUN_FAIL_VERIFY:-0}" ]; then echo "pyxis: failed to create container" >&2; return 125; fi;
   local ntasks=1; while [ $# -gt 0 ]; do case $1 in --ntasks=*) ntasks=${1#--ntasks=} ;; -*) ;; *) break ;; esac; shift; done;
   if [ "$1" = apptainer ]; then shift 2; while [ $# -gt 0 ]; do case $1 in --nv|--no-home) shift ;; --bind|--pwd) shift 2 ;; *) break ;; esac; done; shift; fi;
@@ -138,7 +143,9 @@ class ScriptRunTest : public ::testing::Test {
                     "#!/bin/bash\nprintf '%s\\0' \"$@\" > " + shell_quote(m_out) + "/argv.\"$NODE_RANK\"\nenv -0 > " +
                         shell_quote(m_out) + "/env.\"$NODE_RANK\"\nexit \"${STANDIN_EXIT:-0}\"\n",
                     fs::perms::owner_all);
-    write_test_file(m_fake_bin + "/ray", "#!/bin/bash\nprintf '%s\\0' \"$@\" > " + shell_quote(m_out) + "/ray.\"$$\"\n",
+    write_test_file(m_fake_bin + "/ray",
+                    "#!/bin/bash\nprintf '%s\\0' \"$@\" > " + shell_quote(m_out) +
+                        "/ray.\"$$\"\nprintf '%s' \"$RAY_TMPDIR\" > " + shell_quote(m_out) + "/raytmp.\"$$\"\n",
                     fs::perms::owner_all);
     write_test_file(m_fake_bin + "/python3", "#!/bin/bash\necho \"$TP_FAKE_RAY_NODES\"\n", fs::perms::owner_all);
     write_test_file(m_fake_bin + "/hostname", "#!/bin/bash\necho \"node$((${SLURM_PROCID:-0} + 1))\"\n",
@@ -159,6 +166,8 @@ class ScriptRunTest : public ::testing::Test {
             sha + R"(" } },
           "custom-ray": { "framework": "custom", "launcher": "ray",
             "sqsh": { "path": "runtimes/hostile image.sqsh", "sha256": ")" +
+            sha + R"(" },
+            "sif": { "path": "runtimes/hostile image.sif", "sha256": ")" +
             sha + R"(" } } } })",
         "registry");
     ASSERT_TRUE(registry.ok()) << registry.error().to_text();
@@ -280,6 +289,21 @@ class ScriptRunTest : public ::testing::Test {
     EXPECT_EQ(env.at("MASTER_ADDR"), "node1");
     EXPECT_EQ(env.at("MASTER_PORT"), "16242");
     for (const auto& [name, value] : env) EXPECT_EQ(value.find(kToken), std::string::npos) << name;
+  }
+
+  struct RayStart {
+    std::vector<std::string> args;
+    std::string ray_tmpdir;  // the environment's RAY_TMPDIR
+  };
+  // What every `ray` the tasks ran was given.
+  std::vector<RayStart> ray_starts() const {
+    std::vector<RayStart> starts;
+    for (const auto& entry : fs::directory_iterator(m_out)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("ray.", 0) != 0) continue;
+      starts.push_back({split_nul(read_test_file(entry.path())), read_test_file(m_out + "/raytmp." + name.substr(4))});
+    }
+    return starts;
   }
 
   TempDir m_tmp;
@@ -520,11 +544,38 @@ TEST_F(ScriptRunTest, HeterogeneousComponentsGetConsecutiveNodeRanks) {
       << evidence;
 }
 
+// A directory for Ray's temp directories in these tests: the script's own choice, /tmp, is
+// shared by every test run on the machine. Exactly `length` bytes long.
+class RayBase {
+ public:
+  explicit RayBase(std::size_t length) {
+    std::string pattern = "/tmp/tpr-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    m_top = pattern;
+    m_path = m_top;
+    if (length > m_path.size()) {
+      m_path += "/" + std::string(length - m_path.size() - 1, 'b');
+      fs::create_directory(m_path);
+    }
+  }
+  ~RayBase() {
+    std::error_code ignored;
+    fs::remove_all(m_top, ignored);
+  }
+  const std::string& path() const { return m_path; }
+
+ private:
+  std::string m_top;
+  std::string m_path;
+};
+
 TEST_F(ScriptRunTest, RayStartsAHeadAndWorkersThenRunsTheCommandOnce) {
   model::LaunchRequest request = hostile_request("custom-ray");
   request.pools = {{"a", "h100-80g", 2, 8, 16, 1024}, {"b", "a100-80g", 1, 8, 16, 1024}};
   prepare(request, hostile_settings());
+  const RayBase base(15);
   const auto result = run({{"TP_FAKE_RAY_NODES", "3"},
+                           {"TMPDIR", base.path()},
                            {"SLURM_JOB_NODELIST_HET_GROUP_0", "node[1-2]"},
                            {"SLURM_JOB_NODELIST_HET_GROUP_1", "b1"}});
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -535,23 +586,137 @@ TEST_F(ScriptRunTest, RayStartsAHeadAndWorkersThenRunsTheCommandOnce) {
   const auto env = parse_env(read_test_file(m_out + "/env."));
   EXPECT_EQ(env.at("RAY_ADDRESS"), "node1:16242");
   EXPECT_EQ(env.at("E_NEWLINES"), "line1\nline2\n");
+  // Every node's Ray temp directory is the same node-local path, outside the attempt directory.
+  const std::string ray_tmp = base.path() + "/tp-ray-4242";
+  EXPECT_EQ(env.at("RAY_TMPDIR"), ray_tmp);
   int heads = 0;
   int workers = 0;
-  for (const auto& entry : fs::directory_iterator(m_out)) {
-    if (entry.path().filename().string().rfind("ray.", 0) != 0) continue;
-    const auto args = split_nul(read_test_file(entry.path()));
+  for (const auto& start : ray_starts()) {
+    const auto& args = start.args;
     if (std::find(args.begin(), args.end(), "--head") != args.end()) {
       ++heads;
-      EXPECT_NE(std::find(args.begin(), args.end(), "--temp-dir=" + m_inputs.cluster_attempt_dir + "/scratch/ray"),
-                args.end());
     } else {
       ++workers;
       EXPECT_NE(std::find(args.begin(), args.end(), "--address=node1:16242"), args.end());
     }
+    EXPECT_NE(std::find(args.begin(), args.end(), "--temp-dir=" + ray_tmp), args.end());
+    EXPECT_EQ(start.ray_tmpdir, ray_tmp);
   }
   EXPECT_EQ(heads, 1);
   EXPECT_EQ(workers, 2);
+  // Every container of a Ray step binds it at its own path.
+  int containers = 0;
+  for (const auto& call : srun_calls()) {
+    if (option_value(call, "--container-image") == "<absent>") continue;
+    ++containers;
+    EXPECT_EQ(option_value(call, "--container-mounts"), expected_binds(request) + "," + ray_tmp + ":" + ray_tmp);
+  }
+  EXPECT_EQ(containers, 4) << "head, workers of two components, driver";
+  EXPECT_FALSE(fs::exists(ray_tmp)) << "removed at the end";
   EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
+}
+
+TEST_F(ScriptRunTest, RayTempDirectoryIsMadePrivateOnEveryNodeAndEmptiedWhenRayStops) {
+  model::LaunchRequest request = hostile_request("custom-ray");
+  prepare(request, hostile_settings(model::RuntimeProfile::apptainer));
+  const RayBase base(15);
+  const std::string ray_tmp = base.path() + "/tp-ray-4242";
+  // The stand-in ray leaves a session behind, as a Ray killed before cleaning up would.
+  write_test_file(
+      m_fake_bin + "/ray",
+      "#!/bin/bash\nmkdir -p \"$RAY_TMPDIR/session_x/sockets\" && : > \"$RAY_TMPDIR/session_x/sockets/raylet\"\n"
+      "ls -ld \"$RAY_TMPDIR\" > " +
+          shell_quote(m_out) + "/mode.\"$$\"\n",
+      fs::perms::owner_all);
+  const auto result =
+      run({{"TP_FAKE_RAY_NODES", "2"}, {"TMPDIR", base.path()}, {"TP_FAKE_SRUN_SKIP_RAY_CLEANUP", "1"}});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  // Without the steps at the end, what is left is what the node tasks left: an empty directory.
+  ASSERT_TRUE(fs::is_directory(ray_tmp));
+  EXPECT_TRUE(fs::is_empty(ray_tmp));
+  int seen = 0;
+  for (const auto& entry : fs::directory_iterator(m_out)) {
+    if (entry.path().filename().string().rfind("mode.", 0) != 0) continue;
+    ++seen;
+    EXPECT_EQ(read_test_file(entry.path()).substr(0, 10), "drwx------");
+  }
+  EXPECT_EQ(seen, 2);
+  int containers = 0;
+  for (const auto& call : srun_calls()) {
+    if (std::find(call.begin(), call.end(), "apptainer") == call.end()) continue;
+    ++containers;
+    EXPECT_EQ(option_value(call, "--bind"), expected_binds(request) + "," + ray_tmp + ":" + ray_tmp);
+  }
+  EXPECT_EQ(containers, 3) << "head, worker, driver";
+}
+
+TEST_F(ScriptRunTest, RayTempDirectoryOwnedBySomethingElseFailsTheContainerPhase) {
+  prepare(hostile_request("custom-ray"), hostile_settings());
+  const RayBase base(15);
+  const std::string ray_tmp = base.path() + "/tp-ray-4242";
+  fs::create_directory_symlink(base.path(), ray_tmp);
+  const auto result = run({{"TP_FAKE_RAY_NODES", "2"}, {"TMPDIR", base.path()}});
+  EXPECT_EQ(result.exit_code, 92);
+  EXPECT_NE(result.err.find("tuneplane: cannot make the Ray temp directory " + ray_tmp +
+                            " on node1: it exists and is not a directory of this user"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+  EXPECT_TRUE(ray_starts().empty());
+}
+
+// Ray refuses a socket path longer than sun_path holds (107 bytes and the NUL). Its sockets
+// are <temp>/session_<26-character time>_<pid>/sockets/plasma_store (or raylet), with ".N" for
+// a second one on the host: the longest, for a 7-digit pid and a two-digit suffix, is checked
+// under every temp directory the script gives Ray, with the longest storage root the settings
+// take (they take any; PATH_MAX bounds it), the longest TunePlane job id, a 10-digit Slurm job
+// id and the longest base the script keeps (22 bytes); a longer base is replaced by /tmp.
+TEST_F(ScriptRunTest, RaySocketPathsFitSunPathWhateverTheStorageRootAndNames) {
+  const std::string tail = "/session_2026-11-30_12-00-00_123456_4194304/sockets/plasma_store.99";
+  std::string long_root = m_root;
+  for (char c : std::string("abcd")) long_root += "/" + std::string(250, c);
+  ASSERT_GT(long_root.size(), 1000u);
+  write_test_file(long_root + "/runtimes/hostile image.sqsh", kImageBytes);
+  model::Settings settings = hostile_settings();
+  settings.storage_root = long_root;
+  model::LaunchRequest request = hostile_request("custom-ray");
+  request.job_id = std::string(63, 'j');
+  request.pools = {{"a", "h100-80g", 2, 8, 16, 1024}, {"b", "a100-80g", 1, 8, 16, 1024}};
+  prepare(request, settings);
+
+  const auto check = [&](const std::string& tmpdir, const std::string& slurm_job_id, const std::string& expected) {
+    fs::remove_all(m_out);
+    fs::create_directories(m_out);
+    const auto result = run({{"TP_FAKE_RAY_NODES", "3"},
+                             {"TMPDIR", tmpdir},
+                             {"SLURM_JOB_ID", slurm_job_id},
+                             {"SLURM_JOB_NODELIST_HET_GROUP_0", "node[1-2]"},
+                             {"SLURM_JOB_NODELIST_HET_GROUP_1", "b1"}});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const auto starts = ray_starts();
+    ASSERT_EQ(starts.size(), 3u);
+    for (const auto& start : starts) {
+      std::vector<std::string> paths = {start.ray_tmpdir};
+      for (const auto& arg : start.args) {
+        if (arg.find('/') != std::string::npos) paths.push_back(arg.substr(arg.find('=') + 1));
+      }
+      ASSERT_EQ(paths.size(), 2u) << "RAY_TMPDIR and --temp-dir are the only paths Ray is given";
+      for (const auto& path : paths) {
+        EXPECT_EQ(path, expected);
+        EXPECT_LE((path + tail).size(), 107u) << path + tail;
+      }
+    }
+    EXPECT_FALSE(fs::exists(expected));
+  };
+  const RayBase longest(22);
+  check(longest.path(), "4294967294", longest.path() + "/tp-ray-4294967294");
+  EXPECT_EQ((longest.path() + "/tp-ray-4294967294" + tail).size(), 107u) << "the bound is exact";
+  // A base one byte too long, or a relative one, gives way to /tmp (an id of this process's
+  // own, so that runs elsewhere on the machine do not meet it).
+  const RayBase too_long(23);
+  const std::string own_id = std::to_string(4000000000u + static_cast<unsigned>(::getpid()) % 100000000u);
+  check(too_long.path(), own_id, "/tmp/tp-ray-" + own_id);
+  check("relative/dir", own_id, "/tmp/tp-ray-" + own_id);
 }
 
 }  // namespace

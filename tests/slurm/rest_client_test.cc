@@ -1,9 +1,10 @@
 // RestClient over a fake transport with real recorded answers: which id each operation uses
 // on which server, version detection, and how reads and cancels are classified.
+#include "slurm/rest_client.h"
+
 #include <gtest/gtest.h>
 
 #include "fake_transport.h"
-#include "slurm/rest_client.h"
 #include "test_support.h"
 
 namespace tpslurm::slurm {
@@ -22,9 +23,7 @@ class RestClientTest : public ::testing::Test {
     m_transport.answer("/slurm/v0.0.45/ping", 200, testing::response_v0045("01_ping_v0.0.45"));
     m_transport.answer("/slurm/v0.0.38/ping", 404, "Unable find requested URL.");
   }
-  void serve_2205() {
-    m_transport.answer("/slurm/v0.0.38/ping", 200, testing::transcript_v0038("ping").response_body);
-  }
+  void serve_2205() { m_transport.answer("/slurm/v0.0.38/ping", 200, testing::transcript_v0038("ping").response_body); }
 
   FakeTransport m_transport;
   testing::StaticTokenSource m_tokens;
@@ -33,7 +32,9 @@ class RestClientTest : public ::testing::Test {
 TEST_F(RestClientTest, RefusesAVersionThisBuildDoesNotSpeak) {
   auto made = RestClient::create(m_transport, m_tokens, "v0.0.41");
   ASSERT_FALSE(made.ok());
-  EXPECT_EQ(made.error().message(), "TUNEPLANE_SLURM_REST_API_VERSION \"v0.0.41\": this build speaks v0.0.45, v0.0.44, v0.0.43, v0.0.38 (or auto)");
+  EXPECT_EQ(
+      made.error().message(),
+      "TUNEPLANE_SLURM_REST_API_VERSION \"v0.0.41\": this build speaks v0.0.45, v0.0.44, v0.0.43, v0.0.38 (or auto)");
 }
 
 TEST_F(RestClientTest, AutoPicksTheNewestOfferedVersionAndRecordsTheRelease) {
@@ -76,9 +77,8 @@ TEST_F(RestClientTest, SendsTheUserAndTokenHeadersAndSubmitsOnAFreshConnection) 
   EXPECT_EQ(requests[0].reuse, Reuse::forbidden);
   EXPECT_EQ(requests[1].reuse, Reuse::allowed);
   for (const auto& request : requests) {
-    EXPECT_EQ(request.headers,
-              (std::vector<std::pair<std::string, std::string>>{{"X-SLURM-USER-NAME", "alice"},
-                                                                 {"X-SLURM-USER-TOKEN", m_tokens.token()}}));
+    EXPECT_EQ(request.headers, (std::vector<std::pair<std::string, std::string>>{
+                                   {"X-SLURM-USER-NAME", "alice"}, {"X-SLURM-USER-TOKEN", m_tokens.token()}}));
   }
 }
 
@@ -91,7 +91,8 @@ TEST_F(RestClientTest, UsesTheSluidOnlyOnceTheServerIsKnownToAcceptIt) {
   const JobsResult by_sluid = rest->get_job({12, "sEE9M8P5JF1X00"});
   EXPECT_EQ(by_sluid.outcome, Outcome::ok);
   EXPECT_EQ(by_sluid.jobs.at(0).sluid, "sEE9M8P5JF1X00");
-  EXPECT_EQ(m_transport.targets(), (std::vector<std::string>{"/slurm/v0.0.45/job/12", "/slurm/v0.0.45/job/sEE9M8P5JF1X00"}));
+  EXPECT_EQ(m_transport.targets(),
+            (std::vector<std::string>{"/slurm/v0.0.45/job/12", "/slurm/v0.0.45/job/sEE9M8P5JF1X00"}));
 }
 
 TEST_F(RestClientTest, CancelsByLeaderSluidOn2605AndByJobIdOn2205) {
@@ -117,9 +118,10 @@ TEST_F(RestClientTest, ASluidAloneIsRefusedWhereServersCannotTakeIt) {
   ASSERT_TRUE(rest->detect().ok());
   const JobsResult result = rest->get_job({0, "sEE9M8P5JF1X00"});
   EXPECT_EQ(result.outcome, Outcome::rejected);
-  EXPECT_EQ(result.message,
-            "job sEE9M8P5JF1X00: this server does not accept SLUIDs in paths (degraded: identity is job id + tag (no SLUID "
-            "in this server's or REST version's job records)); use the numeric job id");
+  EXPECT_EQ(
+      result.message,
+      "job sEE9M8P5JF1X00: this server does not accept SLUIDs in paths (degraded: identity is job id + tag (no SLUID "
+      "in this server's or REST version's job records)); use the numeric job id");
 }
 
 TEST_F(RestClientTest, UnknownJobsAreNotFoundInBothDialects) {
@@ -133,7 +135,8 @@ TEST_F(RestClientTest, UnknownJobsAreNotFoundInBothDialects) {
   m_transport.answer(transcript.target, transcript.status, transcript.response_body);
   const JobsResult old = client("v0.0.38")->get_job({999999, ""});
   EXPECT_EQ(old.outcome, Outcome::not_found);
-  EXPECT_EQ(old.message, "GET /slurm/v0.0.38/job/999999: Invalid job id specified (Unable to find JobId=999999) (error 2017)");
+  EXPECT_EQ(old.message,
+            "GET /slurm/v0.0.38/job/999999: Invalid job id specified (Unable to find JobId=999999) (error 2017)");
 }
 
 TEST_F(RestClientTest, AnInvalidJobIdIsRejected) {
@@ -152,14 +155,36 @@ TEST_F(RestClientTest, CancelOutcomesFollowTheStatusList) {
   m_transport.answer("/slurm/v0.0.45/job/999999", 200, testing::response_v0045("23_delete_unknown_job_id"));
   EXPECT_EQ(rest->cancel({999999, ""}).outcome, Outcome::not_found);
 
-  m_transport.answer("/slurm/v0.0.45/job/13", 200,
-                     R"J({"status":[{"error":{"string":"Access/permission denied","code":2002,"message":"Access/permission denied"},"step_id":"13"}],"errors":[],"warnings":[]})J");
+  m_transport.answer(
+      "/slurm/v0.0.45/job/13", 200,
+      R"J({"status":[{"error":{"string":"Access/permission denied","code":2002,"message":"Access/permission denied"},"step_id":"13"}],"errors":[],"warnings":[]})J");
   const CancelResult refused = rest->cancel({13, ""});
   EXPECT_EQ(refused.outcome, Outcome::rejected_transient);
   EXPECT_EQ(refused.message, "DELETE /slurm/v0.0.45/job/13: not signalled: Access/permission denied (error 2002)");
 
   m_transport.answer("/slurm/v0.0.45/job/14", 511, testing::response_v0045("36_auth_garbage_token_delete_job"));
   EXPECT_EQ(rest->cancel({14, ""}).outcome, Outcome::auth);
+}
+
+// 2020 is "not running" only for a signal the job would have taken while running: the default
+// kill ends a pending job, so a 2020 answer to it is some other refusal.
+TEST_F(RestClientTest, NotRunningIsTheRefusalOfASignalNotOfTheKill) {
+  auto rest = client("v0.0.45");
+  const std::string refusal =
+      R"J({"status":[{"error":{"string":"Job can not be altered now, try again later","code":2020,"message":"Job can not be altered now, try again later"},"step_id":"15"}],"errors":[],"warnings":[]})J";
+  m_transport.answer("/slurm/v0.0.45/job/15?signal=SIGTERM", 200, refusal);
+  const CancelResult signalled = rest->cancel({15, ""}, "SIGTERM");
+  EXPECT_EQ(signalled.outcome, Outcome::rejected_transient);
+  EXPECT_TRUE(signalled.not_running);
+  m_transport.answer("/slurm/v0.0.45/job/15", 200, refusal);
+  for (const std::string kill : {"", "SIGKILL"}) {
+    if (!kill.empty()) m_transport.answer("/slurm/v0.0.45/job/15?signal=SIGKILL", 200, refusal);
+    const CancelResult killed = rest->cancel({15, ""}, kill);
+    EXPECT_EQ(killed.outcome, Outcome::rejected_transient) << kill;
+    EXPECT_FALSE(killed.not_running) << kill;
+    EXPECT_EQ(killed.message, "DELETE /slurm/v0.0.45/job/15" + std::string(kill.empty() ? "" : "?signal=SIGKILL") +
+                                  ": not signalled: Job can not be altered now, try again later (error 2020)");
+  }
 }
 
 TEST_F(RestClientTest, CancelOn2205MapsItsFiveHundreds) {
@@ -170,7 +195,8 @@ TEST_F(RestClientTest, CancelOn2205MapsItsFiveHundreds) {
   const auto denied = testing::transcript_v0038("nobody_delete_root_job");
   m_transport.answer(denied.target, denied.status, denied.response_body);
   EXPECT_EQ(rest->cancel({23, ""}).outcome, Outcome::rejected_transient);
-  m_transport.answer("/slurm/v0.0.38/job/10?signal=SIGUSR1", 200, testing::transcript_v0038("delete_job_signal").response_body);
+  m_transport.answer("/slurm/v0.0.38/job/10?signal=SIGUSR1", 200,
+                     testing::transcript_v0038("delete_job_signal").response_body);
   EXPECT_EQ(rest->cancel({10, ""}, "SIGUSR1").outcome, Outcome::ok);
 }
 
@@ -182,7 +208,8 @@ TEST_F(RestClientTest, UpdateTimePollsReportUnchangedInBothDialects) {
   EXPECT_TRUE(old.unchanged);
   EXPECT_EQ(old.message, "");
 
-  m_transport.answer("/slurm/v0.0.45/jobs?update_time=1796040419", 200, testing::response_v0045("18_jobs_update_time_now"));
+  m_transport.answer("/slurm/v0.0.45/jobs?update_time=1796040419", 200,
+                     testing::response_v0045("18_jobs_update_time_now"));
   EXPECT_TRUE(client("v0.0.45")->jobs_changed_since(since).unchanged);
 
   const auto all = testing::transcript_v0038("get_jobs");

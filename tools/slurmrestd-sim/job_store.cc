@@ -131,10 +131,8 @@ void JobStore::reschedule(JobRecord& record, std::int64_t now_ms) {
       if (due >= 0) schedule(record, std::max(due, now_ms), EventKind::finish);
       return;
     }
-    case BaseState::suspended:
-      return;
-    default:
-      break;
+    case BaseState::suspended: return;
+    default: break;
   }
   if (record.flags & state_flag::completing) {
     if (automatic && m_timing.completing_ms >= 0) {
@@ -237,9 +235,7 @@ void JobStore::run_event(const Event& event, std::int64_t at_ms) {
       record->phase_since_ms = at_ms;
       touch(at_ms);
       break;
-    case EventKind::purge:
-      purge(event.job_id, at_ms);
-      return;
+    case EventKind::purge: purge(event.job_id, at_ms); return;
   }
   reschedule(*record, at_ms);
 }
@@ -261,8 +257,7 @@ void JobStore::start(JobRecord& record, std::int64_t at_ms) {
   record.state = BaseState::running;
   record.state_reason = "None";
   record.start_time = at_s;
-  record.end_time =
-      at_s + (record.time_limit_min ? std::int64_t{*record.time_limit_min} * 60 : kUnlimitedRunSeconds);
+  record.end_time = at_s + (record.time_limit_min ? std::int64_t{*record.time_limit_min} * 60 : kUnlimitedRunSeconds);
   record.last_sched_eval = at_s;
   if (!record.accrue_time) record.accrue_time = at_s;
   record.allocated = true;
@@ -314,18 +309,21 @@ KillResult JobStore::kill(JobRecord& record, int signal, std::uint32_t requester
   if (all_done) return KillResult::already_done;
   const std::int64_t now_ms = m_clock.now_ms();
   if (signal != kSigKill) {
-    if (record.state == BaseState::pending) return KillResult::job_pending;
+    KillResult result = KillResult::signalled;
     for (JobRecord* target : targets) {
-      if (target->state == BaseState::running) target->last_signal = signal;
+      if (target->state == BaseState::running) {
+        target->last_signal = signal;
+      } else {
+        result = is_finished(target->state) ? KillResult::already_done : KillResult::not_running;
+      }
     }
-    return KillResult::signalled;
+    return result;
   }
   for (JobRecord* target : targets) {
     if (is_finished(target->state)) continue;
     // scancel sends SIGTERM first: a running batch script dies of signal 15.
     const bool was_running = target->allocated;
-    const bool completing =
-        was_running && m_timing.automatic && target->auto_progress && m_timing.completing_ms != 0;
+    const bool completing = was_running && m_timing.automatic && target->auto_progress && m_timing.completing_ms != 0;
     target->kill_request_uid = requester_uid;
     finish(*target, BaseState::cancelled, was_running ? wait_status_signaled(kSigTerm) : 0, completing, now_ms);
     reschedule(*target, now_ms);
@@ -357,7 +355,8 @@ Status JobStore::apply(JobRecord& record, const StateChange& change) {
         if (record.state != BaseState::running) start(record, now_ms);
         if (change.reason) record.state_reason = *change.reason;
       } else {
-        if (record.state != BaseState::running) return invalid_argument(who + " is not RUNNING; only a running job can be suspended");
+        if (record.state != BaseState::running)
+          return invalid_argument(who + " is not RUNNING; only a running job can be suspended");
         record.state = BaseState::suspended;
         record.phase_since_ms = now_ms;
         touch(now_ms);
@@ -369,12 +368,24 @@ Status JobStore::apply(JobRecord& record, const StateChange& change) {
       std::int32_t status = 0;
       std::string reason = record.state_reason;
       switch (target) {
-        case BaseState::completed: status = wait_status_exited(change.exit_code.value_or(0)); reason = "None"; break;
-        case BaseState::failed: status = wait_status_exited(change.exit_code.value_or(1)); reason = "NonZeroExitCode"; break;
+        case BaseState::completed:
+          status = wait_status_exited(change.exit_code.value_or(0));
+          reason = "None";
+          break;
+        case BaseState::failed:
+          status = wait_status_exited(change.exit_code.value_or(1));
+          reason = "NonZeroExitCode";
+          break;
         case BaseState::cancelled: status = record.allocated ? wait_status_signaled(kSigTerm) : 0; break;
-        case BaseState::timeout: status = wait_status_signaled(kSigTerm); reason = "TimeLimit"; break;
+        case BaseState::timeout:
+          status = wait_status_signaled(kSigTerm);
+          reason = "TimeLimit";
+          break;
         case BaseState::node_fail: reason = "NodeDown"; break;
-        case BaseState::out_of_memory: status = wait_status_signaled(kSigKill); reason = "OutOfMemory"; break;
+        case BaseState::out_of_memory:
+          status = wait_status_signaled(kSigKill);
+          reason = "OutOfMemory";
+          break;
         case BaseState::preempted: status = wait_status_signaled(kSigTerm); break;
         default: break;
       }

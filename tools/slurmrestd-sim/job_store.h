@@ -40,7 +40,7 @@ struct StateChange {
   std::optional<std::string> reason;
 };
 
-enum class KillResult { signalled, already_done, not_found, pending_het_component, job_pending, denied };
+enum class KillResult { signalled, already_done, not_found, pending_het_component, not_running, denied };
 
 // slurmctld's job counters since it started (sdiag's "Jobs submitted" etc.): each het
 // component counts; a cancellation counts as canceled whether the job ran or not; a job
@@ -83,8 +83,11 @@ class JobStore {
   // Jobs in slurmctld now, pending and running (a full scan; only the diag endpoint asks).
   std::uint64_t count_in_state(BaseState state) const;
 
-  // scancel semantics: SIGKILL cancels (a leader cancels every component); any other
-  // signal is delivered to running jobs and changes nothing visible.
+  // job_mgr.c job_signal / het_job_signal semantics: SIGKILL cancels (a leader cancels every
+  // component). Any other signal is delivered only to a running record, which records it in
+  // `last_signal` and changes nothing else; a pending or suspended record is not signalled
+  // (not_running: 2020). A leader signals every component and answers with the last
+  // component's refusal (not_running, or already_done for an ended one), if any.
   KillResult kill(JobRecord& record, int signal, std::uint32_t requester_uid, bool requester_privileged);
 
   // A job update's `hold` (priority 0 / INFINITE) on one record, as slurmctld's _update_job()

@@ -14,6 +14,7 @@
 #include "json_writer.h"
 #include "sluid.h"
 #include "slurm_errors.h"
+#include "slurm_signals.h"
 #include "slurm_time.h"
 #include "submit_request.h"
 #include "update_request.h"
@@ -23,6 +24,8 @@ namespace tpslurm::sim {
 namespace {
 
 constexpr int kSigKill = 9;
+// glibc's SIGRTMAX on Linux: 22.05 refuses signal numbers from it up.
+constexpr int kSigRtMax = 64;
 constexpr std::uint32_t kMaxJobId = 0x03ffffff;
 
 HttpReply json_reply(int status, std::string body) {
@@ -149,9 +152,8 @@ std::vector<JobStore::JobPtr> dbd_candidates(JobStore& store, const std::string*
   } else {
     candidates = store.accounting();
   }
-  std::sort(candidates.begin(), candidates.end(), [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) {
-    return a->created_seq < b->created_seq;
-  });
+  std::sort(candidates.begin(), candidates.end(),
+            [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) { return a->created_seq < b->created_seq; });
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   return candidates;
 }
@@ -506,7 +508,8 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
   JobRecord* job = ref.by_sluid ? m_store.find_sluid(ref.sluid) : m_store.find(ref.id);
   if (!job) return empty_answer(err::kInvalidJobId);
   out.key("jobs").begin_array();
-  for (JobRecord* r : m_store.records_for_get(*job)) write_job_v4x(out, *r, dialect, m_options.release, m_options.cluster);
+  for (JobRecord* r : m_store.records_for_get(*job))
+    write_job_v4x(out, *r, dialect, m_options.release, m_options.cluster);
   out.end_array();
   out.key("last_backfill");
   write_no_val(out, m_store.last_backfill());
@@ -520,12 +523,27 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
 HttpReply SlurmApi::delete_job(Call& call, const std::string& id_text) {
   const Dialect dialect = call.ctx.dialect;
   int signal = kSigKill;
+  Diagnostics notes;
   if (const std::string* s = call.target.param("signal")) {
-    signal = parse_signal(*s);
-    if (signal == 0 && *s == "0") signal = kSigKill;
-    if (signal < 1 || signal > 64) {
+    const QueryValue value = read_query_value(*s, dialect);
+    const bool number = value.kind == QueryValue::Kind::number;
+    const int parsed = static_cast<int>(
+        std::clamp<long long>(number ? value.number : sig_name2num(*s, m_options.release), -1, kSigRtMax));
+    if (is_v4x(dialect)) {
+      // data_parser's SIGNAL parser notes an unknown name with error 0 (and a freed string,
+      // hence "(null)") and leaves the signal 0, which _parse_job_delete makes SIGKILL: the
+      // job is killed (measured on 26.05.3). A number is taken as it is; 0 is SIGKILL too.
+      if (!number && parsed == 0) notes.error(0, "Unknown signal (null)", "#/signal/");
+      if (parsed != 0) signal = parsed;
+    } else if (value.kind != QueryValue::Kind::other) {
+      // 22.05's _op_handler_job: a number as it is, a string through sig_name2num (0 when it
+      // cannot read it), and 0 or a number from SIGRTMAX up is refused before any RPC. A
+      // value of another type (null, boolean, fraction) leaves the default, SIGKILL.
+      signal = parsed;
+    }
+    if (signal < 1 || signal >= kSigRtMax) {
       Diagnostics diag;
-      diag.error(err::kRestInvalidQuery, "invalid signal: " + *s, "HTTP request: signal");
+      diag.error(err::kRestInvalidQuery, "invalid signal: " + std::to_string(signal), "HTTP request: signal");
       JsonWriter out;
       out.begin_object();
       if (is_v4x(dialect)) {
@@ -538,7 +556,7 @@ HttpReply SlurmApi::delete_job(Call& call, const std::string& id_text) {
     }
   }
 
-  return is_v4x(dialect) ? delete_job_v4x(call, id_text, signal) : delete_job_v38(call, id_text, signal);
+  return is_v4x(dialect) ? delete_job_v4x(call, id_text, signal, notes) : delete_job_v38(call, id_text, signal);
 }
 
 HttpReply SlurmApi::delete_job_v38(Call& call, const std::string& id_text, int signal) {
@@ -547,19 +565,20 @@ HttpReply SlurmApi::delete_job_v38(Call& call, const std::string& id_text, int s
   std::uint32_t id = xlate_job_id_v38(id_text, m_store);
   rpc(call, Rpc::kill_job);
   JobRecord* job = id ? m_store.find(id) : nullptr;
-  KillResult result = job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged)
-                          : KillResult::not_found;
+  KillResult result =
+      job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged) : KillResult::not_found;
   switch (result) {
     case KillResult::signalled:
     case KillResult::already_done: break;  // 22.05 counts "already done" as success
     case KillResult::not_found: rc = err::kInvalidJobId; break;
     case KillResult::denied: rc = err::kAccessDenied; break;
     case KillResult::pending_het_component: rc = err::kNotWholeHetJob; break;
-    case KillResult::job_pending: rc = err::kJobPending; break;
+    case KillResult::not_running: rc = err::kTransitionStateNoUpdate; break;
   }
   if (rc) {
-    diag.error(rc, "unable to kill JobId=" + id_text + " with signal " + std::to_string(signal) + ": " +
-                       std::string(err::strerror(rc)),
+    diag.error(rc,
+               "unable to kill JobId=" + id_text + " with signal " + std::to_string(signal) + ": " +
+                   std::string(err::strerror(rc)),
                "slurm_kill_job");
   }
   JsonWriter out;
@@ -569,9 +588,9 @@ HttpReply SlurmApi::delete_job_v38(Call& call, const std::string& id_text, int s
   return json_reply(http_status_for_error(m_options.release, rc), out.take());
 }
 
-HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int signal) {
+HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int signal, const Diagnostics& notes) {
   JobRef ref = parse_job_ref_v4x(id_text, m_options.release);
-  Diagnostics diag;
+  Diagnostics diag = notes;
   JsonWriter out;
   out.begin_object();
   if (!ref.valid) {
@@ -598,7 +617,7 @@ HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int s
     case KillResult::not_found: code = err::kInvalidJobId; break;
     case KillResult::denied: code = err::kAccessDenied; break;
     case KillResult::pending_het_component: code = err::kNotWholeHetJob; break;
-    case KillResult::job_pending: code = err::kJobPending; break;
+    case KillResult::not_running: code = err::kTransitionStateNoUpdate; break;
   }
   // Failures to signal come back per job in status[], with HTTP 200.
   out.key("status").begin_array();
@@ -906,10 +925,13 @@ std::optional<HttpReply> SlurmApi::dbd_query_times(Call& call, Diagnostics& diag
                                                    std::optional<std::int64_t>& end_time,
                                                    std::optional<std::int64_t>& submit_time) {
   const Dialect dialect = call.ctx.dialect;
-  static const std::set<std::string> kKnownV38 = {
-      "account", "association", "cluster", "constraints", "format", "groups", "job_name", "partition", "qos",
-      "reason", "reservation", "state", "wckey", "cpus_min", "cpus_max", "exit_code", "nodes_min", "nodes_max",
-      "skip_steps", "disable_wait_for_result", "start_time", "end_time", "submit_time", "node", "step", "users"};
+  static const std::set<std::string> kKnownV38 = {"account",    "association", "cluster",     "constraints",
+                                                  "format",     "groups",      "job_name",    "partition",
+                                                  "qos",        "reason",      "reservation", "state",
+                                                  "wckey",      "cpus_min",    "cpus_max",    "exit_code",
+                                                  "nodes_min",  "nodes_max",   "skip_steps",  "disable_wait_for_result",
+                                                  "start_time", "end_time",    "submit_time", "node",
+                                                  "step",       "users"};
   for (const auto& [key, value] : call.target.query) {
     if (!is_v4x(dialect) && !kKnownV38.count(key)) {
       diag.error(err::kRestFailParsing, "Unknown query key \"" + key + "\"", "_parse_job_cond");
@@ -947,7 +969,8 @@ std::optional<HttpReply> SlurmApi::dbd_refusal(Call& call) {
     ++m_stats.faults_by_kind["accounting_outage"];
     return dbd_unavailable(call, "Failed to open slurmdbd connection", outage->status);
   }
-  if (!call.identity.token_ok) return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
+  if (!call.identity.token_ok)
+    return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
   return std::nullopt;
 }
 
@@ -1064,9 +1087,8 @@ HttpReply SlurmApi::dbd_job(Call& call, const std::string& id_text) {
   }
   std::sort(expanded.begin(), expanded.end());
   expanded.erase(std::unique(expanded.begin(), expanded.end()), expanded.end());
-  std::sort(expanded.begin(), expanded.end(), [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) {
-    return a->created_seq < b->created_seq;
-  });
+  std::sort(expanded.begin(), expanded.end(),
+            [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) { return a->created_seq < b->created_seq; });
   Diagnostics diag;
   std::vector<const JobRecord*> records;
   for (const auto& job : expanded) records.push_back(job.get());

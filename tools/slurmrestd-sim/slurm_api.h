@@ -65,7 +65,8 @@ class SlurmApi {
   // DELETE job/{id} after its signal was read: v0.0.38 answers in errors[] with the HTTP
   // status of the error; v0.0.4x per job in status[] with 200.
   HttpReply delete_job_v38(Call& call, const std::string& id_text, int signal);
-  HttpReply delete_job_v4x(Call& call, const std::string& id_text, int signal);
+  // `notes`: the query parser's errors that did not stop the request (an unknown signal name).
+  HttpReply delete_job_v4x(Call& call, const std::string& id_text, int signal, const Diagnostics& notes);
   HttpReply get_jobs(Call& call);
   HttpReply jobs_state(Call& call);
   HttpReply partitions(Call& call, const std::string* name);

@@ -17,8 +17,8 @@ std::string_view strerror(int rc) {
     case kUserIdMissing: return "Invalid user id";
     case kRequestedPartConfigUnavailable: return "Requested partition configuration not available now";
     case kInvalidJobId: return "Invalid job id specified";
+    case kTransitionStateNoUpdate: return "Job can not be altered now, try again later";
     case kAlreadyDone: return "Job/step already completing or completed";
-    case kJobPending: return "Job is pending execution";
     case kInvalidFeature: return "Invalid feature specification";
     case kJobHeld: return "Job is in held state, pending scheduler release";
     case kInvalidAccount: return "Invalid account or account/partition combination specified";

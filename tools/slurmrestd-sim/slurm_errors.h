@@ -8,7 +8,7 @@
 
 namespace tpslurm::sim::err {
 
-inline constexpr int kUnspecified = -1;                  // SLURM_ERROR
+inline constexpr int kUnspecified = -1;  // SLURM_ERROR
 inline constexpr int kCommunicationsConnection = 1001;
 inline constexpr int kCommunicationsReceive = 1003;
 inline constexpr int kCommunicationsShutdown = 1004;
@@ -21,8 +21,8 @@ inline constexpr int kJobScriptMissing = 2009;
 inline constexpr int kUserIdMissing = 2010;
 inline constexpr int kRequestedPartConfigUnavailable = 2015;
 inline constexpr int kInvalidJobId = 2017;
+inline constexpr int kTransitionStateNoUpdate = 2020;
 inline constexpr int kAlreadyDone = 2021;
-inline constexpr int kJobPending = 2024;
 inline constexpr int kInvalidFeature = 2029;
 inline constexpr int kJobHeld = 2042;
 inline constexpr int kInvalidAccount = 2045;

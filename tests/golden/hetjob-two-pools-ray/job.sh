@@ -64,6 +64,20 @@ tp_command=( python -m verl.trainer.main_ppo trainer.nnodes=3 )
 readonly tp_job_id tp_attempt tp_attempt_dir tp_env_file tp_image tp_image_sha256 tp_mounts tp_workdir \
   tp_component_count tp_job_evidence tp_exit_evidence tp_task_marks tp_verified_nodes tp_exit_verify \
   tp_exit_container tp_command
+# Ray's temp directory, the root of its sockets: on each node's own disk, private to the job,
+# and short whatever the storage root (a socket path must fit the 108 bytes of sun_path). One
+# path for every node, because a Ray worker ignores its own --temp-dir and takes the head's
+# (ray-project/ray#28876; per-node temp directories were merged and reverted, #57735, #60388).
+# The base is the TMPDIR Slurm gives the job (/tmp unless the site sets one), read here because
+# the job's environment points TMPDIR at the shared scratch/; a base longer than 22 bytes,
+# or with characters beyond [A-Za-z0-9._/-], gives way to /tmp.
+tp_ray_base=${TMPDIR:-/tmp}
+case $tp_ray_base in
+  /*[!A-Za-z0-9._/-]* | [!/]* | '') tp_ray_base=/tmp ;;
+esac
+if [ "${#tp_ray_base}" -gt 22 ]; then tp_ray_base=/tmp; fi
+tp_ray_tmp=${tp_ray_base%/}/tp-ray-${SLURM_JOB_ID:-0}
+readonly tp_ray_tmp
 
 tp_phase=setup
 tp_failed_phase=
@@ -278,17 +292,37 @@ if ! mkdir -p "$tp_task_marks"; then
   tp_fail "$tp_exit_container" container "cannot create $tp_task_marks"
 fi
 
-# Enroot/Pyxis: the container options go to srun itself.
-tp_container=(--container-image="$tp_image" --container-mounts="$tp_mounts" --container-workdir="$tp_workdir" --no-container-mount-home)
+# Enroot/Pyxis: the container options go to srun itself. Enroot gives every container a /tmp of
+# its own: Ray's temp directory is bound from the node, so that the driver's container reaches the
+# head's sockets.
+tp_container=(--container-image="$tp_image" --container-mounts="$tp_mounts,$tp_ray_tmp:$tp_ray_tmp" --container-workdir="$tp_workdir" --no-container-mount-home)
 
 # launcher ray: a Ray head on the first node of component 0, a worker on every other node of
-# every component; once all have joined, the command runs once, on the head.
-tp_ray_node='if [ "$1" = head ]; then
-  exec ray start --head --port="$TUNEPLANE_RAY_PORT" --num-cpus="${SLURM_CPUS_PER_TASK:-1}" --temp-dir="$TMPDIR/ray" --block
+# every component; once all have joined, the command runs once, on the head. Every Ray process
+# gets the node's own temp directory (tp_ray_tmp): as --temp-dir and as RAY_TMPDIR, which Ray's
+# other defaults derive from. A node task empties it when Ray stops (a cancelled job's tasks get
+# SIGTERM first); the steps at the end remove it from every node.
+tp_ray_node='role=$1 dir=$2
+export RAY_TMPDIR="$dir"
+if [ "$role" = head ]; then
+  ray start --head --port="$TUNEPLANE_RAY_PORT" --num-cpus="${SLURM_CPUS_PER_TASK:-1}" --temp-dir="$dir" --block &
+else
+  ray start --address="$RAY_ADDRESS" --num-cpus="${SLURM_CPUS_PER_TASK:-1}" --temp-dir="$dir" --block &
 fi
-exec ray start --address="$RAY_ADDRESS" --num-cpus="${SLURM_CPUS_PER_TASK:-1}" --block'
-tp_ray_driver='marks=$1 want=$2 limit=$3
-shift 3
+pid=$!
+trap "kill -TERM $pid 2>/dev/null" TERM INT HUP
+wait "$pid"
+status=$?
+# A signal ends the first wait early: wait for Ray itself to stop.
+if kill -0 "$pid" 2>/dev/null; then
+  wait "$pid"
+  status=$?
+fi
+rm -rf -- "$dir"/* "$dir"/.[!.]* "$dir"/..?* 2>/dev/null
+exit "$status"'
+tp_ray_driver='marks=$1 want=$2 limit=$3 dir=$4
+shift 4
+export RAY_TMPDIR="$dir"
 probe="import ray; ray.init(address=\"auto\", logging_level=\"ERROR\"); print(sum(1 for n in ray.nodes() if n[\"Alive\"]))"
 waited=0
 while :; do
@@ -303,6 +337,34 @@ while :; do
 done
 : > "$marks/started-0" 2>/dev/null
 exec "$@"'
+# Runs on a node, outside any container: makes the node's Ray temp directory, mode 0700. One
+# that exists already is used only when it is this user's own directory (a node in two
+# components makes it twice); anything else there (another user's, a link) fails the job.
+tp_ray_prepare='dir=$1 status=$2
+if why=$(mkdir -m 0700 "$dir" 2>&1); then exit 0; fi
+if [ -d "$dir" ] && [ ! -L "$dir" ] && [ -O "$dir" ] && chmod 0700 "$dir"; then exit 0; fi
+if [ -e "$dir" ] || [ -L "$dir" ]; then why="it exists and is not a directory of this user"; fi
+printf "tuneplane: cannot make the Ray temp directory %s on %s: %s\n" "$dir" "$(hostname)" "$why" >&2
+exit "$status"'
+
+# Makes the Ray temp directory on every node of component $1 (srun placement options follow).
+tp_ray_prepare_nodes() {
+  local component=$1 rc=0
+  shift
+  srun "$@" /bin/bash -c "$tp_ray_prepare" tuneplane-ray-prepare "$tp_ray_tmp" "$tp_exit_container" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    tp_fail "$tp_exit_container" container "cannot make Ray's temp directory $tp_ray_tmp on the nodes of component $component (srun status $rc)"
+  fi
+}
+
+# Removes the Ray temp directory from every node of component $1; a failure changes nothing.
+tp_ray_remove_nodes() {
+  shift
+  srun "$@" /bin/sh -c 'rm -rf -- "$1"' tuneplane-ray-cleanup "$tp_ray_tmp" 2>/dev/null
+}
+
+tp_ray_prepare_nodes 0 --het-group=0 --nodes=2 --ntasks=2 --ntasks-per-node=1
+tp_ray_prepare_nodes 1 --het-group=1 --nodes=1 --ntasks=1 --ntasks-per-node=1
 
 if ! tp_ray_head=$(tp_first_node 0) || [ -z "$tp_ray_head" ]; then
   tp_fail "$tp_exit_container" container "cannot resolve the first node of the job"
@@ -313,19 +375,19 @@ tp_ray_pids=()
 
 srun --het-group=0 --nodes=1 --ntasks=1 --nodelist="$tp_ray_head" --cpus-per-task=96 --gres=gpu:8 --overlap --open-mode=append \
   --output=/srv/tuneplane/slurm/jobs/hetjob-two/attempts/1/logs/component-0.out --error=/srv/tuneplane/slurm/jobs/hetjob-two/attempts/1/logs/component-0.err \
-  "${tp_container[@]}" /bin/sh -c "$tp_ray_node" tuneplane-ray head &
+  "${tp_container[@]}" /bin/sh -c "$tp_ray_node" tuneplane-ray head "$tp_ray_tmp" &
 tp_ray_pids+=($!)
 srun --het-group=0 --nodes=1 --ntasks=1 --ntasks-per-node=1 --exclude="$tp_ray_head" --cpus-per-task=96 --gres=gpu:8 --overlap --open-mode=append \
   --output=/srv/tuneplane/slurm/jobs/hetjob-two/attempts/1/logs/component-0.out --error=/srv/tuneplane/slurm/jobs/hetjob-two/attempts/1/logs/component-0.err \
-  "${tp_container[@]}" /bin/sh -c "$tp_ray_node" tuneplane-ray worker &
+  "${tp_container[@]}" /bin/sh -c "$tp_ray_node" tuneplane-ray worker "$tp_ray_tmp" &
 tp_ray_pids+=($!)
 srun --het-group=1 --nodes=1 --ntasks=1 --ntasks-per-node=1 --cpus-per-task=64 --gres=gpu:a100:8 --overlap --open-mode=append \
   --output=/srv/tuneplane/slurm/jobs/hetjob-two/attempts/1/logs/component-1.out --error=/srv/tuneplane/slurm/jobs/hetjob-two/attempts/1/logs/component-1.err \
-  "${tp_container[@]}" /bin/sh -c "$tp_ray_node" tuneplane-ray worker &
+  "${tp_container[@]}" /bin/sh -c "$tp_ray_node" tuneplane-ray worker "$tp_ray_tmp" &
 tp_ray_pids+=($!)
 srun --het-group=0 --nodes=1 --ntasks=1 --nodelist="$tp_ray_head" --overlap \
   --output=/srv/tuneplane/slurm/jobs/hetjob-two/attempts/1/logs/program.out --error=/srv/tuneplane/slurm/jobs/hetjob-two/attempts/1/logs/program.err \
-  "${tp_container[@]}" /bin/sh -c "$tp_ray_driver" tuneplane-ray-driver "$tp_task_marks" 3 600 "${tp_command[@]}" &
+  "${tp_container[@]}" /bin/sh -c "$tp_ray_driver" tuneplane-ray-driver "$tp_task_marks" 3 600 "$tp_ray_tmp" "${tp_command[@]}" &
 tp_pids+=($!)
 tp_phase=program
 tp_wait_steps
@@ -333,4 +395,6 @@ tp_program_status=$tp_rc
 # The Ray daemons run until stopped: the program's end is the job's end.
 if [ "${#tp_ray_pids[@]}" -gt 0 ]; then kill -TERM "${tp_ray_pids[@]}" 2>/dev/null; fi
 wait
+tp_ray_remove_nodes 0 --het-group=0 --nodes=2 --ntasks=2 --ntasks-per-node=1
+tp_ray_remove_nodes 1 --het-group=1 --nodes=1 --ntasks=1 --ntasks-per-node=1
 tp_conclude "$tp_program_status"
