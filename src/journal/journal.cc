@@ -4,7 +4,9 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <boost/json/serialize.hpp>
 #include <cerrno>
 #include <mutex>
+#include <utility>
 
 #include "base/digest.h"
 #include "base/file_system.h"
@@ -70,6 +73,37 @@ Journal::~Journal() = default;
 
 const std::string& Journal::path() const { return m_impl->path; }
 
+namespace {
+
+// flock(2) on the journal's directory for the length of Journal::open.
+class SetupLock {
+ public:
+  static Result<SetupLock> take(const std::string& dir, bool exclusive) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return system_error("open the journal's directory", dir, errno);
+    while (::flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      ::close(fd);
+      return system_error("lock the journal's directory", dir, error);
+    }
+    return SetupLock(fd);
+  }
+  SetupLock(SetupLock&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
+  SetupLock(const SetupLock&) = delete;
+  SetupLock& operator=(const SetupLock&) = delete;
+  SetupLock& operator=(SetupLock&&) = delete;
+  ~SetupLock() {
+    if (m_fd >= 0) ::close(m_fd);  // closing releases the lock
+  }
+
+ private:
+  explicit SetupLock(int fd) : m_fd(fd) {}
+  int m_fd = -1;
+};
+
+}  // namespace
+
 Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Clock& clock, OpenOptions options) {
   const bool writable = options.mode == OpenOptions::Mode::read_write;
   const std::string dir = parent_directory(path);
@@ -83,6 +117,14 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Cl
                             ", a network filesystem: SQLite's WAL needs a local disk (shared memory and POSIX locks); "
                             "set TUNEPLANE_JOURNAL or TUNEPLANE_STATE_DIR to a local path");
   }
+  // Setting up (creating, WAL, migrations) is one process at a time: a `submit` beside a
+  // starting `serve` must not both migrate a fresh journal. The lock is the directory's flock,
+  // held until the journal is ready; readers wait for it too, so none sees a half-made schema.
+  if (!writable && ::access(path.c_str(), F_OK) != 0) {
+    return not_found("journal " + path + " does not exist; `tuneplane-slurm migrate` creates it");
+  }
+  auto setup = SetupLock::take(dir, writable);
+  if (!setup.ok()) return setup.error().with_context("journal " + path);
   struct stat info {};
   const bool exists = ::stat(path.c_str(), &info) == 0;
   if (!exists && !writable) {

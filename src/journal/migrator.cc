@@ -67,8 +67,10 @@ Result<MigrationStatus> check_migrations(SQLite::Database& db, const std::vector
                        "; it was changed by hand: restore it from a backup");
       }
       if (number > status.known) {
-        return corrupt("the journal was migrated to " + row.name + " by a newer tuneplane-slurm; this binary knows "
-                       "migrations up to " + std::to_string(status.known) +
+        return corrupt("the journal was migrated to " + row.name +
+                       " by a newer tuneplane-slurm; this binary knows "
+                       "migrations up to " +
+                       std::to_string(status.known) +
                        ": run the newer binary (never an older one against a newer journal)");
       }
       const Migration& ours = migrations[static_cast<std::size_t>(number - 1)];
@@ -106,13 +108,23 @@ Result<MigrationStatus> migrate(SQLite::Database& db, const std::vector<Migratio
       {
         SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
         db.exec(kCreateTable);
+        // Another process (a `submit` beside a starting `serve`) may have applied it since the
+        // check above: the write lock is held now, so this answer stays true.
+        SQLite::Statement done(db, "SELECT 1 FROM schema_migrations WHERE number = ?");
+        done.bind(1, migration.number);
+        if (done.executeStep()) {
+          transaction.commit();
+          status->applied = migration.number;
+          continue;
+        }
         db.exec(migration.sql);
         SQLite::Statement check(db, "PRAGMA foreign_key_check");
         if (check.executeStep()) {
           return corrupt("migration " + migration.name + " leaves rows in " + check.getColumn(0).getString() +
                          " whose foreign key points nowhere; it was rolled back");
         }
-        SQLite::Statement record(db, "INSERT INTO schema_migrations (number, name, sha256, applied_at) VALUES (?, ?, ?, ?)");
+        SQLite::Statement record(
+            db, "INSERT INTO schema_migrations (number, name, sha256, applied_at) VALUES (?, ?, ?, ?)");
         record.bind(1, migration.number);
         record.bind(2, migration.name);
         record.bind(3, migration.sha256);

@@ -1,14 +1,15 @@
 #include "journal/journal.h"
 
 #include <SQLiteCpp/Database.h>
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "journal_fixture.h"
 #include "support/temp_dir.h"
@@ -37,10 +38,9 @@ TEST_F(JournalTest, AddingAJobIsIdempotentByRequestHash) {
   const auto conflict = journal->add_job(job("j1", std::string(64, 'b')));
   ASSERT_FALSE(conflict.ok());
   EXPECT_EQ(conflict.error().kind(), ErrorKind::invalid_argument);
-  EXPECT_EQ(conflict.error().message(),
-            "job j1 was already submitted with a different request (sha256 " + std::string(64, 'a') +
-                "; this one is " + std::string(64, 'b') +
-                "): a job id names one request; submit the change under a new job_id");
+  EXPECT_EQ(conflict.error().message(), "job j1 was already submitted with a different request (sha256 " +
+                                            std::string(64, 'a') + "; this one is " + std::string(64, 'b') +
+                                            "): a job id names one request; submit the change under a new job_id");
   EXPECT_EQ(journal->jobs()->size(), 1u);
   EXPECT_EQ(event_count(), 1);
 }
@@ -85,8 +85,9 @@ TEST_F(JournalTest, AttemptsMoveOnlyAlongLegalEdgesAndCarryThePhase) {
   receipt.server_release = "26.05.3";
   receipt.dialect = "v0.0.45";
   receipt.found_by = "receipt";
-  ASSERT_TRUE(journal->transition({"j1", 1}, AttemptState::submitting, AttemptState::submitted, receipt,
-                                  {{"reason", "job_id in the submit response"}})
+  ASSERT_TRUE(journal
+                  ->transition({"j1", 1}, AttemptState::submitting, AttemptState::submitted, receipt,
+                               {{"reason", "job_id in the submit response"}})
                   .ok());
   const AttemptRecord attempt = journal->attempts("j1")->front();
   EXPECT_EQ(attempt.state, AttemptState::submitted);
@@ -101,7 +102,8 @@ TEST_F(JournalTest, AStaleWriterCannotMoveAnAttempt) {
   ASSERT_TRUE(journal->transition({"j1", 1}, AttemptState::prepared, AttemptState::submitting, {}, {}).ok());
   const Status stale = journal->transition({"j1", 1}, AttemptState::prepared, AttemptState::submitting, {}, {});
   ASSERT_FALSE(stale.ok());
-  EXPECT_EQ(stale.error().message(), "attempt j1/1 is submitting, not prepared: another writer moved it; read it again");
+  EXPECT_EQ(stale.error().message(),
+            "attempt j1/1 is submitting, not prepared: another writer moved it; read it again");
 }
 
 TEST_F(JournalTest, ALostResponseBlocksAndShowsInTheBlockedView) {
@@ -177,18 +179,19 @@ TEST_F(JournalTest, TheTimelineTellsTheWholeStory) {
   AttemptChanges receipt;
   receipt.slurm_job_id = 12;
   receipt.sluid = "sEE9M8P5JF1X00";
-  ASSERT_TRUE(journal->transition({"j1", 1}, AttemptState::submitting, AttemptState::submitted, receipt,
-                                  {{"reason", "receipt"}})
-                  .ok());
+  ASSERT_TRUE(
+      journal
+          ->transition({"j1", 1}, AttemptState::submitting, AttemptState::submitted, receipt, {{"reason", "receipt"}})
+          .ok());
   ASSERT_TRUE(journal->record_event("j1", 1, "evidence", {{"reason", "logs/slurm-job.json found"}}).ok());
   const auto timeline = journal->timeline("j1");
   ASSERT_TRUE(timeline.ok()) << timeline.error().message();
   std::vector<std::string> kinds;
   for (const auto& entry : *timeline) kinds.push_back(entry.kind + ":" + entry.to_state);
-  EXPECT_EQ(kinds, (std::vector<std::string>{"job.created:queued", "attempt.created:preparing",
-                                             "attempt.state:prepared", "attempt.state:submitting",
-                                             "job.phase:submitting", "attempt.state:submitted", "job.phase:pending",
-                                             "evidence:"}));
+  EXPECT_EQ(kinds,
+            (std::vector<std::string>{"job.created:queued", "attempt.created:preparing", "attempt.state:prepared",
+                                      "attempt.state:submitting", "job.phase:submitting", "attempt.state:submitted",
+                                      "job.phase:pending", "evidence:"}));
   EXPECT_EQ(timeline->front().request_sha256, std::string(64, 'a'));
   EXPECT_EQ(timeline->at(1).submit_token, "token-j1-1");
   EXPECT_EQ(timeline->at(5).slurm_job_id, 12);
@@ -331,11 +334,38 @@ TEST(JournalOpenTest, AnOutdatedJournalNeedsAnExplicitMigrate) {
   const ManualClock clock(from_unix_seconds(0));
   {
     SQLite::Database db(dir.file("journal.db"), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    db.exec("CREATE TABLE schema_migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, "
-            "applied_at TEXT NOT NULL) STRICT");
+    db.exec(
+        "CREATE TABLE schema_migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, "
+        "applied_at TEXT NOT NULL) STRICT");
   }
   // An empty schema_migrations table is an empty journal: it is created in full.
   EXPECT_TRUE(Journal::open(dir.file("journal.db"), clock).ok());
+}
+
+}  // namespace
+}  // namespace tpslurm::journal
+
+namespace tpslurm::journal {
+namespace {
+
+// `submit` beside a starting `serve`: two processes create the same fresh journal at once.
+// Each open migrates; whichever loses the race finds the migrations applied and goes on.
+TEST(JournalOpenRaceTest, OpeningAFreshJournalFromSeveralConnectionsAtOnceSucceedsForEach) {
+  for (int round = 0; round < 10; ++round) {
+    tpslurm::testing::TempDir dir;
+    const std::string path = dir.file("journal.db");
+    SystemClock clock;
+    std::vector<std::string> errors(4);
+    std::vector<std::thread> openers;
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+      openers.emplace_back([&, i] {
+        auto opened = Journal::open(path, clock);
+        if (!opened.ok()) errors[i] = opened.error().message();
+      });
+    }
+    for (auto& t : openers) t.join();
+    for (const auto& e : errors) EXPECT_EQ(e, "") << "round " << round;
+  }
 }
 
 }  // namespace

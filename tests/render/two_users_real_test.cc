@@ -2,9 +2,10 @@
 // real-slurm): the daemon's files are written by the service account (tpsvc, through the real
 // CLI run under setpriv), the job runs as a dedicated job user (tpjob, through slurmrestd with
 // that user's token), and they share only the group TUNEPLANE_STORAGE_GROUP. The rendered
-// script must get past the image check on the node and the env file (it then stops at
-// `apptainer`, which this machine does not have); a probe job shows what the job user can and
-// cannot reach; a third user reaches nothing. Without the cluster's environment it fails.
+// script must run to its end as the job user: the image check on the node, the env file, the
+// program through local-slurm's stand-in `apptainer`, exit.json; a probe job shows what the job
+// user can and cannot reach; a third user reaches nothing. Without the cluster's environment
+// it fails.
 #include <grp.h>
 #include <gtest/gtest.h>
 #include <pwd.h>
@@ -192,9 +193,9 @@ TEST_F(TwoUsersRealTest, TheJobUserRunsItsAttemptAndReachesOnlyWhatItMay) {
   description->environment = fixed_job_environment();
   const auto batch = wait_terminal(submit_as_job_user(*description));
   ASSERT_EQ(batch.size(), 1u);
-  // Past the image check on the node and the env file: it stops where the container starts.
+  // Past the image check on the node, the env file and the container: the program ran.
   const std::string exit_evidence = read_test_file(m_attempt + "/logs/exit.json");
-  EXPECT_NE(exit_evidence.find("\"failed_phase\": \"container\""), std::string::npos)
+  EXPECT_NE(exit_evidence.find("{\"exit_status\": 0, \"failed_phase\": null}"), std::string::npos)
       << exit_evidence << read_test_file(m_attempt + "/logs/batch.err");
   EXPECT_TRUE(fs::exists(m_attempt + "/scratch/.tuneplane-verified/" + batch[0].nodes)) << batch[0].nodes;
   ASSERT_EQ(::stat((m_attempt + "/logs/slurm-job.json").c_str(), &info), 0);
