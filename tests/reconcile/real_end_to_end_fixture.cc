@@ -165,6 +165,18 @@ std::vector<std::string> EndToEndTest::event_kinds(const std::string& job_id) {
   return out;
 }
 
+std::string EndToEndTest::last_state_detail(const std::string& job_id) {
+  auto journal = read_journal(m_dir.file("state/journal.db"), m_clock);
+  if (!journal) return {};
+  auto timeline = journal->timeline(job_id);
+  std::string out;
+  if (!timeline.ok()) return out;
+  for (const auto& e : *timeline) {
+    if (e.kind == "attempt.state") out = e.detail;
+  }
+  return out;
+}
+
 int EndToEndTest::slurm_jobs_named(const std::string& job_id, int number) {
   const std::string name = model::job_name(m_instance, job_id, number);
   slurm::JobsResult all = m_client->jobs_changed_since(std::nullopt);

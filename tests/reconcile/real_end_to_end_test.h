@@ -46,6 +46,8 @@ class EndToEndTest : public ::testing::Test {
   journal::JobRecord job(const std::string& job_id);
   std::vector<journal::AttemptRecord> attempts(const std::string& job_id);
   std::vector<std::string> event_kinds(const std::string& job_id);
+  // The JSON detail of the job's last attempt state change.
+  std::string last_state_detail(const std::string& job_id);
   // Distinct Slurm jobs (het leaders) named like attempt `number` of the job.
   int slurm_jobs_named(const std::string& job_id, int number);
   // scontrol on the local cluster.
