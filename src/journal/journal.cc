@@ -18,6 +18,7 @@
 
 #include "base/digest.h"
 #include "base/file_system.h"
+#include "base/unique_fd.h"
 #include "journal/embedded_sql.h"
 #include "journal/journal_hash_cache.h"
 #include "journal/journal_impl.h"
@@ -75,32 +76,16 @@ const std::string& Journal::path() const { return m_impl->path; }
 
 namespace {
 
-// flock(2) on the journal's directory for the length of Journal::open.
-class SetupLock {
- public:
-  static Result<SetupLock> take(const std::string& dir, bool exclusive) {
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return system_error("open the journal's directory", dir, errno);
-    while (::flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0) {
-      if (errno == EINTR) continue;
-      const int error = errno;
-      ::close(fd);
-      return system_error("lock the journal's directory", dir, error);
-    }
-    return SetupLock(fd);
+// flock(2) on the journal's directory for the length of Journal::open (closing the
+// descriptor releases it).
+Result<UniqueFd> take_setup_lock(const std::string& dir, bool exclusive) {
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (fd.get() < 0) return system_error("open the journal's directory", dir, errno);
+  while (::flock(fd.get(), exclusive ? LOCK_EX : LOCK_SH) != 0) {
+    if (errno != EINTR) return system_error("lock the journal's directory", dir, errno);
   }
-  SetupLock(SetupLock&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
-  SetupLock(const SetupLock&) = delete;
-  SetupLock& operator=(const SetupLock&) = delete;
-  SetupLock& operator=(SetupLock&&) = delete;
-  ~SetupLock() {
-    if (m_fd >= 0) ::close(m_fd);  // closing releases the lock
-  }
-
- private:
-  explicit SetupLock(int fd) : m_fd(fd) {}
-  int m_fd = -1;
-};
+  return fd;
+}
 
 }  // namespace
 
@@ -123,7 +108,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Cl
   if (!writable && ::access(path.c_str(), F_OK) != 0) {
     return not_found("journal " + path + " does not exist; `tuneplane-slurm migrate` creates it");
   }
-  auto setup = SetupLock::take(dir, writable);
+  auto setup = take_setup_lock(dir, writable);
   if (!setup.ok()) return setup.error().with_context("journal " + path);
   struct stat info {};
   const bool exists = ::stat(path.c_str(), &info) == 0;

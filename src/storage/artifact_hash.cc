@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "base/digest.h"
+#include "base/unique_fd.h"
 #include "storage/atomic_file.h"
 
 namespace tpslurm::storage {
@@ -25,20 +26,6 @@ model::FileIdentity identity_of(const std::string& path, const struct stat& info
           static_cast<std::uint64_t>(info.st_ino)};
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : m_fd(fd) {}
-  ~Fd() {
-    if (m_fd >= 0) ::close(m_fd);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return m_fd; }
-
- private:
-  int m_fd;
-};
-
 struct HashedFile {
   std::string sha256;
   model::FileIdentity identity;
@@ -46,7 +33,7 @@ struct HashedFile {
 };
 
 Result<HashedFile> hash_open_file(const std::string& path, const HashProgress& progress, std::uint64_t step) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) return system_error("open", path, errno);
   struct stat before {};
   if (::fstat(fd.get(), &before) != 0) return system_error("stat", path, errno);

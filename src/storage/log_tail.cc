@@ -8,23 +8,10 @@
 #include <cerrno>
 
 #include "base/file_system.h"
+#include "base/unique_fd.h"
 
 namespace tpslurm::storage {
 namespace {
-
-class Fd {
- public:
-  explicit Fd(int fd) : m_fd(fd) {}
-  ~Fd() {
-    if (m_fd >= 0) ::close(m_fd);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return m_fd; }
-
- private:
-  int m_fd;
-};
 
 struct OpenLog {
   int fd = -1;
@@ -145,7 +132,7 @@ Result<LogTail> read_log_tail(const std::string& path, LogLimits limits) {
   auto opened = open_log(path);
   if (!opened.ok()) return opened.error();
   if (!opened->has_value()) return LogTail{};
-  Fd fd((*opened)->fd);
+  UniqueFd fd((*opened)->fd);
   const std::uint64_t size = (*opened)->size;
   if (size == 0) return empty_file();
 
@@ -186,7 +173,7 @@ Result<LogTail> read_log_page(const std::string& path, std::uint64_t offset, Gro
   auto opened = open_log(path);
   if (!opened.ok()) return opened.error();
   if (!opened->has_value()) return LogTail{};
-  Fd fd((*opened)->fd);
+  UniqueFd fd((*opened)->fd);
   const std::uint64_t size = (*opened)->size;
   if (offset > size) {
     return invalid_argument("offset " + std::to_string(offset) + " is past the end of " + path + " (" +

@@ -10,15 +10,7 @@ namespace tpslurm::testing {
 std::unique_ptr<BackgroundProcess> BackgroundProcess::start(const std::vector<std::string>& argv,
                                                             const EnvironmentMap& environment,
                                                             const std::string& stderr_file, std::string& error) {
-  std::vector<std::string> env_text;
-  for (const auto& [k, v] : environment) env_text.push_back(k + "=" + v);
-  std::vector<char*> envp;
-  for (auto& e : env_text) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = argv;
-  std::vector<char*> argp;
-  for (auto& a : args) argp.push_back(a.data());
-  argp.push_back(nullptr);
+  ExecArguments exec(argv, environment);
   const pid_t pid = ::fork();
   if (pid < 0) {
     error = "fork() failed";
@@ -32,7 +24,7 @@ std::unique_ptr<BackgroundProcess> BackgroundProcess::start(const std::vector<st
       ::dup2(null, STDIN_FILENO);
       ::dup2(null, STDOUT_FILENO);
     }
-    ::execve(argp[0], argp.data(), envp.data());
+    ::execve(exec.arg_pointers[0], exec.arg_pointers.data(), exec.env_pointers.data());
     ::_exit(127);
   }
   return std::unique_ptr<BackgroundProcess>(new BackgroundProcess(pid));

@@ -20,21 +20,21 @@ EnvironmentMap minimal_environment() {
   return environment;
 }
 
+ExecArguments::ExecArguments(const std::vector<std::string>& argv, const EnvironmentMap& environment) : args(argv) {
+  for (const auto& [key, value] : environment) env.push_back(key + "=" + value);
+  for (auto& entry : env) env_pointers.push_back(entry.data());
+  env_pointers.push_back(nullptr);
+  for (auto& arg : args) arg_pointers.push_back(arg.data());
+  arg_pointers.push_back(nullptr);
+}
+
 ProcessResult run_process(const std::vector<std::string>& argv, const EnvironmentMap& environment,
                           const std::string& stdin_text, std::chrono::seconds time_limit) {
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
     throw std::runtime_error("pipe failed");
   }
-  std::vector<std::string> env_strings;
-  for (const auto& [key, value] : environment) env_strings.push_back(key + "=" + value);
-  std::vector<char*> env_pointers;
-  for (auto& entry : env_strings) env_pointers.push_back(entry.data());
-  env_pointers.push_back(nullptr);
-  std::vector<std::string> args = argv;
-  std::vector<char*> arg_pointers;
-  for (auto& arg : args) arg_pointers.push_back(arg.data());
-  arg_pointers.push_back(nullptr);
+  ExecArguments exec(argv, environment);
 
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -42,7 +42,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const Environmen
     ::dup2(in[0], 0);
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
-    ::execvpe(arg_pointers[0], arg_pointers.data(), env_pointers.data());
+    ::execvpe(exec.arg_pointers[0], exec.arg_pointers.data(), exec.env_pointers.data());
     _exit(127);
   }
   ::close(in[0]);
@@ -61,7 +61,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const Environmen
   }
   while (out_open || err_open) {
     pollfd fds[3] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in_open ? in[1] : -1, POLLOUT, 0}};
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       ::kill(pid, SIGKILL);
       break;

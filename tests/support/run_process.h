@@ -25,4 +25,17 @@ ProcessResult run_process(const std::vector<std::string>& argv, const Environmen
 // The current process's PATH/HOME/TMPDIR/LANG, a base for `environment`.
 EnvironmentMap minimal_environment();
 
+// argv and an environment as exec wants them: the strings, and null-terminated pointers into
+// them (valid while the value lives).
+struct ExecArguments {
+  explicit ExecArguments(const std::vector<std::string>& argv, const EnvironmentMap& environment);
+  ExecArguments(const ExecArguments&) = delete;
+  ExecArguments& operator=(const ExecArguments&) = delete;
+
+  std::vector<std::string> args;
+  std::vector<std::string> env;
+  std::vector<char*> arg_pointers;
+  std::vector<char*> env_pointers;
+};
+
 }  // namespace tpslurm::testing
