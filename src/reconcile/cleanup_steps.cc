@@ -54,6 +54,7 @@ StepEnd advance(Step& step, CleanupStep to, const std::string& reason, std::opti
   }));
   if (end == StepEnd::next) {
     step.attempt.cleanup = to;
+    if (to == CleanupStep::closed) step.services.statuses.forget(step.attempt.submit_token);
     step.log(config::LogLevel::info, "cleanup " + std::string(model::to_string(to)) + ": " + reason);
     if (step.services.observer) step.services.observer(key, "cleanup." + std::string(model::to_string(to)));
   }

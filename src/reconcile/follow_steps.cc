@@ -108,8 +108,10 @@ StepEnd follow_absent(Step& step) {
     return end_attempt(step, v, observed_changes(v, records), "slurmdbd");
   }
   if (!search.complete()) {
-    step.log(config::LogLevel::warn, "Slurm no longer lists the job and not every source answered (" + search.message +
-                                         "): its end is unknown; looking again");
+    if (step.services.statuses.warn_once(step.attempt.submit_token + ":end unknown")) {
+      step.log(config::LogLevel::warn, "Slurm no longer lists the job and not every source answered (" +
+                                           search.message + "): its end is unknown; looking again every cycle");
+    }
     return StepEnd::wait;
   }
   Verdict v;

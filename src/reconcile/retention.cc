@@ -33,7 +33,8 @@ RetentionReport run_retention(Services& services) {
   const TimePoint now = services.clock.now();
   for (const auto& a : *attempts) {
     if (a.cleanup != model::CleanupStep::closed || a.attempt_dir.empty()) continue;
-    const auto closed = parse_utc(a.cleanup_at);
+    // Attempts closed before cleanup_at existed count from their last change.
+    const auto closed = parse_utc(a.cleanup_at.empty() ? a.updated_at : a.cleanup_at);
     if (!closed || now - *closed < keep) continue;
     std::error_code error;
     if (!std::filesystem::exists(a.attempt_dir, error)) continue;

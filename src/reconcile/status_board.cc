@@ -36,12 +36,12 @@ void StatusBoard::forget(const std::string& token) {
   std::lock_guard lock(m_mutex);
   m_entries.erase(token);
   m_seen.erase(token);
-  m_warned.erase(token);
+  std::erase_if(m_warned, [&](const std::string& key) { return key.rfind(token, 0) == 0; });
 }
 
-bool StatusBoard::warn_once(const std::string& token) {
+bool StatusBoard::warn_once(const std::string& key) {
   std::lock_guard lock(m_mutex);
-  return m_warned.insert(token).second;
+  return m_warned.insert(key).second;
 }
 
 }  // namespace tpslurm::reconcile

@@ -37,8 +37,9 @@ class StatusBoard {
   // The longest time since any of `tokens` was last seen (0 for one never seen: it is new).
   std::chrono::seconds lag(const std::vector<std::string>& tokens, TimePoint now) const;
   void forget(const std::string& token);
-  // True the first time it is asked for `token` (a warning given once per run of the daemon).
-  bool warn_once(const std::string& token);
+  // True the first time it is asked for `key` (a warning given once per run of the daemon;
+  // the key is the submit token, with a suffix when an attempt has more than one warning).
+  bool warn_once(const std::string& key);
 
  private:
   mutable std::mutex m_mutex;

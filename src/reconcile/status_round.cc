@@ -1,6 +1,8 @@
 #include "reconcile/status_round.h"
 
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "config/logging.h"
 #include "reconcile/components.h"
@@ -36,20 +38,39 @@ std::vector<Followed> followed(Services& services) {
   return out;
 }
 
-// The attempt's components in the bulk answer, by id; empty when none was reported.
-std::map<std::uint32_t, const slurm::JobStateEntry*> reported(const slurm::BulkStateResult& bulk,
-                                                              const std::vector<std::uint32_t>& ids) {
-  std::map<std::uint32_t, const slurm::JobStateEntry*> out;
-  for (const auto& entry : bulk.states) {
-    if (std::find(ids.begin(), ids.end(), entry.job_id) != ids.end()) out[entry.job_id] = &entry;
-  }
-  return out;
-}
+// One poll's answers, indexed once (a round looks up every followed attempt in them).
+struct PollIndex {
+  std::unordered_map<std::uint32_t, const slurm::JobStateEntry*> states;
+  std::unordered_set<std::uint32_t> unanswered;
+  std::unordered_map<std::uint32_t, std::vector<const model::JobSnapshot*>> records_by_leader;
 
-bool any_in(const std::vector<std::uint32_t>& ids, const std::vector<std::uint32_t>& set) {
-  return std::any_of(ids.begin(), ids.end(),
-                     [&](auto id) { return std::find(set.begin(), set.end(), id) != set.end(); });
-}
+  PollIndex(const slurm::BulkStateResult& bulk, const std::vector<model::JobSnapshot>& records) {
+    for (const auto& entry : bulk.states) states[entry.job_id] = &entry;
+    unanswered.insert(bulk.unanswered.begin(), bulk.unanswered.end());
+    for (const auto& r : records) records_by_leader[r.het_job_id.value_or(r.job_id)].push_back(&r);
+  }
+
+  // The attempt's components in the bulk answer, by id; empty when none was reported.
+  std::map<std::uint32_t, const slurm::JobStateEntry*> reported(const std::vector<std::uint32_t>& ids) const {
+    std::map<std::uint32_t, const slurm::JobStateEntry*> out;
+    for (auto id : ids) {
+      if (auto it = states.find(id); it != states.end()) out[id] = it->second;
+    }
+    return out;
+  }
+  bool any_unanswered(const std::vector<std::uint32_t>& ids) const {
+    return std::any_of(ids.begin(), ids.end(), [&](auto id) { return unanswered.count(id) > 0; });
+  }
+  // The records of the het job (or plain job) `leader`; nullopt when the poll has no records.
+  std::optional<std::vector<model::JobSnapshot>> records_of(std::uint32_t leader) const {
+    if (records_by_leader.empty()) return std::nullopt;
+    std::vector<model::JobSnapshot> out;
+    if (auto it = records_by_leader.find(leader); it != records_by_leader.end()) {
+      for (const auto* r : it->second) out.push_back(*r);
+    }
+    return out;
+  }
+};
 
 bool differs(const Followed& f, const std::map<std::uint32_t, const slurm::JobStateEntry*>& seen) {
   if (f.attempt.state == model::AttemptState::submitted) return true;  // first sight since the release
@@ -127,6 +148,7 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state) 
   slurm::BulkStateResult bulk = services.slurm.bulk_state(ids, state.since);
   const std::vector<model::JobSnapshot> listing =
       bulk.records.empty() ? reason_listing(services, wanted, ++state.round) : bulk.records;
+  const PollIndex index(bulk, listing);
   report.ran = true;
   report.attempts = static_cast<int>(wanted.size());
   report.calls = bulk.calls;
@@ -140,11 +162,11 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state) 
       services.statuses.seen(token, now);  // v0.0.38: nothing changed anywhere since the last poll
       continue;
     }
-    if (any_in(f.ids, bulk.unanswered) || (!bulk.ok() && bulk.states.empty() && bulk.not_reported.empty())) {
+    if (index.any_unanswered(f.ids) || (!bulk.ok() && bulk.states.empty() && bulk.not_reported.empty())) {
       ++report.unanswered;
       continue;
     }
-    const auto seen = reported(bulk, f.ids);
+    const auto seen = index.reported(f.ids);
     if (seen.empty() && !bulk.unchanged) {
       const int polls = ++state.absent[token];
       ++report.absent;
@@ -154,8 +176,8 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state) 
     }
     state.absent.erase(token);
     services.statuses.seen(token, now);
-    std::optional<std::vector<model::JobSnapshot>> records;
-    if (!listing.empty()) records = tagged(records_of(listing, *f.attempt.slurm_job_id), tag_of(services, f.attempt));
+    std::optional<std::vector<model::JobSnapshot>> records = index.records_of(*f.attempt.slurm_job_id);
+    if (records) records = tagged(std::move(*records), tag_of(services, f.attempt));
     const bool changed = differs(f, seen) || (records && reason_changed(f, *records));
     if (!changed) continue;
     if (!records || records->empty()) records = read_full(services, f);
@@ -169,6 +191,9 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state) 
     wake.insert(f.attempt.job_id);
   }
   report.worst_lag = services.statuses.lag(tokens, now);
+  std::erase_if(state.absent, [&](const auto& entry) {
+    return std::find(tokens.begin(), tokens.end(), entry.first) == tokens.end();
+  });
   if (report.unanswered == 0) note_poll(services, state, now);
   report.wake.assign(wake.begin(), wake.end());
   return report;
