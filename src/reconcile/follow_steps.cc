@@ -145,27 +145,30 @@ void decide_retry(const Step& step, AttemptState end, const std::string& because
 
 StepEnd follow(Step& step) {
   std::optional<StatusEntry> entry = step.services.statuses.take(step.attempt.submit_token);
-  if (step.attempt.state != AttemptState::running && (!entry || !entry->records.empty())) {
+  if (entry && entry->records.empty()) return gone_long_enough(step, *entry) ? follow_absent(step) : StepEnd::wait;
+  std::optional<ExitEvidence> exit;
+  std::optional<Verdict> v;
+  if (entry) {
+    exit = exit_evidence(step);
+    v = judge(entry->records, parse_components(step.attempt.components), exit,
+              step.attempt.state == AttemptState::running);
+    if (!v->anomaly.empty()) {
+      // Slurm ran it again under a new SLUID: cancel what Slurm has now.
+      for (const auto& r : entry->records) {
+        if (r.job_id == step.attempt.slurm_job_id) step.attempt.sluid = r.sluid;
+      }
+      return cancel_and_fail(step, v->anomaly, "anomaly", "an anomaly: " + v->anomaly);
+    }
+  }
+  const bool pending = v ? v->state == AttemptState::pending : step.attempt.state != AttemptState::running;
+  if (pending) {
     if (std::string problem = pending_limit_problem(step); !problem.empty()) {
       return cancel_and_fail(step, problem, "slurm", "");
     }
   }
-  if (!entry) return StepEnd::wait;
-  if (entry->records.empty()) {
-    return gone_long_enough(step, *entry) ? follow_absent(step) : StepEnd::wait;
-  }
-  const std::optional<ExitEvidence> exit = exit_evidence(step);
-  const Verdict v = judge(entry->records, parse_components(step.attempt.components), exit,
-                          step.attempt.state == AttemptState::running);
-  if (!v.anomaly.empty()) {
-    // Slurm ran it again under a new SLUID: cancel what Slurm has now.
-    for (const auto& r : entry->records) {
-      if (r.job_id == step.attempt.slurm_job_id) step.attempt.sluid = r.sluid;
-    }
-    return cancel_and_fail(step, v.anomaly, "anomaly", "an anomaly: " + v.anomaly);
-  }
-  if (!model::is_final(v.state)) return follow_live(step, v, entry->records);
-  return end_attempt(step, v, observed_changes(v, entry->records), exit ? "slurmctld and exit.json" : "slurmctld");
+  if (!v) return StepEnd::wait;
+  if (!model::is_final(v->state)) return follow_live(step, *v, entry->records);
+  return end_attempt(step, *v, observed_changes(*v, entry->records), exit ? "slurmctld and exit.json" : "slurmctld");
 }
 
 }  // namespace tpslurm::reconcile
