@@ -1,6 +1,8 @@
 #include "reconcile/status_round.h"
 
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "config/logging.h"
 #include "reconcile/components.h"
@@ -36,19 +38,29 @@ std::vector<Followed> followed(Services& services) {
   return out;
 }
 
+// The bulk answer by job id, built once per poll: looking each attempt up in the whole answer
+// made a poll O(attempts x entries). An id reported twice keeps its last entry.
+using StateIndex = std::unordered_map<std::uint32_t, const slurm::JobStateEntry*>;
+
+StateIndex index_states(const slurm::BulkStateResult& bulk) {
+  StateIndex index;
+  index.reserve(bulk.states.size());
+  for (const auto& entry : bulk.states) index[entry.job_id] = &entry;
+  return index;
+}
+
 // The attempt's components in the bulk answer, by id; empty when none was reported.
-std::map<std::uint32_t, const slurm::JobStateEntry*> reported(const slurm::BulkStateResult& bulk,
+std::map<std::uint32_t, const slurm::JobStateEntry*> reported(const StateIndex& index,
                                                               const std::vector<std::uint32_t>& ids) {
   std::map<std::uint32_t, const slurm::JobStateEntry*> out;
-  for (const auto& entry : bulk.states) {
-    if (std::find(ids.begin(), ids.end(), entry.job_id) != ids.end()) out[entry.job_id] = &entry;
+  for (const std::uint32_t id : ids) {
+    if (auto it = index.find(id); it != index.end()) out[id] = it->second;
   }
   return out;
 }
 
-bool any_in(const std::vector<std::uint32_t>& ids, const std::vector<std::uint32_t>& set) {
-  return std::any_of(ids.begin(), ids.end(),
-                     [&](auto id) { return std::find(set.begin(), set.end(), id) != set.end(); });
+bool any_in(const std::vector<std::uint32_t>& ids, const std::unordered_set<std::uint32_t>& set) {
+  return std::any_of(ids.begin(), ids.end(), [&](auto id) { return set.count(id) != 0; });
 }
 
 bool differs(const Followed& f, const std::map<std::uint32_t, const slurm::JobStateEntry*>& seen) {
@@ -65,6 +77,27 @@ std::vector<model::JobSnapshot> records_of(const std::vector<model::JobSnapshot>
   std::vector<model::JobSnapshot> out;
   for (const auto& r : records) {
     if (r.job_id == leader || r.het_job_id == leader) out.push_back(r);
+  }
+  return out;
+}
+
+// A listing's records by the leader they belong to (their own id, and their het job's), in the
+// listing's order: what records_of() finds, without a scan of the whole listing per attempt.
+using ListingIndex = std::unordered_map<std::uint32_t, std::vector<const model::JobSnapshot*>>;
+
+ListingIndex index_listing(const std::vector<model::JobSnapshot>& listing) {
+  ListingIndex index;
+  for (const auto& r : listing) {
+    index[r.job_id].push_back(&r);
+    if (r.het_job_id && *r.het_job_id != r.job_id) index[*r.het_job_id].push_back(&r);
+  }
+  return index;
+}
+
+std::vector<model::JobSnapshot> records_of(const ListingIndex& index, std::uint32_t leader) {
+  std::vector<model::JobSnapshot> out;
+  if (auto it = index.find(leader); it != index.end()) {
+    for (const model::JobSnapshot* r : it->second) out.push_back(*r);
   }
   return out;
 }
@@ -133,6 +166,9 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state) 
   if (bulk.ok() && bulk.next_since) state.since = bulk.next_since;
   std::set<std::string> wake;
   std::vector<std::string> tokens;
+  const StateIndex states = index_states(bulk);
+  const ListingIndex by_leader = index_listing(listing);
+  const std::unordered_set<std::uint32_t> unanswered(bulk.unanswered.begin(), bulk.unanswered.end());
   for (const auto& f : wanted) {
     const std::string& token = f.attempt.submit_token;
     tokens.push_back(token);
@@ -140,11 +176,11 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state) 
       services.statuses.seen(token, now);  // v0.0.38: nothing changed anywhere since the last poll
       continue;
     }
-    if (any_in(f.ids, bulk.unanswered) || (!bulk.ok() && bulk.states.empty() && bulk.not_reported.empty())) {
+    if (any_in(f.ids, unanswered) || (!bulk.ok() && bulk.states.empty() && bulk.not_reported.empty())) {
       ++report.unanswered;
       continue;
     }
-    const auto seen = reported(bulk, f.ids);
+    const auto seen = reported(states, f.ids);
     if (seen.empty() && !bulk.unchanged) {
       const int polls = ++state.absent[token];
       ++report.absent;
@@ -155,7 +191,7 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state) 
     state.absent.erase(token);
     services.statuses.seen(token, now);
     std::optional<std::vector<model::JobSnapshot>> records;
-    if (!listing.empty()) records = tagged(records_of(listing, *f.attempt.slurm_job_id), tag_of(services, f.attempt));
+    if (!listing.empty()) records = tagged(records_of(by_leader, *f.attempt.slurm_job_id), tag_of(services, f.attempt));
     const bool changed = differs(f, seen) || (records && reason_changed(f, *records));
     if (!changed) continue;
     if (!records || records->empty()) records = read_full(services, f);
