@@ -66,6 +66,24 @@ TEST(Control, BulkCreatesJobsWithoutRestAndAdvanceMovesSomeOfThem) {
   EXPECT_EQ(stats.at("submits_received").to_number<int>(), 0);  // no REST involved
 }
 
+TEST(Control, BulkGivesEachJobItsOwnNameCommentAndDirectoryWhenListed) {
+  SimInstance sim(test_options());
+  control(sim, "POST", "/sim/jobs/bulk",
+          R"({"count": 2, "het_components": 2, "names": ["tp-a-j1-1", "tp-a-j2-1"],
+              "comments": ["tuneplane:t1", "tuneplane:t2"], "working_directories": ["/s/j1/1", "/s/j2/1"]})");
+  json::value second = control(sim, "GET", "/sim/jobs/4");  // job 2's second component
+  EXPECT_EQ(second.at("name"), "tp-a-j2-1");
+  EXPECT_EQ(second.at("comment"), "tuneplane:t2");
+  EXPECT_EQ(second.at("current_working_directory"), "/s/j2/1");
+  EXPECT_EQ(control(sim, "GET", "/sim/jobs/1").at("name"), "tp-a-j1-1");
+
+  HttpResult short_list = control_raw(sim, "POST", "/sim/jobs/bulk", R"({"count": 3, "names": ["a", "b"]})");
+  EXPECT_EQ(short_list.status, 400);
+  EXPECT_EQ(short_list.json().at("error"), "\"names\" has 2 entries for 3 jobs; give one per job or leave it out");
+  EXPECT_EQ(control_raw(sim, "POST", "/sim/jobs/bulk", R"({"count": 1, "comments": [1]})").json().at("error"),
+            "\"comments\" must be an array of strings, one per job");
+}
+
 TEST(Control, StatsCountRoutesBytesAndConnections) {
   SimOptions options = test_options();
   SimInstance sim(options);

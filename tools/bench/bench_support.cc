@@ -19,8 +19,23 @@ namespace tpslurm::bench {
 
 using namespace tpslurm::slurm;
 
+namespace {
+
+// The simulators running now: die() exits without destructors, and a simulator left behind
+// would hold the caller's stdout open.
+std::vector<pid_t>& running_simulators() {
+  static std::vector<pid_t> pids;
+  return pids;
+}
+
+}  // namespace
+
 void die(const std::string& message) {
   std::fprintf(stderr, "%s: %s\n", program_invocation_short_name, message.c_str());
+  for (const pid_t pid : running_simulators()) {
+    ::kill(pid, SIGTERM);
+    ::waitpid(pid, nullptr, 0);
+  }
   std::exit(1);
 }
 
@@ -61,6 +76,7 @@ std::string AnyToken::describe() const { return "a placeholder token (the simula
 
 Simulator::~Simulator() {
   if (pid > 0) {
+    std::erase(running_simulators(), pid);
     ::kill(pid, SIGTERM);
     int status = 0;
     ::waitpid(pid, &status, 0);
@@ -128,6 +144,7 @@ void start_simulator(Simulator& sim, const std::string& binary, const std::strin
   }
   ::close(out[1]);
   sim.pid = pid;
+  running_simulators().push_back(pid);
   sim.out = out[0];
   const int port = port_after(read_line(out[0]), "listening on 127.0.0.1:");
   const int control_port = port_after(read_line(out[0]), "control on 127.0.0.1:");

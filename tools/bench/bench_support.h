@@ -4,8 +4,9 @@
 // meter built on them, and die().
 //
 // Contract:
-//   - die() prints "<program>: <message>" on stderr (the program is the executable's name) and
-//     exits with status 1; every helper here that cannot go on calls it, none returns an error.
+//   - die() prints "<program>: <message>" on stderr (the program is the executable's name),
+//     stops every simulator still running and exits with status 1; every helper here that
+//     cannot go on calls it, none returns an error.
 //   - Simulator owns the child process and the read end of its stdout; its destructor sends
 //     SIGTERM and waits. Simulator::call() dies on anything but a 2xx answer.
 //   - CountingTransport forwards to a transport it does not own; its counters are atomic, so

@@ -28,14 +28,47 @@ struct BulkRequest {
   std::optional<bool> requeue;
   std::optional<bool> auto_progress;
   std::optional<std::int64_t> exit_code;
+  // One value per job, in order (every component of job i gets the i-th): what a benchmark
+  // needs to give each job the tag of one journaled attempt.
+  std::vector<std::string> names;
+  std::vector<std::string> comments;
+  std::vector<std::string> working_directories;
 };
+
+// An optional array of strings.
+bool get_strings(const json::object& body, const char* key, std::vector<std::string>& out, std::string& error) {
+  const json::value* v = body.if_contains(key);
+  if (v == nullptr) return true;
+  if (!v->is_array()) {
+    error = std::string("\"") + key + "\" must be an array of strings, one per job";
+    return false;
+  }
+  for (const json::value& item : v->get_array()) {
+    if (!item.is_string()) {
+      error = std::string("\"") + key + "\" must be an array of strings, one per job";
+      return false;
+    }
+    out.emplace_back(item.get_string());
+  }
+  return true;
+}
 
 bool read_bulk(const json::object& body, BulkRequest& r, std::string& error) {
   return get_int(body, "count", r.count, error) && get_string(body, "state", r.state, error) &&
          get_string(body, "name_prefix", r.prefix, error) && get_string(body, "partition", r.partition, error) &&
          get_string(body, "user", r.user, error) && get_string(body, "comment", r.comment, error) &&
          get_int(body, "het_components", r.het, error) && get_bool(body, "requeue", r.requeue, error) &&
-         get_bool(body, "auto_progress", r.auto_progress, error) && get_int(body, "exit_code", r.exit_code, error);
+         get_bool(body, "auto_progress", r.auto_progress, error) && get_int(body, "exit_code", r.exit_code, error) &&
+         get_strings(body, "names", r.names, error) && get_strings(body, "comments", r.comments, error) &&
+         get_strings(body, "working_directories", r.working_directories, error);
+}
+
+// A per-job list is absent or has exactly `count` entries.
+bool sized(const std::vector<std::string>& list, const char* key, std::int64_t count, std::string& error) {
+  if (list.empty() || static_cast<std::int64_t>(list.size()) == count) return true;
+  error = std::string("\"") + key + "\" has " + std::to_string(list.size()) + " entries for " + std::to_string(count) +
+          " jobs; give one per job or leave it out";
+  return false;
 }
 
 // The components of bulk job number `i`.
@@ -45,8 +78,9 @@ std::vector<JobRecord> bulk_components(const BulkRequest& r, const SimOptions& o
   std::vector<JobRecord> components;
   for (std::int64_t k = 0; k < r.het.value_or(1); ++k) {
     JobRecord rec;
-    rec.name = r.prefix.value_or("bulk-") + std::to_string(i);
-    rec.comment = r.comment.value_or("");
+    const auto at = static_cast<std::size_t>(i);
+    rec.name = r.names.empty() ? r.prefix.value_or("bulk-") + std::to_string(i) : r.names[at];
+    rec.comment = r.comments.empty() ? r.comment.value_or("") : r.comments[at];
     rec.partition = partition;
     rec.user_name = owner;
     rec.user_id = uid_of(owner);
@@ -54,7 +88,7 @@ std::vector<JobRecord> bulk_components(const BulkRequest& r, const SimOptions& o
     rec.group_id = rec.user_id;
     rec.environment = {"PATH=/usr/bin:/bin"};
     rec.script = k == 0 ? "#!/bin/bash\ntrue\n" : "";
-    rec.cwd = options.default_cwd;
+    rec.cwd = r.working_directories.empty() ? options.default_cwd : r.working_directories[at];
     rec.requeue = r.requeue.value_or(false);
     rec.auto_progress = r.auto_progress.value_or(false);
     components.push_back(std::move(rec));
@@ -83,6 +117,10 @@ HttpReply jobs_bulk(const ControlCall& call) {
     return fail(400, "\"count\" must be an integer from 1 to 2000000");
   }
   if (r.het && (*r.het < 1 || *r.het > 8)) return fail(400, "\"het_components\" must be from 1 to 8");
+  if (!sized(r.names, "names", *r.count, error) || !sized(r.comments, "comments", *r.count, error) ||
+      !sized(r.working_directories, "working_directories", *r.count, error)) {
+    return fail(400, error);
+  }
   std::optional<BaseState> target_state = parse_base_state(r.state.value_or("PENDING"));
   if (!target_state) return fail(400, "\"state\": unknown state \"" + *r.state + "\"");
   const std::string part = r.partition.value_or(call.sim.options.cluster.default_partition);
