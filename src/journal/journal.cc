@@ -299,9 +299,9 @@ Result<std::vector<AttemptRecord>> Journal::attempts(std::string_view job_id) {
   std::lock_guard lock(m_impl->mutex);
   try {
     std::vector<AttemptRecord> out;
-    SQLite::Statement query(m_impl->db, std::string(kAttemptColumns) + " WHERE job_id = ? ORDER BY number");
-    query.bind(1, std::string(job_id));
-    while (query.executeStep()) out.push_back(read_attempt_row(query));
+    Impl::Use query = m_impl->prepared(std::string(kAttemptColumns) + " WHERE job_id = ? ORDER BY number");
+    query->bind(1, std::string(job_id));
+    while (query->executeStep()) out.push_back(read_attempt_row(*query));
     return out;
   } catch (const SQLite::Exception& e) {
     return sqlite_error(e, m_impl->path, "list attempts");
@@ -455,6 +455,25 @@ Result<std::vector<CleanupEntry>> Journal::cleanup_backlog() {
     return out;
   } catch (const SQLite::Exception& e) {
     return sqlite_error(e, m_impl->path, "read the cleanup backlog");
+  }
+}
+
+Result<std::vector<std::string>> Journal::live_job_ids() {
+  std::string phases;
+  for (model::JobPhase phase : model::kAllJobPhases) {
+    if (model::is_final(phase)) continue;
+    phases += std::string(phases.empty() ? "'" : ", '") + std::string(model::to_string(phase)) + "'";
+  }
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    std::vector<std::string> out;
+    Impl::Use query = m_impl->prepared("SELECT job_id FROM jobs WHERE phase IN (" + phases +
+                                       ") OR job_id IN (SELECT job_id FROM attempts WHERE cleanup <> 'closed') "
+                                       "ORDER BY created_at, job_id");
+    while (query->executeStep()) out.push_back(query->getColumn(0).getString());
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "list the live jobs");
   }
 }
 

@@ -129,6 +129,9 @@ class Journal {
   Result<std::vector<TimelineEntry>> timeline(std::string_view job_id);
   Result<std::vector<BlockedEntry>> blocked();
   Result<std::vector<CleanupEntry>> cleanup_backlog();
+  // The jobs the reconciler still has work for — not in a final phase, or holding an attempt
+  // whose cleanup is not closed — by id only, oldest first, each once.
+  Result<std::vector<std::string>> live_job_ids();
 
   // An online, consistent copy through SQLite's backup API; refuses to overwrite a file.
   Status backup(const std::string& target);

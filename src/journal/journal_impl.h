@@ -6,6 +6,8 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -72,11 +74,39 @@ struct Journal::Impl {
     return ok_status();
   }
 
+  // A statement prepared once for the journal's life (the reads every pass makes), handed
+  // out reset and unbound; the Use resets it again when the caller is done, so that no read
+  // transaction stays open. The caller holds `mutex`.
+  class Use {
+   public:
+    explicit Use(SQLite::Statement& statement) : m_statement(statement) {}
+    ~Use() {
+      m_statement.reset();
+      m_statement.clearBindings();
+    }
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+    SQLite::Statement& operator*() { return m_statement; }
+    SQLite::Statement* operator->() { return &m_statement; }
+
+   private:
+    SQLite::Statement& m_statement;
+  };
+  Use prepared(const std::string& sql) {
+    auto found = statements.find(sql);
+    if (found == statements.end()) {
+      found = statements.emplace(sql, std::make_unique<SQLite::Statement>(db, sql)).first;
+    }
+    found->second->reset();
+    found->second->clearBindings();
+    return Use(*found->second);
+  }
+
   std::optional<JobRecord> read_job(std::string_view job_id) {
-    SQLite::Statement query(db, std::string(kJobColumns) + " WHERE job_id = ?");
-    query.bind(1, std::string(job_id));
-    if (!query.executeStep()) return std::nullopt;
-    return read_job_row(query);
+    Use query = prepared(std::string(kJobColumns) + " WHERE job_id = ?");
+    query->bind(1, std::string(job_id));
+    if (!query->executeStep()) return std::nullopt;
+    return read_job_row(*query);
   }
 
   // What check_next_attempt needs: the limit, the newest number and the oldest attempt whose
@@ -94,11 +124,11 @@ struct Journal::Impl {
   }
 
   std::optional<AttemptRecord> read_attempt(const AttemptKey& key) {
-    SQLite::Statement query(db, std::string(kAttemptColumns) + " WHERE job_id = ? AND number = ?");
-    query.bind(1, key.job_id);
-    query.bind(2, key.number);
-    if (!query.executeStep()) return std::nullopt;
-    return read_attempt_row(query);
+    Use query = prepared(std::string(kAttemptColumns) + " WHERE job_id = ? AND number = ?");
+    query->bind(1, key.job_id);
+    query->bind(2, key.number);
+    if (!query->executeStep()) return std::nullopt;
+    return read_attempt_row(*query);
   }
 
   std::mutex mutex;
@@ -106,6 +136,7 @@ struct Journal::Impl {
   SQLite::Database db;
   const Clock& clock;
   JournalHashCache cache;
+  std::map<std::string, std::unique_ptr<SQLite::Statement>> statements;  // see prepared(); before db's end
 };
 
 }  // namespace tpslurm::journal

@@ -100,23 +100,12 @@ struct Controller::Impl {
 
   // Jobs that may need a pass: not final, or an ended attempt whose cleanup is still open.
   std::vector<std::string> live_jobs() {
-    std::vector<std::string> out;
-    auto jobs = parts.journal.jobs();
+    auto jobs = parts.journal.live_job_ids();
     if (!jobs.ok()) {
       if (journal::is_unwritable(jobs.error())) journal_condition.observe(jobs.error());
-      return out;
+      return {};
     }
-    std::set<std::string> seen;
-    for (const auto& job : *jobs) {
-      if (!model::is_final(job.phase) && seen.insert(job.job_id).second) out.push_back(job.job_id);
-    }
-    auto backlog = parts.journal.cleanup_backlog();
-    if (backlog.ok()) {
-      for (const auto& entry : *backlog) {
-        if (seen.insert(entry.job_id).second) out.push_back(entry.job_id);
-      }
-    }
-    return out;
+    return std::move(*jobs);
   }
 
   void begin_cycle() {
@@ -128,17 +117,17 @@ struct Controller::Impl {
   }
 
   // On a pool thread (or inline in once mode): the storage probe, the status poll, the
-  // search; returns the jobs the poll has news for. The sweep comes after the passes.
-  std::vector<std::string> background_round(int this_round) {
+  // search; returns the jobs the poll has news for. The sweep comes after, on the same listing.
+  std::vector<std::string> background_round(int this_round, CycleListing& listing) {
     probe_storage();
-    StatusRoundReport polled = run_status_round(services, status_state);
+    StatusRoundReport polled = run_status_round(services, status_state, listing);
     run_search_round(services, gates.safe_mode, this_round);
     return polled.wake;
   }
 
-  void maybe_sweep(int this_round) {
+  void maybe_sweep(int this_round, CycleListing& listing) {
     if (parts.sweep_every > 0 && this_round % parts.sweep_every == 1 % parts.sweep_every) {
-      run_sweep(services);
+      run_sweep(services, listing);
       run_retention(services);
     }
   }
@@ -202,16 +191,18 @@ struct Controller::Impl {
     if (round_in_flight) return;
     round_in_flight = true;
     boost::asio::post(pool, [this, r = round] {
-      std::vector<std::string> news = background_round(r);
-      maybe_sweep(r);
+      CycleListing listing(parts.slurm);
+      std::vector<std::string> news = background_round(r, listing);
       boost::asio::post(io, [this, news = std::move(news)] {
-        round_in_flight = false;
         // Jobs with news from the poll, and blocked attempts, read what just ran.
         for (const auto& id : news) queue.wake(id);
         for (const auto& id : waiting_for_search) queue.wake(id);
         waiting_for_search.clear();
         dispatch(std::chrono::steady_clock::now());
       });
+      // After the news is handed out, so that the sweep never delays a pass.
+      maybe_sweep(r, listing);
+      boost::asio::post(io, [this] { round_in_flight = false; });
     });
   }
 
@@ -279,13 +270,14 @@ CycleReport Controller::run_once() {
   s.report = {};
   for (int i = 0; i < kMaxOnceCycles; ++i) {
     s.begin_cycle();
-    (void)s.background_round(s.round);
+    CycleListing listing(s.parts.slurm);
+    (void)s.background_round(s.round, listing);
     s.io.poll();  // what the probe posted (a cleared condition)
     s.io.restart();
     const int before = s.report.progressed;
     for (const auto& id : s.live_jobs()) s.apply(run_pass(s.services, id, s.gates));
     // After the passes, so that a sick listing's back-off never delays this cycle's submits.
-    s.maybe_sweep(s.round);
+    s.maybe_sweep(s.round, listing);
     if (s.report.progressed == before) break;
   }
   return s.report;

@@ -8,7 +8,9 @@
 // starts again, the next submit runs a pre-flight, one bulk status poll reads every attempt
 // Slurm holds (status_round.h; the jobs it has news for get a pass as soon as it ends), one
 // batch search serves every attempt that needs one, every live job gets a pass, and on the
-// first cycle and every `sweep_every` after it the sweep and the retention run. Between cycles, the journal's
+// first cycle and every `sweep_every` after it the sweep and the retention run, after the
+// poll's news is handed out (the sweep reads the listing the poll's pending reasons read, if
+// they did: one full listing a cycle at most, cycle_listing.h). Between cycles, the journal's
 // data_version is read every tick (200 ms): a new job or desire from the CLI gets its pass at once, not at the next
 // cycle. Never two passes for one job at once. SIGTERM/SIGINT: no new pass starts, the ones in
 // flight finish, run() returns 0; a second signal exits at once (status 1).

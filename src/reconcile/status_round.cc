@@ -120,13 +120,15 @@ bool reason_changed(const Followed& f, const std::vector<model::JobSnapshot>& re
 }
 
 // Every record of slurmctld, once per kReasonEvery polls while an attempt is pending.
-std::vector<model::JobSnapshot> reason_listing(Services& services, const std::vector<Followed>& wanted, int round) {
-  if (round % kReasonEvery != 1 % kReasonEvery) return {};
+const std::vector<model::JobSnapshot>& reason_listing(CycleListing& listing, const std::vector<Followed>& wanted,
+                                                      int round) {
+  static const std::vector<model::JobSnapshot> none;
+  if (round % kReasonEvery != 1 % kReasonEvery) return none;
   const bool any_pending = std::any_of(wanted.begin(), wanted.end(),
                                        [](const auto& f) { return f.attempt.state == model::AttemptState::pending; });
-  if (!any_pending) return {};
-  slurm::JobsResult listed = services.slurm.jobs_changed_since(std::nullopt);
-  return listed.ok() ? std::move(listed.jobs) : std::vector<model::JobSnapshot>{};
+  if (!any_pending) return none;
+  const slurm::JobsResult& listed = listing.get();
+  return listed.ok() ? listed.jobs : none;
 }
 
 void note_poll(Services& services, StatusRoundState& state, TimePoint now) {
@@ -138,7 +140,7 @@ void note_poll(Services& services, StatusRoundState& state, TimePoint now) {
 
 }  // namespace
 
-StatusRoundReport run_status_round(Services& services, StatusRoundState& state) {
+StatusRoundReport run_status_round(Services& services, StatusRoundState& state, CycleListing& cycle_listing) {
   StatusRoundReport report;
   const TimePoint now = services.clock.now();
   const std::vector<Followed> wanted = followed(services);
@@ -146,8 +148,8 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state) 
   std::vector<std::uint32_t> ids;
   for (const auto& f : wanted) ids.insert(ids.end(), f.ids.begin(), f.ids.end());
   slurm::BulkStateResult bulk = services.slurm.bulk_state(ids, state.since);
-  const std::vector<model::JobSnapshot> listing =
-      bulk.records.empty() ? reason_listing(services, wanted, ++state.round) : bulk.records;
+  const std::vector<model::JobSnapshot>& listing =
+      bulk.records.empty() ? reason_listing(cycle_listing, wanted, ++state.round) : bulk.records;
   const PollIndex index(bulk, listing);
   report.ran = true;
   report.attempts = static_cast<int>(wanted.size());

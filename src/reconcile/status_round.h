@@ -9,8 +9,8 @@
 // judged here: its pass looks for the end in exit.json and slurmdbd. An attempt seen for the
 // first time after its release is always read in full (its pending reason). A bulk state has
 // no reasons: on the first poll and every kReasonEvery after it, while attempts are pending,
-// ONE full listing (`GET jobs`) shows their reasons, and the ones that changed are posted
-// (v0.0.38's bulk answer holds the records every time).
+// the cycle's full listing (`GET jobs`, shared with the sweep: cycle_listing.h) shows their reasons, and the ones that
+// changed are posted (v0.0.38's bulk answer holds the records every time).
 //
 // Once a minute at most, the time of a poll that answered for every attempt is kept in the
 // journal (journal_meta `last_status_poll`) so that `status` can say when Slurm was last read.
@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "reconcile/cycle_listing.h"
 #include "reconcile/services.h"
 
 namespace tpslurm::reconcile {
@@ -48,6 +49,6 @@ struct StatusRoundReport {
   std::vector<std::string> wake;      // jobs with news on the board
 };
 
-StatusRoundReport run_status_round(Services& services, StatusRoundState& state);
+StatusRoundReport run_status_round(Services& services, StatusRoundState& state, CycleListing& listing);
 
 }  // namespace tpslurm::reconcile

@@ -56,11 +56,11 @@ bool cancel_duplicate(Services& services, const AttemptRecord& attempt, const Fo
 
 }  // namespace
 
-SweepReport run_sweep(Services& services) {
+SweepReport run_sweep(Services& services, CycleListing& cycle_listing) {
   SweepReport report;
   auto attempts = services.journal.read().all_attempts();
   if (!attempts.ok()) return report;
-  slurm::JobsResult listing = services.slurm.jobs_changed_since(std::nullopt);
+  const slurm::JobsResult& listing = cycle_listing.get();
   if (!listing.ok()) return report;
   report.listed = true;
 

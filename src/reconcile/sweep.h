@@ -1,5 +1,5 @@
-// The orphan and duplicate sweep, periodic (every kSweepEvery cycles) and one listing
-// (`GET jobs`, every job's record) per sweep:
+// The orphan and duplicate sweep, periodic (every kSweepEvery cycles), reading the cycle's
+// listing (`GET jobs`, every job's record; shared with the status poll: cycle_listing.h):
 //   - a job named like this instance's (tp-<instance>-...) whose het job no attempt holds is
 //     an orphan: recorded (audit --orphans) and reported, never cancelled — only an operator
 //     knows what it is;
@@ -10,6 +10,7 @@
 // Runs on a pool thread; writes go through the JournalWriter.
 #pragma once
 
+#include "reconcile/cycle_listing.h"
 #include "reconcile/services.h"
 
 namespace tpslurm::reconcile {
@@ -22,6 +23,6 @@ struct SweepReport {
   int duplicates_cancelled = 0;
 };
 
-SweepReport run_sweep(Services& services);
+SweepReport run_sweep(Services& services, CycleListing& listing);
 
 }  // namespace tpslurm::reconcile

@@ -131,6 +131,7 @@ TEST_F(JournalTest, CleanupRunsInOrderOnlyAfterTheAttemptEnded) {
   ASSERT_TRUE(journal->transition({"j1", 1}, AttemptState::submitting, AttemptState::submitted, receipt, {}).ok());
   ASSERT_TRUE(journal->transition({"j1", 1}, AttemptState::submitted, AttemptState::succeeded, {}, {}).ok());
   EXPECT_EQ(journal->cleanup_backlog()->size(), 1u);
+  EXPECT_EQ(*journal->live_job_ids(), std::vector<std::string>{"j1"}) << "succeeded, but its cleanup is open";
   EXPECT_FALSE(journal->advance_cleanup({"j1", 1}, CleanupStep::none, CleanupStep::closed, {}).ok());
   ASSERT_TRUE(journal->advance_cleanup({"j1", 1}, CleanupStep::none, CleanupStep::epilog_pending, {}).ok());
   ASSERT_TRUE(journal->advance_cleanup({"j1", 1}, CleanupStep::epilog_pending, CleanupStep::staging_pending, {}).ok());
@@ -138,6 +139,30 @@ TEST_F(JournalTest, CleanupRunsInOrderOnlyAfterTheAttemptEnded) {
   EXPECT_EQ(journal->cleanup_backlog()->front().cleanup, "sealing");
   ASSERT_TRUE(journal->advance_cleanup({"j1", 1}, CleanupStep::sealing, CleanupStep::closed, {}).ok());
   EXPECT_TRUE(journal->cleanup_backlog()->empty());
+  EXPECT_TRUE(journal->live_job_ids()->empty());
+}
+
+TEST_F(JournalTest, TheLiveJobsAreTheUnfinishedOnesOldestFirst) {
+  walk("j1", {AttemptState::prepared});
+  clock.advance(std::chrono::seconds(1));
+  ASSERT_TRUE(journal->add_job(job("j2")).ok());
+  clock.advance(std::chrono::seconds(1));
+  walk("j3", {AttemptState::prepared, AttemptState::submitting, AttemptState::submitted, AttemptState::running});
+  ASSERT_TRUE(journal->transition({"j3", 1}, AttemptState::running, AttemptState::failed, {}, {}).ok());
+  close_cleanup("j3", 1);
+  EXPECT_EQ(*journal->live_job_ids(), (std::vector<std::string>{"j1", "j2"}));
+}
+
+TEST_F(JournalTest, RepeatedReadsSeeWhatAnotherConnectionCommitted) {
+  walk("j1", {AttemptState::prepared});
+  ASSERT_EQ(journal->attempts("j1")->front().state, AttemptState::prepared);
+  ASSERT_EQ(journal->job("j1")->value().phase, JobPhase::queued);
+  auto other = Journal::open(dir.file("state/journal.db"), clock);
+  ASSERT_TRUE(other.ok()) << other.error().message();
+  ASSERT_TRUE((*other)->transition({"j1", 1}, AttemptState::prepared, AttemptState::submitting, {}, {}).ok());
+  EXPECT_EQ(journal->attempts("j1")->front().state, AttemptState::submitting) << "no read stays open between calls";
+  EXPECT_EQ(journal->job("j1")->value().phase, JobPhase::submitting);
+  EXPECT_EQ(*journal->live_job_ids(), std::vector<std::string>{"j1"});
 }
 
 TEST_F(JournalTest, ARetryKeepsTheJobQueuedAndNumbersAttemptsInOrder) {

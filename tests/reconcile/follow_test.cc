@@ -187,7 +187,10 @@ TEST_F(FollowTest, APendingReasonThatNeverClearsCancelsTheJobWithoutARetry) {
   once();
   ASSERT_EQ(attempt("j1").state, AttemptState::pending) << "a bulk state has no reasons";
   restart();  // the next daemon's first poll lists every job in full, reasons included
+  const std::int64_t listings = sim->route_count("GET /slurm/v0.0.45/jobs");
   once();
+  EXPECT_EQ(sim->route_count("GET /slurm/v0.0.45/jobs") - listings, 1)
+      << "the first cycle's reasons and its sweep share one listing";
   const auto a = attempt("j1");
   EXPECT_EQ(a.state, AttemptState::failed);
   EXPECT_NE(a.outcome_reason.find("BadConstraints"), std::string::npos) << a.outcome_reason;
