@@ -1,9 +1,9 @@
 #include "model/slurm_state.h"
 
-#include "model/enum_names.h"
-
 #include <array>
 #include <utility>
+
+#include "model/enum_names.h"
 
 namespace tpslurm::model {
 namespace {
@@ -71,9 +71,7 @@ bool SlurmState::base_is_final() const {
 
 bool SlurmState::is_terminal() const { return base_is_final() && (flags & kPendingWork) == 0; }
 
-bool SlurmState::holds_resources() const {
-  return has(SlurmStateFlag::completing) || has(SlurmStateFlag::stage_out);
-}
+bool SlurmState::holds_resources() const { return has(SlurmStateFlag::completing) || has(SlurmStateFlag::stage_out); }
 
 SlurmState SlurmState::from_list(const std::vector<std::string>& words) {
   SlurmState state;
@@ -103,6 +101,20 @@ SlurmState SlurmState::from_v0038(std::string_view word) {
     state.unknown.emplace_back(word);
   }
   return state;
+}
+
+SlurmState SlurmState::from_text(std::string_view text) {
+  std::vector<std::string> words;
+  if (text.empty()) return from_list(words);
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t plus = text.find('+', start);
+    words.emplace_back(text.substr(start, plus == std::string_view::npos ? std::string_view::npos : plus - start));
+    if (plus == std::string_view::npos) break;
+    start = plus + 1;
+  }
+  if (words.front() == "?") words.erase(words.begin());
+  return from_list(words);
 }
 
 std::string SlurmState::to_string() const {

@@ -77,6 +77,8 @@ struct SlurmState {
 
   // "COMPLETED+COMPLETING", "?+COMPLETING" when the base is unknown: for logs and the journal.
   std::string to_string() const;
+  // The inverse of to_string(): what the journal kept, read back.
+  static SlurmState from_text(std::string_view text);
 
   bool operator==(const SlurmState&) const = default;
 };

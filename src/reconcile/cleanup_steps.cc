@@ -33,15 +33,7 @@ bool may_hold(const journal::AttemptRecord& attempt) {
   const auto components = parse_components(attempt.components);
   if (components.empty()) return true;
   for (const auto& c : components) {
-    std::vector<std::string> words;
-    std::size_t start = 0;
-    while (start <= c.state.size()) {
-      const std::size_t plus = c.state.find('+', start);
-      words.push_back(c.state.substr(start, plus == std::string::npos ? std::string::npos : plus - start));
-      if (plus == std::string::npos) break;
-      start = plus + 1;
-    }
-    if (!model::SlurmState::from_list(words).is_terminal()) return true;
+    if (!model::SlurmState::from_text(c.state).is_terminal()) return true;
   }
   return false;
 }

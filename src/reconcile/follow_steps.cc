@@ -74,7 +74,7 @@ StepEnd end_attempt(Step& step, const Verdict& v, journal::AttemptChanges change
 StepEnd follow_live(Step& step, const Verdict& v, const std::vector<model::JobSnapshot>& records) {
   if (v.state == AttemptState::pending && !v.anomaly.size()) {
     if (pending_forever(v.reason)) {
-      return cancel_and_fail(step, "Slurm will never start it: pending reason " + v.reason, "slurm", "");
+      return cancel_and_fail(step, "Slurm will never start it: pending reason " + v.reason, CancelCause::slurm, "");
     }
   }
   journal::AttemptChanges changes = observed_changes(v, records);
@@ -157,13 +157,13 @@ StepEnd follow(Step& step) {
       for (const auto& r : entry->records) {
         if (r.job_id == step.attempt.slurm_job_id) step.attempt.sluid = r.sluid;
       }
-      return cancel_and_fail(step, v->anomaly, "anomaly", "an anomaly: " + v->anomaly);
+      return cancel_and_fail(step, v->anomaly, CancelCause::anomaly, "an anomaly: " + v->anomaly);
     }
   }
   const bool pending = v ? v->state == AttemptState::pending : step.attempt.state != AttemptState::running;
   if (pending) {
     if (std::string problem = pending_limit_problem(step); !problem.empty()) {
-      return cancel_and_fail(step, problem, "slurm", "");
+      return cancel_and_fail(step, problem, CancelCause::slurm, "");
     }
   }
   if (!v) return StepEnd::wait;

@@ -67,7 +67,7 @@ StepEnd identify(Step& step) {
     return step.event("anomaly", {{"reason", "identify: " + problem + "; not released, checked again"}});
   }
   if (std::string problem = requeue_problem(components); !problem.empty()) {
-    return cancel_and_fail(step, problem, "anomaly", "an anomaly: " + problem);
+    return cancel_and_fail(step, problem, CancelCause::anomaly, "an anomaly: " + problem);
   }
   const FoundJob job = group_found(components, "receipt").front();
   journal::AttemptChanges changes;
@@ -122,20 +122,20 @@ StepEnd identify_and_release(Step& step) {
   return StepEnd::wait;
 }
 
-StepEnd cancel_and_fail(Step& step, const std::string& problem, const std::string& failure_phase,
-                        const std::string& retry_because) {
+StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause cause, const std::string& retry_because) {
+  const bool anomaly = cause == CancelCause::anomaly;
   const model::JobTag tag = tag_of(step.services, step.attempt);
   slurm::CancelResult cancelled =
       step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
   if (!cancelled.ok() && cancelled.outcome != slurm::Outcome::not_found) {
     step.result.look_again = kRetrySoon;
-    return step.event(failure_phase == "anomaly" ? "anomaly" : "cancel.failed",
+    return step.event(anomaly ? "anomaly" : "cancel.failed",
                       {{"reason", problem + "; cancel failed: " + cancelled.message}});
   }
   journal::AttemptChanges changes;
-  changes.outcome_reason = (failure_phase == "anomaly" ? "anomaly: " : "") + problem + "; cancelled";
-  changes.failure_phase = failure_phase;
-  journal::EventDetail detail{{failure_phase == "anomaly" ? "anomaly" : "reason", problem}};
+  changes.outcome_reason = (anomaly ? "anomaly: " : "") + problem + "; cancelled";
+  changes.failure_phase = anomaly ? "anomaly" : "slurm";
+  journal::EventDetail detail{{anomaly ? "anomaly" : "reason", problem}};
   decide_retry(step, AttemptState::failed, retry_because, changes, detail);
   return step.move(AttemptState::failed, changes, detail);
 }

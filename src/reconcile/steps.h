@@ -17,10 +17,13 @@ StepEnd follow(Step& step);                // a job Slurm holds: what the status
 StepEnd clean_interrupted(Step& step);     // cleanup of an attempt that ended before reaching Slurm
 StepEnd clean_up(Step& step);              // cleanup of an ended attempt that reached Slurm
 
+// Why the reconciler cancels a job itself: Slurm will never run it as asked (a pending reason
+// that never clears, the pending limit), or an anomaly (an unexpected requeue, a new SLUID, a
+// record that does not match the attempt). The attempt's failure_phase is "slurm" or "anomaly".
+enum class CancelCause { slurm, anomaly };
 // Cancels the attempt's Slurm job and fails the attempt with `problem`; `retry_because`
 // non-empty: the failure is not the program's own (decide_retry).
-StepEnd cancel_and_fail(Step& step, const std::string& problem, const std::string& failure_phase,
-                        const std::string& retry_because);
+StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause cause, const std::string& retry_because);
 // Whether an attempt ending in `end` is retried: only when `because` says the failure is not
 // the program's own, the job still wants to run and attempts are left; then the job is
 // queued again instead of ending. The decision, either way, goes into the event's detail.

@@ -14,15 +14,23 @@ namespace tpslurm::storage {
 namespace {
 
 struct OpenLog {
-  int fd = -1;
+  UniqueFd fd;
   std::uint64_t size = 0;
 };
 
-// O_NOFOLLOW: the job may write in logs/, so it could replace its log by a link to a file
-// only the daemon may read. O_NONBLOCK: opening a FIFO put there must not hang the reader.
-Result<std::optional<OpenLog>> open_log(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0) {
+Status check_limits(const LogLimits& limits) {
+  if (limits.max_bytes < 4) return invalid_argument("a log byte limit must be at least 4 (one UTF-8 character)");
+  if (limits.max_lines < 1) return invalid_argument("a log line limit must be at least 1");
+  return ok_status();
+}
+
+// The limits checked, then the log opened; empty when it does not exist. O_NOFOLLOW: the job
+// may write in logs/, so it could replace its log by a link to a file only the daemon may
+// read. O_NONBLOCK: opening a FIFO put there must not hang the reader.
+Result<std::optional<OpenLog>> open_log(const std::string& path, const LogLimits& limits) {
+  if (Status checked = check_limits(limits); !checked.ok()) return checked.error();
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
+  if (fd.get() < 0) {
     if (errno == ENOENT) return std::optional<OpenLog>();
     if (errno == ELOOP) {
       return invalid_argument(path +
@@ -31,16 +39,9 @@ Result<std::optional<OpenLog>> open_log(const std::string& path) {
     return system_error("open", path, errno);
   }
   struct stat info {};
-  if (::fstat(fd, &info) != 0) {
-    const int saved = errno;
-    ::close(fd);
-    return system_error("stat", path, saved);
-  }
-  if (!S_ISREG(info.st_mode)) {
-    ::close(fd);
-    return invalid_argument(path + " is not a regular file; refusing to read it as a log");
-  }
-  return std::optional<OpenLog>(OpenLog{fd, static_cast<std::uint64_t>(info.st_size)});
+  if (::fstat(fd.get(), &info) != 0) return system_error("stat", path, errno);
+  if (!S_ISREG(info.st_mode)) return invalid_argument(path + " is not a regular file; refusing to read it as a log");
+  return std::optional<OpenLog>(OpenLog{std::move(fd), static_cast<std::uint64_t>(info.st_size)});
 }
 
 // Up to `length` bytes at `offset`; fewer only if the file ends sooner (it was truncated).
@@ -58,12 +59,6 @@ Result<std::string> read_at(int fd, const std::string& path, std::uint64_t offse
   }
   out.resize(got);
   return out;
-}
-
-Status check_limits(const LogLimits& limits) {
-  if (limits.max_bytes < 4) return invalid_argument("a log byte limit must be at least 4 (one UTF-8 character)");
-  if (limits.max_lines < 1) return invalid_argument("a log line limit must be at least 1");
-  return ok_status();
 }
 
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
@@ -128,11 +123,10 @@ LogTail empty_file() {
 }  // namespace
 
 Result<LogTail> read_log_tail(const std::string& path, LogLimits limits) {
-  if (Status checked = check_limits(limits); !checked.ok()) return checked.error();
-  auto opened = open_log(path);
+  auto opened = open_log(path, limits);
   if (!opened.ok()) return opened.error();
   if (!opened->has_value()) return LogTail{};
-  UniqueFd fd((*opened)->fd);
+  const UniqueFd& fd = (*opened)->fd;
   const std::uint64_t size = (*opened)->size;
   if (size == 0) return empty_file();
 
@@ -169,11 +163,10 @@ Result<LogTail> read_log_tail(const std::string& path, LogLimits limits) {
 }
 
 Result<LogTail> read_log_page(const std::string& path, std::uint64_t offset, Growing growing, LogLimits limits) {
-  if (Status checked = check_limits(limits); !checked.ok()) return checked.error();
-  auto opened = open_log(path);
+  auto opened = open_log(path, limits);
   if (!opened.ok()) return opened.error();
   if (!opened->has_value()) return LogTail{};
-  UniqueFd fd((*opened)->fd);
+  const UniqueFd& fd = (*opened)->fd;
   const std::uint64_t size = (*opened)->size;
   if (offset > size) {
     return invalid_argument("offset " + std::to_string(offset) + " is past the end of " + path + " (" +

@@ -69,5 +69,16 @@ TEST(SlurmStateTest, EveryBaseAndFlagNameRoundTrips) {
   }
 }
 
+TEST(SlurmStateTest, TheJournalsTextReadsBackAsTheSameState) {
+  for (const SlurmState& state :
+       {SlurmState::from_list({"COMPLETED", "COMPLETING"}), SlurmState::from_v0038("COMPLETING"),
+        SlurmState::from_list({"RUNNING", "NEW_FLAG_2027"}), SlurmState::from_list({"FAILED"}), SlurmState{}}) {
+    EXPECT_EQ(SlurmState::from_text(state.to_string()), state) << state.to_string();
+  }
+  EXPECT_TRUE(SlurmState::from_text("CANCELLED").is_terminal());
+  EXPECT_FALSE(SlurmState::from_text("CANCELLED+COMPLETING").is_terminal());
+  EXPECT_FALSE(SlurmState::from_text("").base_known);
+}
+
 }  // namespace
 }  // namespace tpslurm::model
