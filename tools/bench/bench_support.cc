@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -163,6 +164,21 @@ long long number_after(const std::string& body, const std::string& key) {
   if (at == std::string::npos) die("no \"" + key + "\" in " + body);
   const auto colon = body.find(':', at);
   return std::atoll(body.c_str() + colon + 1);
+}
+
+std::vector<long long> parse_sizes(const std::string& flag, const std::string& text, long long least) {
+  std::vector<long long> sizes;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const long long n = std::atoll(item.c_str());
+    if (n < least) {
+      die(flag + " " + text + ": expected numbers of at least " + std::to_string(least) + ", e.g. 1000,10000");
+    }
+    sizes.push_back(n);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
 }
 
 std::string human_bytes(double bytes) {

@@ -83,6 +83,10 @@ long long number_after(const std::string& body, const std::string& key);
 
 std::string human_bytes(double bytes);
 
+// "1000,10000" -> {1000, 10000}, sorted; "" -> none. Dies naming `flag` when an item is not a
+// number of at least `least`.
+std::vector<long long> parse_sizes(const std::string& flag, const std::string& text, long long least = 1);
+
 struct Cost {
   double calls = 0;
   double bytes_sent = 0;

@@ -27,9 +27,7 @@ namespace {
 using namespace tpslurm;
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 void must(int rc, sqlite3* db, const char* what) {
   if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
@@ -43,13 +41,14 @@ double baseline_rate(const std::string& path, int changes) {
   std::filesystem::remove(path);
   sqlite3* db = nullptr;
   must(sqlite3_open(path.c_str(), &db), db, "open");
-  must(sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t (seq INTEGER PRIMARY KEY "
-                        "AUTOINCREMENT, at TEXT, job TEXT, kind TEXT, detail TEXT)",
+  must(sqlite3_exec(db,
+                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t (seq INTEGER PRIMARY KEY "
+                    "AUTOINCREMENT, at TEXT, job TEXT, kind TEXT, detail TEXT)",
                     nullptr, nullptr, nullptr),
        db, "setup");
   sqlite3_stmt* insert = nullptr;
-  must(sqlite3_prepare_v2(db, "INSERT INTO t (at, job, kind, detail) VALUES (?, ?, 'attempt.state', '{}')", -1,
-                          &insert, nullptr),
+  must(sqlite3_prepare_v2(db, "INSERT INTO t (at, job, kind, detail) VALUES (?, ?, 'attempt.state', '{}')", -1, &insert,
+                          nullptr),
        db, "prepare");
   const auto start = Clock::now();
   for (int i = 0; i < changes; ++i) {
@@ -78,9 +77,8 @@ double journal_rate(const std::string& path, int changes) {
   }
   journal::Journal& j = **opened;
   using model::AttemptState;
-  const AttemptState path_of_an_attempt[] = {AttemptState::prepared, AttemptState::submitting,
-                                             AttemptState::submitted, AttemptState::pending, AttemptState::running,
-                                             AttemptState::succeeded};
+  const AttemptState path_of_an_attempt[] = {AttemptState::prepared, AttemptState::submitting, AttemptState::submitted,
+                                             AttemptState::pending,  AttemptState::running,    AttemptState::succeeded};
   const int per_job = static_cast<int>(std::size(path_of_an_attempt));
   const int jobs = (changes + per_job - 1) / per_job;
   for (int i = 0; i < jobs; ++i) {
@@ -95,8 +93,8 @@ double journal_rate(const std::string& path, int changes) {
       const AttemptState from = step == 0 ? AttemptState::preparing : path_of_an_attempt[step - 1];
       journal::AttemptChanges receipt;
       if (path_of_an_attempt[step] == AttemptState::submitted) receipt.slurm_job_id = static_cast<std::uint32_t>(i + 1);
-      const Status moved = j.transition({"job-" + std::to_string(i), 1}, from, path_of_an_attempt[step], receipt,
-                                        {{"reason", "bench"}});
+      const Status moved =
+          j.transition({"job-" + std::to_string(i), 1}, from, path_of_an_attempt[step], receipt, {{"reason", "bench"}});
       if (!moved.ok()) {
         std::fprintf(stderr, "%s\n", moved.error().message().c_str());
         std::exit(1);

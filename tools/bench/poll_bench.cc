@@ -45,19 +45,6 @@ void print_row(long long n, const std::string& approach, const Cost& cost, const
               cost.client_cpu_ms, cost.sim_cpu_ms, cost.wall_ms, note.c_str());
 }
 
-std::vector<long long> parse_sizes(const std::string& text) {
-  std::vector<long long> sizes;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const long long n = std::atoll(item.c_str());
-    if (n <= 0) die("--sizes " + text + ": expected positive numbers, e.g. 1000,10000,100000");
-    sizes.push_back(n);
-  }
-  std::sort(sizes.begin(), sizes.end());
-  return sizes;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -90,9 +77,10 @@ int main(int argc, char** argv) {
     }
   }
   if (!std::filesystem::exists(sim_binary)) {
-    die(sim_binary + " does not exist; build it (cmake --build <build dir> --target slurmrestd-sim) or pass --sim PATH");
+    die(sim_binary +
+        " does not exist; build it (cmake --build <build dir> --target slurmrestd-sim) or pass --sim PATH");
   }
-  const std::vector<long long> sizes = parse_sizes(sizes_text);
+  const std::vector<long long> sizes = parse_sizes("--sizes", sizes_text);
 
   Simulator sim;
   start_simulator(sim, sim_binary, "26.05.3");
@@ -107,13 +95,14 @@ int main(int argc, char** argv) {
   if (!made.ok()) die(made.error().message());
   RestClient& client = **made;
 
-  std::printf("poll_bench: slurmrestd-sim 26.05.3 (v0.0.45) on %s; %d changed jobs per cycle; bulk: mean of %d cycles\n",
-              sim.url.c_str(), changed, cycles);
+  std::printf(
+      "poll_bench: slurmrestd-sim 26.05.3 (v0.0.45) on %s; %d changed jobs per cycle; bulk: mean of %d cycles\n",
+      sim.url.c_str(), changed, cycles);
   std::printf("  bytes sent = request targets + bodies, received = response bodies (client side); CPU in ms\n");
   std::printf("  (client: this process; sim: the simulator standing in for slurmrestd, 10 ms ticks)\n");
   std::printf("  goal: calls per cycle <= ceil(N/500) + changed jobs\n\n");
-  std::printf("%8s  %-22s %9s %8s %10s %11s %10s %10s %10s\n", "jobs", "approach", "calls", "goal", "sent",
-              "received", "client CPU", "sim CPU", "wall ms");
+  std::printf("%8s  %-22s %9s %8s %10s %11s %10s %10s %10s\n", "jobs", "approach", "calls", "goal", "sent", "received",
+              "client CPU", "sim CPU", "wall ms");
 
   std::vector<std::uint32_t> ids;
   std::map<std::uint32_t, model::SlurmState> known;
@@ -159,8 +148,8 @@ int main(int argc, char** argv) {
       total_changed += fetched;
     }
     Cost bulk = total;
-    for (double* field : {&bulk.calls, &bulk.bytes_sent, &bulk.bytes_received, &bulk.client_cpu_ms, &bulk.sim_cpu_ms,
-                          &bulk.wall_ms}) {
+    for (double* field :
+         {&bulk.calls, &bulk.bytes_sent, &bulk.bytes_received, &bulk.client_cpu_ms, &bulk.sim_cpu_ms, &bulk.wall_ms}) {
       *field /= cycles;
     }
     const double bulk_changed = total_changed / cycles;
@@ -187,8 +176,9 @@ int main(int argc, char** argv) {
         *field *= scale;
       }
       char text[160];
-      std::snprintf(text, sizeof text, "CAPPED: measured on %lld of %lld jobs, scaled x%.1f (a full run would take ~%.0f s)",
-                    asked, n, scale, naive.wall_ms / 1000);
+      std::snprintf(text, sizeof text,
+                    "CAPPED: measured on %lld of %lld jobs, scaled x%.1f (a full run would take ~%.0f s)", asked, n,
+                    scale, naive.wall_ms / 1000);
       note = text;
     }
     print_row(n, "naive GET per job", naive, "-", note);

@@ -1,7 +1,7 @@
 // reconcile_bench: what following N live attempts costs the reconciler (reconcile::Controller
 // against tools/slurmrestd-sim, a real SQLite journal), each figure next to a baseline or goal
 // from the same run, for N = 1,000 and 10,000 (half a minute on 2 shared cores) and 100,000
-// when asked (--sizes 1000,10000,100000: about 5 minutes more, and 4 GB of memory).
+// when asked (--sizes 1000,10000,100000: about 2.5 minutes more, and 4 GB of memory).
 //
 //   reconcile_bench [--sim PATH] [--sizes 1000,10000] [--pending-percent P] [--changed-percent C]
 //                   [--steady S] [--budget B] [--log LEVEL]
@@ -644,8 +644,9 @@ void bench_size(const std::string& sim_binary, long long n, double pending_perce
     cold_reads.push_back(ms_between(start, Steady::now()));
   }
   const double cold_baseline = median(cold_reads);
-  std::printf("     restart baseline: Journal::open + followed_attempts() on that new connection: %.1f ms (median of 3)\n",
-              cold_baseline);
+  std::printf(
+      "     restart baseline: Journal::open + followed_attempts() on that new connection: %.1f ms (median of 3)\n",
+      cold_baseline);
   std::printf("     one full listing of slurmctld (GET jobs, %lld records, %s), timed while building: %.1f ms\n", n,
               human_bytes(built.listing_bytes).c_str(), built.listing_ms);
 
@@ -772,20 +773,6 @@ void bench_size(const std::string& sim_binary, long long n, double pending_perce
   std::fflush(stdout);
 }
 
-std::vector<long long> parse_sizes(const std::string& text) {
-  std::vector<long long> sizes;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const long long n = std::atoll(item.c_str());
-    if (n < 3) die("--sizes " + text + ": expected numbers of at least 3, e.g. 1000,10000,100000");
-    sizes.push_back(n);
-  }
-  if (sizes.empty()) die("--sizes: give at least one size, e.g. 1000,10000");
-  std::sort(sizes.begin(), sizes.end());
-  return sizes;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -827,7 +814,8 @@ int main(int argc, char** argv) {
   if (Status logging = config::configure_logging(log_level, model::LogFormat::text); !logging.ok()) {
     die("--log " + log_level + ": " + logging.error().message());
   }
-  const std::vector<long long> sizes = parse_sizes(sizes_text);
+  const std::vector<long long> sizes = parse_sizes("--sizes", sizes_text, 3);
+  if (sizes.empty()) die("--sizes: give at least one size, e.g. 1000,10000");
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a size takes minutes: show each figure when it is known
 
   std::printf("reconcile_bench: reconcile::Controller following N live attempts, slurmrestd-sim 26.05.3 (v0.0.45),\n");
@@ -837,8 +825,8 @@ int main(int argc, char** argv) {
   std::printf("  reconciler and SQLite; sim: the simulator standing in for slurmrestd, 10 ms ticks)\n");
   std::printf("  journal commits: SQLite's wal-index change counter (every committed write transaction)\n");
   if (sizes.back() < 100000) {
-    std::printf("  100,000 attempts is opt-in (--sizes 1000,10000,100000): about 5 minutes and 4 GB resident on\n");
-    std::printf("  2 shared cores, most of it in the first cycle's full listings and the passes\n");
+    std::printf("  100,000 attempts is opt-in (--sizes 1000,10000,100000): about 2.5 minutes and 4 GB resident on\n");
+    std::printf("  2 shared cores, most of it in building the fixture and the first cycle's full listing\n");
   }
   for (const long long n : sizes) bench_size(sim_binary, n, pending_percent, changed_percent, steady_cycles, budget);
   return 0;

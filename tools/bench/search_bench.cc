@@ -41,18 +41,6 @@ using namespace tpslurm;
 using namespace tpslurm::slurm;
 using namespace tpslurm::bench;
 
-std::vector<long long> parse_sizes(const std::string& flag, const std::string& text) {
-  std::vector<long long> sizes;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const long long n = std::atoll(item.c_str());
-    if (n <= 0) die(flag + " " + text + ": expected positive numbers, e.g. 10000,100000 (or none: \"\")");
-    sizes.push_back(n);
-  }
-  return sizes;
-}
-
 std::vector<std::uint32_t> bulk(Simulator& sim, long long count) {
   std::vector<std::uint32_t> ids;
   while (count > 0) {

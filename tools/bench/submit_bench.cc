@@ -169,7 +169,8 @@ class Bench {
     m_dir = pattern;
     write_file(m_dir / "storage/runtimes/bench.sqsh", kImage);
     write_file(m_dir / "registry.json", R"({"runtimes": {"custom-bench": {"framework": "custom", "launcher": "srun",
-        "sqsh": {"path": "runtimes/bench.sqsh", "sha256": ")" + sha256_hex(kImage) + R"("}}}})");
+        "sqsh": {"path": "runtimes/bench.sqsh", "sha256": ")" +
+                                            sha256_hex(kImage) + R"("}}}})");
     write_file(m_dir / "gpu-series.json", R"({"series": {}})");
     settings.instance = instance;
     settings.storage_root = (m_dir / "storage").string();
@@ -215,7 +216,8 @@ class Bench {
     const std::string request = R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
         "framework": {"name": "custom", "runtime_id": "custom-bench"}, "command": ["true"],
         "pools": [{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}],
-        "time_limit_minutes": 5}, "credentials": {"ingest_token": "ingest-)" + job_id + R"("}})";
+        "time_limit_minutes": 5}, "credentials": {"ingest_token": "ingest-)" +
+                                job_id + R"("}})";
     const render::RenderCatalogs catalogs{m_catalogs.gpu_series, m_catalogs.runtimes};
     auto parsed = render::parse_request(request, catalogs, settings);
     if (!parsed.ok()) die(parsed.error().to_text());
@@ -319,11 +321,11 @@ void latency_and_commits(const Target& target, model::SubmitMode mode, int jobs)
   const double p90 = quantile(protocol, 0.9);
   const double goal = held ? 1.5 : 1.2;
   const double ratio = raw_median > 0 ? median / raw_median : 0;
-  std::printf("  %-6s a) latency, intent -> %-7s  median %8.2f ms  p90 %8.2f ms | raw POST median %7.2f ms p90 %7.2f ms"
-              " | ratio %5.2f (p90 %5.2f)  goal <= %.1f  %s\n",
-              std::string(mode_name(mode)).c_str(), held ? "release" : "receipt", median, p90, raw_median,
-              quantile(raw, 0.9), ratio, raw_median > 0 ? p90 / raw_median : 0, goal,
-              ratio <= goal ? "met" : "MISSED");
+  std::printf(
+      "  %-6s a) latency, intent -> %-7s  median %8.2f ms  p90 %8.2f ms | raw POST median %7.2f ms p90 %7.2f ms"
+      " | ratio %5.2f (p90 %5.2f)  goal <= %.1f  %s\n",
+      std::string(mode_name(mode)).c_str(), held ? "release" : "receipt", median, p90, raw_median, quantile(raw, 0.9),
+      ratio, raw_median > 0 ? p90 / raw_median : 0, goal, ratio <= goal ? "met" : "MISSED");
   if (missing > 0) std::printf("         %d of %zu attempts did not reach that commit\n", missing, traces.size());
   std::printf("  %-6s c) journal commits per submitted attempt: %.2f on average over %zu attempts\n",
               std::string(mode_name(mode)).c_str(), traces.empty() ? 0.0 : commits / static_cast<double>(traces.size()),
@@ -357,10 +359,11 @@ void throughput(const Target& target, model::SubmitMode mode, int jobs) {
   for (const double t : raw) raw_ms += t;
   const double raw_rate = raw_ms > 0 ? jobs / (raw_ms / 1000) : 0;
   const double ratio = raw_rate > 0 ? rate / raw_rate : 0;
-  std::printf("  %-6s b) throughput, %d jobs: %5d receipts in %7.2f s = %7.1f jobs/s | %d raw POSTs in sequence"
-              " %7.1f /s | ratio %5.2f  goal >= 0.8  %s\n",
-              std::string(mode_name(mode)).c_str(), jobs, seen, seconds, rate, jobs, raw_rate, ratio,
-              ratio >= 0.8 ? "met" : "MISSED");
+  std::printf(
+      "  %-6s b) throughput, %d jobs: %5d receipts in %7.2f s = %7.1f jobs/s | %d raw POSTs in sequence"
+      " %7.1f /s | ratio %5.2f  goal >= 0.8  %s\n",
+      std::string(mode_name(mode)).c_str(), jobs, seen, seconds, rate, jobs, raw_rate, ratio,
+      ratio >= 0.8 ? "met" : "MISSED");
   if (seen < jobs) std::printf("         stopped after the time limit with %d of %d receipts\n", seen, jobs);
   if (target.real) std::printf("         cancelled %d jobs of this run\n", bench.cancel_everything());
   std::fflush(stdout);
