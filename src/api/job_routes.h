@@ -1,0 +1,22 @@
+// The handlers behind routes.h, one per route; each returns the whole reply (success or the
+// error shape of exchange.h). `actor` is the authenticated token's NAME.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "api/exchange.h"
+#include "api/routes.h"
+
+namespace tpslurm::api {
+
+Reply submit_job(RouteContext& context, const std::string& actor, std::string_view body);
+Reply show_job(RouteContext& context, std::string_view job_id);
+Reply show_audit(RouteContext& context, std::string_view job_id);
+Reply cancel_job(RouteContext& context, const std::string& actor, std::string_view job_id, std::string_view body);
+Reply set_paused(RouteContext& context, const std::string& actor, bool paused, std::string_view body);
+
+// A journal or storage failure as a reply: not_found 404, transient 503, anything else 500.
+Reply error_from(const Error& error);
+
+}  // namespace tpslurm::api
