@@ -11,8 +11,12 @@
 namespace tpslurm::api {
 
 Reply submit_job(RouteContext& context, const std::string& actor, std::string_view body);
+// `target`'s query: phase (a platform phase), limit (1 to 1000, default 100), after (a job id).
+Reply list_jobs(RouteContext& context, std::string_view target);
 Reply show_job(RouteContext& context, std::string_view job_id);
 Reply show_audit(RouteContext& context, std::string_view job_id);
+// `target`'s query: attempt, component, stream (stdout or stderr), offset; as `logs --json`.
+Reply show_logs(RouteContext& context, std::string_view job_id, std::string_view target);
 Reply cancel_job(RouteContext& context, const std::string& actor, std::string_view job_id, std::string_view body);
 Reply set_paused(RouteContext& context, const std::string& actor, bool paused, std::string_view body);
 

@@ -86,7 +86,8 @@ Reply Routes::route(const ApiRequest& request, const std::string& actor) {
     return error_reply(404, "not_found", "no such path: " + std::string(request.target.substr(0, 200)));
   }
   if (segments.size() == 2) {
-    if (!post) return method_not_allowed("POST");
+    if (get) return list_jobs(m_context, request.target);
+    if (!post) return method_not_allowed("GET, POST");
     return submit_job(m_context, actor, request.body);
   }
   const std::string_view job_id = segments[2];
@@ -97,6 +98,10 @@ Reply Routes::route(const ApiRequest& request, const std::string& actor) {
   if (segments.size() == 4 && !job_id.empty() && segments[3] == "audit") {
     if (!get) return method_not_allowed("GET");
     return show_audit(m_context, job_id);
+  }
+  if (segments.size() == 4 && !job_id.empty() && segments[3] == "logs") {
+    if (!get) return method_not_allowed("GET");
+    return show_logs(m_context, job_id, request.target);
   }
   if (segments.size() == 4 && !job_id.empty() && segments[3] == "cancel") {
     if (!post) return method_not_allowed("POST");

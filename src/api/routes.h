@@ -3,8 +3,10 @@
 //   GET  /healthz                  no token: {"status": "ok"} while the process answers
 //   POST /v1/jobs                  a LaunchRequest: 201 created, 200 the same body again, 409 another
 //                                  body under a known job_id, 422 with every problem, 400 not JSON
+//   GET  /v1/jobs?phase=&limit=&after=   a page of `status --json`'s rows in job_id order
 //   GET  /v1/jobs/{id}             exactly what `status JOB --json` prints
 //   GET  /v1/jobs/{id}/audit       exactly what `audit JOB --json` prints
+//   GET  /v1/jobs/{id}/logs?attempt=&component=&stream=&offset=   exactly what `logs --json` prints
 //   POST /v1/jobs/{id}/cancel      {"reason"?, "grace_seconds"?}, as `cancel`
 //   POST /v1/pause                 {"reason"} as `pause`;  POST /v1/resume  {"reason"?} as `resume`
 //

@@ -1,5 +1,6 @@
 #include "operations/job_views.h"
 
+#include <algorithm>
 #include <boost/json/serialize.hpp>
 
 #include "operations/record_json.h"
@@ -23,6 +24,29 @@ Result<std::optional<boost::json::object>> job_status(journal::Journal& journal,
   for (const auto& attempt : *attempts) list.push_back(to_json(attempt));
   out["attempts"] = std::move(list);
   return std::optional<boost::json::object>(std::move(out));
+}
+
+Result<boost::json::object> job_page(journal::Journal& journal, const JobPageQuery& query) {
+  auto jobs = journal.jobs();
+  if (!jobs.ok()) return jobs.error();
+  std::vector<const journal::JobRecord*> selected;
+  for (const auto& job : *jobs) {
+    if (job.job_id > query.after && (!query.phase || job.phase == *query.phase)) selected.push_back(&job);
+  }
+  // Job ids are the cursor: a page never repeats or skips a job, whatever is added meanwhile.
+  std::sort(selected.begin(), selected.end(),
+            [](const journal::JobRecord* a, const journal::JobRecord* b) { return a->job_id < b->job_id; });
+  const std::size_t limit = std::max<std::size_t>(query.limit, 1);
+  boost::json::array rows;
+  for (std::size_t i = 0; i < selected.size() && i < limit; ++i) {
+    auto attempts = journal.attempts(selected[i]->job_id);
+    if (!attempts.ok()) return attempts.error();
+    rows.push_back(job_row(*selected[i], *attempts));
+  }
+  const bool more = selected.size() > limit;
+  return boost::json::object{
+      {"jobs", std::move(rows)},
+      {"next", more ? boost::json::value(selected[limit - 1]->job_id) : boost::json::value(nullptr)}};
 }
 
 Result<std::optional<boost::json::array>> job_timeline(journal::Journal& journal, std::string_view job_id) {

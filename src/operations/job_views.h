@@ -7,6 +7,7 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,16 @@ boost::json::object job_row(const journal::JobRecord& job, const std::vector<jou
 
 // `status JOB --json`: the job with every attempt.
 Result<std::optional<boost::json::object>> job_status(journal::Journal& journal, std::string_view job_id);
+
+// One page of jobs in job_id order, with the rows of `status --json`: those after `after`
+// (a job id; empty: from the first), of `phase` when given, at most `limit`. `next` is the
+// last id of the page when more jobs follow, else null.
+struct JobPageQuery {
+  std::optional<model::JobPhase> phase;
+  std::size_t limit = 100;
+  std::string after;
+};
+Result<boost::json::object> job_page(journal::Journal& journal, const JobPageQuery& query);
 
 // `audit JOB --json`: the job's timeline, oldest first.
 Result<std::optional<boost::json::array>> job_timeline(journal::Journal& journal, std::string_view job_id);

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <boost/json.hpp>
+#include <map>
 
 #include "api_fixture.h"
 
@@ -146,9 +147,54 @@ TEST_F(ApiJobsTest, UnknownPathsAre404AndWrongMethods405) {
   EXPECT_TRUE(body.contains("message"));
   EXPECT_TRUE(body.contains("problems"));
   EXPECT_EQ(call("DELETE", "/v1/jobs/ft-7f3c2a", kAliceToken).status, 405);
-  EXPECT_EQ(call("GET", "/v1/jobs", kAliceToken).status, 405);
+  const auto put = call("PUT", "/v1/jobs", kAliceToken);
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.headers.at("allow"), "GET, POST");
   EXPECT_EQ(call("GET", "/v2/jobs", kAliceToken).status, 404);
   EXPECT_EQ(call("GET", "/v1/jobs/a/b/c", kAliceToken).status, 404);
+}
+
+TEST_F(ApiJobsTest, JobsArePagedInJobIdOrderWithTheRowsOfStatusJson) {
+  for (const char* id : {"b-2", "a-1", "c-3"}) {
+    ASSERT_EQ(call("POST", "/v1/jobs", kAliceToken, replaced(example_request(), "ft-7f3c2a", id)).status, 201);
+  }
+  ASSERT_EQ(call("POST", "/v1/jobs/b-2/cancel", kAliceToken, "").status, 200);
+  const auto cli_status = cli({"status", "--json"});
+  ASSERT_EQ(cli_status.exit_code, 0) << cli_status.err;
+  std::map<std::string, json::value> cli_rows;
+  const json::value cli_page = json::parse(cli_status.out);
+  for (const auto& row : cli_page.at("jobs").as_array()) {
+    cli_rows[std::string(row.at("job_id").as_string())] = row;
+  }
+
+  const auto first = call("GET", "/v1/jobs?limit=2", kBobToken);
+  ASSERT_EQ(first.status, 200) << first.body;
+  const auto page = json::parse(first.body).as_object();
+  ASSERT_EQ(page.at("jobs").as_array().size(), 2u);
+  EXPECT_EQ(page.at("jobs").as_array()[0].at("job_id"), "a-1");
+  EXPECT_EQ(page.at("jobs").as_array()[1].at("job_id"), "b-2");
+  EXPECT_EQ(page.at("jobs").as_array()[1], cli_rows.at("b-2"));
+  EXPECT_EQ(page.at("next"), "b-2");
+  const auto last = json::parse(call("GET", "/v1/jobs?limit=2&after=b-2", kBobToken).body).as_object();
+  ASSERT_EQ(last.at("jobs").as_array().size(), 1u);
+  EXPECT_EQ(last.at("jobs").as_array()[0], cli_rows.at("c-3"));
+  EXPECT_TRUE(last.at("next").is_null());
+  const auto all = json::parse(call("GET", "/v1/jobs", kBobToken).body).as_object();
+  EXPECT_EQ(all.at("jobs").as_array().size(), 3u);
+  EXPECT_TRUE(all.at("next").is_null());
+  const auto queued = json::parse(call("GET", "/v1/jobs?phase=queued", kBobToken).body).as_object();
+  EXPECT_EQ(queued.at("jobs").as_array().size(), 3u);
+  EXPECT_TRUE(json::parse(call("GET", "/v1/jobs?phase=running", kBobToken).body).at("jobs").as_array().empty());
+
+  const auto bad = call("GET", "/v1/jobs?phase=done&limit=0&colour=red", kBobToken);
+  EXPECT_EQ(bad.status, 422);
+  std::vector<std::string> fields;
+  const json::value refusal = json::parse(bad.body);
+  for (const auto& problem : refusal.at("problems").as_array()) {
+    fields.emplace_back(problem.at("field").as_string());
+  }
+  EXPECT_EQ(fields, (std::vector<std::string>{"phase", "limit", "colour"}));
+  EXPECT_EQ(call("GET", "/v1/jobs?limit=1001", kBobToken).status, 422);
 }
 
 // The daemon notices new jobs and desires through the journal's data_version, which moves
