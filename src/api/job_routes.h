@@ -1,5 +1,6 @@
 // The handlers behind routes.h, one per route; each returns the whole reply (success or the
-// error shape of exchange.h). `actor` is the authenticated token's NAME.
+// error shape of exchange.h). `actor` is the authenticated token's NAME. The readers are in
+// read_routes.cc, the writers and the error mapping in write_routes.cc.
 #pragma once
 
 #include <string>
@@ -22,5 +23,7 @@ Reply set_paused(RouteContext& context, const std::string& actor, bool paused, s
 
 // A journal or storage failure as a reply: not_found 404, transient 503, anything else 500.
 Reply error_from(const Error& error);
+// 404 "no job ID".
+Reply no_job(std::string_view job_id);
 
 }  // namespace tpslurm::api

@@ -32,20 +32,26 @@ ServerLimits ApiFixture::test_limits() {
 }
 
 void ApiFixture::start(ServerLimits limits, const std::string& listen) {
+  const std::string error = try_start(limits, listen);
+  ASSERT_EQ(error, "");
+}
+
+std::string ApiFixture::try_start(ServerLimits limits, const std::string& listen) {
   env["TUNEPLANE_API_LISTEN"] = listen;
   auto loaded = config::load_settings(config::Environment(env.begin(), env.end()), std::nullopt,
                                       config::current_process_options());
-  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  if (!loaded.ok()) return loaded.error().to_text();
   settings = loaded->settings;
   auto gpu = model::GpuSeriesCatalog::parse(tpslurm::testing::read_test_file(settings.gpu_series_file), "gpu");
   auto runtimes =
       model::RuntimeRegistry::parse(tpslurm::testing::read_test_file(settings.runtime_registry_file), "runtimes");
-  ASSERT_TRUE(gpu.ok() && runtimes.ok());
+  if (!gpu.ok() || !runtimes.ok()) return "the example catalogs do not parse";
   m_catalogs = std::make_unique<model::Catalogs>(model::Catalogs{std::move(*gpu), std::move(*runtimes)});
-  ASSERT_TRUE(make_directories(settings.state_dir, 0700).ok());
+  if (!make_directories(settings.state_dir, 0700).ok()) return "cannot create the state directory";
   auto service = ApiService::start(settings, *m_catalogs, m_clock, limits);
-  ASSERT_TRUE(service.ok()) << service.error().message();
+  if (!service.ok()) return service.error().message();
   m_service = std::move(*service);
+  return "";
 }
 
 Endpoint ApiFixture::endpoint() const {

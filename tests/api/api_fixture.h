@@ -35,6 +35,8 @@ class ApiFixture : public ::testing::Test {
 
   // Starts the service listening on `listen` (TUNEPLANE_API_LISTEN's syntax).
   void start(ServerLimits limits = test_limits(), const std::string& listen = "127.0.0.1:0");
+  // The same, returning why the service did not start ("" when it did).
+  std::string try_start(ServerLimits limits, const std::string& listen);
   void stop() { m_service.reset(); }
   Endpoint endpoint() const;
 

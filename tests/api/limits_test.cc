@@ -2,9 +2,13 @@
 // one that hangs up mid-request, more connections than allowed — are refused or closed while
 // every other client keeps being served. Time limits here are generous bounds, never
 // measurements.
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <boost/json.hpp>
+#include <cstdio>
 
 #include "api_fixture.h"
 
@@ -107,6 +111,30 @@ TEST_F(ApiLimitsTest, ServesAUnixSocketCreated0660) {
   EXPECT_EQ(call("GET", "/v1/jobs/none", "").status, 401);
   stop();
   EXPECT_NE(::lstat(socket.c_str(), &info), 0) << "the socket outlived the server";
+}
+
+TEST_F(ApiLimitsTest, AStaleSocketIsReplacedAndAnyOtherFileRefused) {
+  const std::string path = dir.file("api.sock");
+  const int stale = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", path.c_str());
+  ASSERT_EQ(::bind(stale, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ::close(stale);
+  start(test_limits(), "unix:" + path);
+  EXPECT_TRUE(healthy());
+  stop();
+  tpslurm::testing::write_test_file(path, "not a socket");
+  EXPECT_EQ(try_start(test_limits(), "unix:" + path),
+            "TUNEPLANE_API_LISTEN unix:" + path + ": exists and is not a socket; remove it or pick another path");
+  EXPECT_EQ(tpslurm::testing::read_test_file(path), "not a socket");
+}
+
+TEST_F(ApiLimitsTest, AnAddressInUseIsAClearError) {
+  start();
+  const std::string taken = "127.0.0.1:" + std::to_string(endpoint().port);
+  const std::string second = try_start(test_limits(), taken);
+  EXPECT_NE(second.find("TUNEPLANE_API_LISTEN " + taken + ": cannot listen: "), std::string::npos) << second;
 }
 
 }  // namespace
