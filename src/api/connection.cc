@@ -66,6 +66,28 @@ asio::awaitable<void> linger(Stream& stream, const ServerLimits& limits) {
   }
 }
 
+bool wants_continue(const http::request_parser<http::string_body>& parser) {
+  return beast::iequals(parser.get()[http::field::expect], "100-continue");
+}
+
+// The headers, then (after a `100 Continue` when the client waits for one) the body.
+template <class Stream>
+asio::awaitable<beast::error_code> read_request(Stream& stream, beast::flat_buffer& buffer,
+                                                http::request_parser<http::string_body>& parser) {
+  auto [error, bytes] = co_await http::async_read_header(stream, buffer, parser, kTuple);
+  (void)bytes;
+  if (error || parser.is_done()) co_return error;
+  if (wants_continue(parser)) {
+    http::response<http::empty_body> go_on{http::status::continue_, 11};
+    auto [written, count] = co_await http::async_write(stream, go_on, kTuple);
+    (void)count;
+    if (written) co_return written;
+  }
+  auto [body_error, body_bytes] = co_await http::async_read(stream, buffer, parser, kTuple);
+  (void)body_bytes;
+  co_return body_error;
+}
+
 template <class Protocol>
 asio::awaitable<void> serve(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
   // Counted by the accept loop before the spawn.
@@ -82,8 +104,7 @@ asio::awaitable<void> serve(typename Protocol::socket socket, std::shared_ptr<Co
     parser.body_limit(limits.body_bytes);
     // One deadline for the whole request, headers and body: trickling bytes does not extend it.
     stream.expires_after(limits.request_time);
-    auto [error, bytes] = co_await http::async_read(stream, buffer, parser, kTuple);
-    (void)bytes;
+    beast::error_code error = co_await read_request(stream, buffer, parser);
     if (error) {
       if (auto reply = reply_for(error)) {
         stream.expires_after(limits.request_time);

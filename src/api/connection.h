@@ -1,5 +1,6 @@
 // One client connection of the API server (server.h): reads requests with Beast's parser
-// under the header and body limits, the whole read (and each write) under the request-time
+// under the header and body limits (answering `Expect: 100-continue` once the headers are
+// within them), the whole read (and each write) under the request-time
 // limit, hands each request to the handler and writes its reply; answers a limit that was hit
 // (431, 413, 400 for a request that does not parse) and closes. serve_refusal() answers a
 // connection over the connection limit with 503 and closes it. Internal to api/; the

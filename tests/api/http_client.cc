@@ -101,6 +101,22 @@ bool RawClient::wait_closed(std::chrono::seconds limit) {
   return true;
 }
 
+bool RawClient::wait_for(const std::string& text, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (m_fd >= 0 && m_received.find(text) == std::string::npos) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd entry{m_fd, POLLIN, 0};
+    if (::poll(&entry, 1, static_cast<int>(left.count())) <= 0) continue;
+    char buffer[4096];
+    const ssize_t got = ::recv(m_fd, buffer, sizeof buffer, 0);
+    if (got <= 0) return false;
+    m_received.append(buffer, static_cast<std::size_t>(got));
+  }
+  return m_fd >= 0;
+}
+
 void RawClient::close() {
   if (m_fd >= 0) ::close(m_fd);
   m_fd = -1;

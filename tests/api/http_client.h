@@ -39,6 +39,9 @@ class RawClient {
   // Reads until the server closes the connection (true) or `limit` passes (false); what was
   // read is kept in received().
   bool wait_closed(std::chrono::seconds limit);
+  // Reads until what was received holds `text` (true) or `limit` passes or the server
+  // closes (false).
+  bool wait_for(const std::string& text, std::chrono::seconds limit);
   const std::string& received() const { return m_received; }
   void close();
 

@@ -44,6 +44,26 @@ TEST_F(ApiLimitsTest, AnOversizedBodyIs413AndNothingIsJournaled) {
   EXPECT_TRUE(jobs->empty());
 }
 
+TEST_F(ApiLimitsTest, AClientThatExpects100ContinueGetsItAndThenItsAnswer) {
+  start();
+  const std::string body = example_request();
+  RawClient client(endpoint().port);
+  ASSERT_TRUE(client.send(
+      "POST /v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + kAliceToken +
+      "\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n"));
+  ASSERT_TRUE(client.wait_for("\r\n\r\n", kGenerous));
+  EXPECT_EQ(client.received(), "HTTP/1.1 100 Continue\r\n\r\n");
+  ASSERT_TRUE(client.send(body));
+  ASSERT_TRUE(client.wait_closed(kGenerous));
+  EXPECT_NE(client.received().find("HTTP/1.1 201 Created"), std::string::npos) << client.received();
+
+  RawClient refused(endpoint().port);
+  ASSERT_TRUE(refused.send("POST /v1/jobs HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: " +
+                           std::to_string(2 << 20) + "\r\n\r\n"));
+  ASSERT_TRUE(refused.wait_closed(kGenerous));
+  EXPECT_EQ(refused.received().substr(0, 12), "HTTP/1.1 413") << refused.received();
+}
+
 TEST_F(ApiLimitsTest, MalformedHttpIs400) {
   start();
   RawClient client(endpoint().port);

@@ -370,8 +370,8 @@ TEST(SettingsLoaderTest, ReadsTheApiSettings) {
   ASSERT_TRUE(defaults.ok());
   EXPECT_EQ(defaults->settings.api_listen, "127.0.0.1:8740");
   EXPECT_EQ(defaults->settings.api_tokens_file, "");
-  const auto loaded =
-      load({{"TUNEPLANE_API_LISTEN", "unix:/run/tuneplane/api.sock"}, {"TUNEPLANE_API_TOKENS_FILE", dir.file("tokens")}});
+  const auto loaded = load(
+      {{"TUNEPLANE_API_LISTEN", "unix:/run/tuneplane/api.sock"}, {"TUNEPLANE_API_TOKENS_FILE", dir.file("tokens")}});
   ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
   EXPECT_EQ(loaded->settings.api_listen, "unix:/run/tuneplane/api.sock");
   EXPECT_EQ(loaded->settings.api_tokens_file, dir.file("tokens"));
