@@ -9,9 +9,10 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
-#include "cli/record_json.h"
 #include "cli/table.h"
 #include "journal/journal.h"
+#include "operations/job_views.h"
+#include "operations/record_json.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -30,7 +31,7 @@ int print(Context& context, const Result<std::vector<Entry>>& entries, bool json
   if (!entries.ok()) return context.fail(entries.error());
   if (json) {
     boost::json::array list;
-    for (const auto& entry : *entries) list.push_back(to_json(entry));
+    for (const auto& entry : *entries) list.push_back(operations::to_json(entry));
     context.out() << boost::json::serialize(list) << "\n";
     return kExitOk;
   }
@@ -115,10 +116,17 @@ int run_audit(Context& context, const AuditOptions& options) {
         },
         "no cleanup backlog");
   }
+  if (options.json) {
+    auto timeline = operations::job_timeline(*journal, options.job);
+    if (!timeline.ok()) return context.fail(timeline.error());
+    if (!timeline->has_value()) return context.fail(not_found("no job " + options.job + " in " + journal->path()));
+    context.out() << operations::json_text(**timeline);
+    return kExitOk;
+  }
   auto job = journal->job(options.job);
   if (!job.ok()) return context.fail(job.error());
   if (!job->has_value()) return context.fail(not_found("no job " + options.job + " in " + journal->path()));
-  if (!options.json) context.out() << "job " << options.job << ", request sha256 " << (*job)->request_sha256 << "\n\n";
+  context.out() << "job " << options.job << ", request sha256 " << (*job)->request_sha256 << "\n\n";
   return print<journal::TimelineEntry>(
       context, journal->timeline(options.job), options.json,
       Table({"SEQ", "AT", "ATTEMPT", "EVENT", "FROM", "TO", "SLURM JOB", "SLUID", "REASON"}),

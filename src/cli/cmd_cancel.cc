@@ -14,6 +14,7 @@
 #include "cli/exit_codes.h"
 #include "cli/slurm_connection.h"
 #include "journal/journal.h"
+#include "operations/desires.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -22,31 +23,20 @@ int run_cancel(Context& context, const std::string& job_id, const std::string& r
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::write, exit_code);
   if (!journal) return exit_code;
-  for (int tries = 0; tries < 5; ++tries) {
-    auto job = journal->job(job_id);
-    if (!job.ok()) return context.fail(job.error());
-    if (!job->has_value()) return context.fail(not_found("no job " + job_id + " in the journal"));
-    const journal::JobRecord& record = **job;
-    if (model::is_final(record.phase)) {
-      context.out() << job_id << ": already " << model::to_string(record.phase) << "; nothing to cancel\n";
-      return kExitOk;
-    }
-    if (record.desire == model::Desire::cancel) {
-      context.out() << job_id << ": cancel already requested\n";
-      return kExitOk;
-    }
-    const std::string words =
-        reason.empty() ? "requested by " + operator_name() : reason + " (by " + operator_name() + ")";
-    Status set = journal->set_desire(job_id, model::Desire::cancel, words, record.version, grace);
-    if (set.ok()) {
-      context.out() << job_id << ": cancel requested (" << model::to_string(record.phase) << ")"
+  auto cancelled = operations::request_cancel(*journal, job_id, operator_name(), reason, grace);
+  if (!cancelled.ok()) return context.fail(cancelled.error());
+  switch (cancelled->outcome) {
+    case operations::CancelOutcome::already_final:
+      context.out() << job_id << ": already " << model::to_string(cancelled->phase) << "; nothing to cancel\n";
+      break;
+    case operations::CancelOutcome::already_requested: context.out() << job_id << ": cancel already requested\n"; break;
+    case operations::CancelOutcome::requested:
+      context.out() << job_id << ": cancel requested (" << model::to_string(cancelled->phase) << ")"
                     << (grace ? ", SIGUSR1 first and the kill " + std::to_string(*grace) + " s later" : std::string())
                     << "; the daemon applies it\n";
-      return kExitOk;
-    }
-    if (set.error().kind() != ErrorKind::transient) return context.fail(set.error());
+      break;
   }
-  return context.fail(transient("job " + job_id + " kept changing; try again"));
+  return kExitOk;
 }
 
 }  // namespace

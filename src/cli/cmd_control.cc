@@ -10,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "cli/slurm_connection.h"
 #include "journal/journal.h"
+#include "operations/desires.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -18,11 +19,8 @@ int run_control(Context& context, bool pause, const std::string& reason) {
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::write, exit_code);
   if (!journal) return exit_code;
-  auto before = journal->control("paused");
+  auto before = operations::set_paused(*journal, pause, operator_name(), reason);
   if (!before.ok()) return context.fail(before.error());
-  const Status changed = pause ? journal->set_control("paused", operator_name(), reason)
-                               : journal->clear_control("paused", operator_name(), reason);
-  if (!changed.ok()) return context.fail(changed.error());
   if (pause) {
     context.out() << (before->has_value() ? "already paused since " + (*before)->set_at + " by " + (*before)->set_by
                                           : std::string("paused: nothing new is submitted; submitted jobs are "

@@ -14,8 +14,8 @@
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "journal/journal.h"
+#include "operations/job_logs.h"
 #include "storage/attempt_logs.h"
-#include "storage/layout.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -45,15 +45,6 @@ std::string amount(std::uint64_t bytes, const std::optional<std::uint64_t>& line
   std::string out = grouped(bytes) + (bytes == 1 ? " byte" : " bytes");
   if (lines) out += " (" + grouped(*lines) + (*lines == 1 ? " line)" : " lines)");
   return out;
-}
-
-std::string_view state_name(storage::LogFileState state) {
-  switch (state) {
-    case storage::LogFileState::present: return "present";
-    case storage::LogFileState::empty: return "empty";
-    case storage::LogFileState::missing: return "missing";
-  }
-  return "missing";
 }
 
 void print_file(std::ostream& out, const storage::AttemptLogFile& file, bool paged) {
@@ -96,126 +87,44 @@ void print_file(std::ostream& out, const storage::AttemptLogFile& file, bool pag
   }
 }
 
-json::value optional_number(const std::optional<std::uint64_t>& n) {
-  return n ? json::value(*n) : json::value(nullptr);
-}
-
-json::object to_json(const storage::AttemptLogFile& file) {
-  json::object out{{"name", file.name},
-                   {"component", file.component},
-                   {"stream", storage::to_string(file.stream)},
-                   {"path", file.path}};
-  if (!file.content.ok()) {
-    out["state"] = "unreadable";
-    out["error"] = file.content.error().message();
-    return out;
-  }
-  const storage::LogTail& log = *file.content;
-  out["state"] = state_name(log.state);
-  out["size"] = log.file_size;
-  out["begin"] = log.begin;
-  out["end"] = log.end;
-  out["next_offset"] = log.next_offset;
-  out["bytes_before"] = log.bytes_before;
-  out["lines_before"] = optional_number(log.lines_before);
-  out["bytes_after"] = log.bytes_after;
-  out["lines_after"] = optional_number(log.lines_after);
-  out["starts_mid_line"] = log.starts_mid_line;
-  out["ends_mid_line"] = log.ends_mid_line;
-  out["partial_line_held"] = log.partial_line_held;
-  out["text"] = storage::valid_utf8(log.text);  // JSON must be UTF-8: invalid bytes become U+FFFD
-  return out;
-}
-
-std::string numbers(const std::vector<journal::AttemptRecord>& attempts) {
-  std::string out;
-  for (const auto& a : attempts) out += (out.empty() ? "" : ", ") + std::to_string(a.number);
-  return out;
-}
-
-Result<const journal::AttemptRecord*> pick_attempt(const std::vector<journal::AttemptRecord>& attempts,
-                                                   const LogsOptions& options) {
-  if (options.attempt_option->count() == 0) return attempts.empty() ? nullptr : &attempts.back();
-  for (const auto& a : attempts) {
-    if (a.number == options.attempt) return &a;
-  }
-  if (attempts.empty()) {
-    return not_found("job " + options.job + " has no attempt " + std::to_string(options.attempt) +
-                     ": it has no attempts yet");
-  }
-  return not_found("job " + options.job + " has no attempt " + std::to_string(options.attempt) + "; its attempts are " +
-                   numbers(attempts) + " (without --attempt: the newest, " + std::to_string(attempts.back().number) +
-                   ")");
-}
-
 int run_logs(Context& context, const LogsOptions& options) {
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::read, exit_code);
   if (!journal) return exit_code;
-  auto job = journal->job(options.job);
-  if (!job.ok()) return context.fail(job.error());
-  if (!job->has_value()) return context.fail(not_found("no job " + options.job + " in " + journal->path()));
-  auto attempts = journal->attempts(options.job);
-  if (!attempts.ok()) return context.fail(attempts.error());
-  auto picked = pick_attempt(*attempts, options);
-  if (!picked.ok()) return context.fail(picked.error());
-  json::object report{{"job_id", options.job}};
-  if (*picked == nullptr) {
-    if (options.json) {
-      report["attempt"] = nullptr;
-      report["logs"] = json::array();
-      context.out() << json::serialize(report) << "\n";
-    } else {
-      context.out() << "job " << options.job << " has no attempt yet (" << model::to_string((*job)->phase)
-                    << "): nothing has written a log\n";
-    }
-    return kExitOk;
-  }
-  const journal::AttemptRecord& attempt = **picked;
-  const std::string dir = attempt.attempt_dir.empty()
-                              ? storage::attempt_dir(context.settings()->storage_root, options.job, attempt.number)
-                              : attempt.attempt_dir;
-  storage::LogSelection selection;
-  if (options.component_option->count() > 0) selection.component = options.component;
-  selection.stream = options.stderr_stream ? storage::LogStream::err : storage::LogStream::out;
-  if (options.offset_option->count() > 0) selection.offset = options.offset;
-  selection.growing = model::is_final(attempt.state) ? storage::Growing::no : storage::Growing::yes;
-  auto files = storage::read_attempt_logs(dir, selection);
-  const std::string subject = "job " + options.job + " attempt " + std::to_string(attempt.number);
-  const bool no_directory = !files.ok() && files.error().kind() == ErrorKind::not_found;
-  if (!files.ok() && !no_directory) {
-    Error error = files.error().with_context(subject);
-    if (error.kind() == ErrorKind::invalid_argument && selection.component) {
+  operations::LogsQuery query{options.job, std::nullopt, std::nullopt,
+                              options.stderr_stream ? storage::LogStream::err : storage::LogStream::out, std::nullopt};
+  if (options.attempt_option->count() > 0) query.attempt = options.attempt;
+  if (options.component_option->count() > 0) query.component = options.component;
+  if (options.offset_option->count() > 0) query.offset = options.offset;
+  auto logs = operations::read_job_logs(*journal, context.settings()->storage_root, query);
+  if (!logs.ok()) {
+    Error error = logs.error();
+    if (error.kind() == ErrorKind::invalid_argument && query.component) {
       error = invalid_argument(error.message() + "; pick one with --component, or leave it out for every log");
     }
     return context.fail(error);
   }
-  report["attempt"] = attempt.number;
-  report["attempt_state"] = model::to_string(attempt.state);
-  report["attempt_dir"] = dir;
-  report["directory_written"] = !no_directory;
-  json::array list;
-  if (!options.json) {
-    context.out() << subject << " (" << model::to_string(attempt.state) << ") in " << dir << "\n";
-    if (no_directory) context.out() << files.error().message() << "\n";
-  }
-  const Error* failure = nullptr;
-  if (files.ok()) {
-    for (const auto& file : *files) {
-      if (!file.content.ok() && failure == nullptr) failure = &file.content.error();
-      if (options.json) {
-        list.push_back(to_json(file));
-      } else {
-        context.out() << "\n";
-        print_file(context.out(), file, selection.offset.has_value());
-      }
+  if (options.json) {
+    context.out() << json::serialize(operations::logs_json(query, *logs)) << "\n";
+  } else if (!logs->attempt) {
+    context.out() << "job " << options.job << " has no attempt yet (" << model::to_string(logs->phase)
+                  << "): nothing has written a log\n";
+    return kExitOk;
+  } else {
+    context.out() << operations::logs_subject(query, *logs->attempt) << " (" << model::to_string(logs->attempt->state)
+                  << ") in " << logs->dir << "\n";
+    if (logs->no_directory) context.out() << logs->no_directory->message() << "\n";
+    for (const auto& file : logs->files) {
+      context.out() << "\n";
+      print_file(context.out(), file, query.offset.has_value());
     }
   }
-  if (options.json) {
-    report["logs"] = std::move(list);
-    context.out() << json::serialize(report) << "\n";
+  for (const auto& file : logs->files) {
+    if (!file.content.ok()) {
+      return context.fail(file.content.error().with_context(operations::logs_subject(query, *logs->attempt)));
+    }
   }
-  return failure == nullptr ? kExitOk : context.fail(failure->with_context(subject));
+  return kExitOk;
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 // The daemon: takes the journal's exclusive lock (a second `serve` is refused with the
 // holder's pid), resumes every job from whatever the journal holds and reconciles until
 // SIGTERM/SIGINT (reconcile/controller.h). --once runs passes until nothing is runnable now,
-// then exits. Logs go to stderr (TUNEPLANE_LOG_FORMAT, TUNEPLANE_LOG_LEVEL).
+// then exits. Logs go to stderr (TUNEPLANE_LOG_FORMAT, TUNEPLANE_LOG_LEVEL). With
+// TUNEPLANE_API_TOKENS_FILE set (and not --once) it also serves the platform API (api/).
 #include <CLI/CLI.hpp>
 
+#include "api/api_service.h"
 #include "base/file_system.h"
 #include "cli/commands.h"
 #include "cli/context.h"
@@ -43,6 +45,15 @@ int run_serve(Context& context, bool once) {
   auto slurm = connect_slurm(*settings, context.clock());
   if (!slurm.ok()) return context.fail(slurm.error());
 
+  // The platform API, when its tokens are configured: it answers beside the reconciler and
+  // stops after it.
+  std::unique_ptr<api::ApiService> service;
+  if (!once && !settings->api_tokens_file.empty()) {
+    auto started = api::ApiService::start(*settings, *catalogs, context.clock());
+    if (!started.ok()) return context.fail(started.error());
+    service = std::move(*started);
+    config::log_info({}, "API listening on " + service->server().where());
+  }
   reconcile::Controller controller({*journal,
                                     *slurm->client,
                                     *settings,

@@ -7,9 +7,10 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
-#include "cli/record_json.h"
 #include "cli/table.h"
 #include "journal/journal.h"
+#include "operations/job_views.h"
+#include "operations/record_json.h"
 #include "reconcile/components.h"
 
 namespace tpslurm::cli {
@@ -30,14 +31,12 @@ int show_all(Context& context, journal::Journal& journal, bool json) {
   for (const auto& job : *jobs) {
     auto attempts = journal.attempts(job.job_id);
     if (!attempts.ok()) return context.fail(attempts.error());
-    const bool held = resources_held(*attempts);
-    const journal::AttemptRecord* current = attempts->empty() ? nullptr : &attempts->back();
     if (json) {
-      boost::json::object row = to_json(job, held);
-      row["attempt"] = current ? boost::json::value(to_json(*current)) : boost::json::value(nullptr);
-      rows.push_back(std::move(row));
+      rows.push_back(operations::job_row(job, *attempts));
       continue;
     }
+    const bool held = operations::resources_held(*attempts);
+    const journal::AttemptRecord* current = attempts->empty() ? nullptr : &attempts->back();
     table.add({job.job_id, std::string(model::to_string(job.phase)), std::string(model::to_string(job.desire)),
                current ? std::to_string(current->number) + "/" + std::to_string(job.max_attempts) : "",
                current ? std::string(model::to_string(current->state)) : "",
@@ -71,20 +70,19 @@ void show_components(Context& context, const journal::AttemptRecord& attempt) {
 }
 
 int show_one(Context& context, journal::Journal& journal, const std::string& job_id, bool json) {
+  if (json) {
+    auto view = operations::job_status(journal, job_id);
+    if (!view.ok()) return context.fail(view.error());
+    if (!view->has_value()) return context.fail(not_found("no job " + job_id + " in " + journal.path()));
+    context.out() << operations::json_text(**view);
+    return kExitOk;
+  }
   auto job = journal.job(job_id);
   if (!job.ok()) return context.fail(job.error());
   if (!job->has_value()) return context.fail(not_found("no job " + job_id + " in " + journal.path()));
   auto attempts = journal.attempts(job_id);
   if (!attempts.ok()) return context.fail(attempts.error());
-  const bool held = resources_held(*attempts);
-  if (json) {
-    boost::json::object out = to_json(**job, held);
-    boost::json::array list;
-    for (const auto& attempt : *attempts) list.push_back(to_json(attempt));
-    out["attempts"] = std::move(list);
-    context.out() << boost::json::serialize(out) << "\n";
-    return kExitOk;
-  }
+  const bool held = operations::resources_held(*attempts);
   const journal::JobRecord& j = **job;
   context.out() << "job " << j.job_id << ": " << model::to_string(j.phase) << " (desire " << model::to_string(j.desire)
                 << (j.desire_reason.empty() ? "" : ": " + j.desire_reason)

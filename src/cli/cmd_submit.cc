@@ -6,15 +6,12 @@
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 
-#include "base/digest.h"
-#include "base/file_system.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
 #include "journal/journal.h"
-#include "storage/job_credential.h"
-#include "storage/secret_key.h"
+#include "operations/submission.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -52,28 +49,14 @@ int run_submit(Context& context, const SubmitOptions& options) {
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::write, exit_code);
   if (!journal) return exit_code;
-
-  const std::string hash = sha256_hex(request->canonical_json);
-  auto existing = journal->job(request->job_id);
-  if (!existing.ok()) return context.fail(existing.error());
-  if (existing->has_value()) {
-    // The journal decides the outcome; the credential of a known job is never touched again.
-    auto outcome = journal->add_job({request->job_id, request->canonical_json, hash, "", "", request->max_attempts});
-    if (!outcome.ok()) return context.fail(outcome.error());
-    return report(context, options, request->job_id, "unchanged", hash);
+  auto submitted = operations::submit_job(*journal, *settings, *request);
+  if (!submitted.ok()) return context.fail(submitted.error());
+  if (submitted->outcome == operations::SubmitOutcome::conflict) {
+    return context.fail(invalid_argument(submitted->conflict));
   }
-
-  if (Status made = make_directories(settings->state_dir, 0700); !made.ok()) return context.fail(made.error());
-  auto key = storage::load_or_create_secret_key(settings->state_dir + "/hmac.key");
-  if (!key.ok()) return context.fail(key.error());
-  auto credential = storage::write_job_credential(settings->storage_root, request->job_id,
-                                                  request->ingest_token.value_or(""), *key, settings->storage_group);
-  if (!credential.ok()) return context.fail(credential.error());
-  auto outcome = journal->add_job(
-      {request->job_id, request->canonical_json, hash, credential->path, credential->hmac, request->max_attempts});
-  if (!outcome.ok()) return context.fail(outcome.error());
   return report(context, options, request->job_id,
-                *outcome == journal::AddJobOutcome::created ? "created" : "unchanged", hash);
+                submitted->outcome == operations::SubmitOutcome::created ? "created" : "unchanged",
+                submitted->request_sha256);
 }
 
 }  // namespace

@@ -67,6 +67,10 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_ATTEMPT_RETENTION", "0s",
      "closed attempts' directories are removed this long after their cleanup closed; the journal keeps their "
      "record; 0s: kept for ever (up to 3650d)"},
+    {"TUNEPLANE_API_LISTEN", "127.0.0.1:8740",
+     "where `serve` answers the platform API: IPV4:PORT, [IPV6]:PORT or unix:/PATH (the socket is made 0660)"},
+    {"TUNEPLANE_API_TOKENS_FILE", "",
+     "the platform API's bearer tokens, one `NAME TOKEN` line each; re-read on change; unset: no API", true},
     {"TUNEPLANE_LOG_LEVEL", "info", "trace, debug, info, warn, error or off"},
     {"TUNEPLANE_LOG_FORMAT", "text", "text or json"},
 };

@@ -14,9 +14,11 @@
 
 #include "base/duration.h"
 #include "base/file_system.h"
+#include "base/secret_file.h"
 #include "config/env_file.h"
 #include "config/logging.h"
 #include "config/setting_keys.h"
+#include "model/listen_address.h"
 #include "model/names.h"
 #include "model/rest_endpoint.h"
 
@@ -69,23 +71,9 @@ class Applier {
 
   void secret_file(std::string_view key, std::string& target) {
     with(key, [&](const std::string& path) -> std::optional<std::string> {
-      if (path.empty() || path.front() != '/') return "expected an absolute path to a file";
-      struct stat info {};
-      if (::stat(path.c_str(), &info) != 0) return std::string("cannot be read: ") + std::strerror(errno);
-      if (!S_ISREG(info.st_mode)) return "expected a regular file";
-      char mode[8];
-      std::snprintf(mode, sizeof mode, "%03o", static_cast<unsigned>(info.st_mode & 0777));
-      if (info.st_uid != m_options.effective_uid) {
-        return "is owned by uid " + std::to_string(info.st_uid) + ", not by this process's user (uid " +
-               std::to_string(m_options.effective_uid) + "); a secret must belong to the user that reads it: chown it";
-      }
-      if ((info.st_mode & 022) != 0) {
-        return std::string("is writable by group or others (mode ") + mode + "); run: chmod 600 " + path;
-      }
-      if ((info.st_mode & 044) != 0) {
-        m_out.warnings.push_back(std::string(key) + ": " + path + " is readable by group or others (mode " + mode +
-                                 "); chmod 600 it unless it is a mounted read-only secret");
-      }
+      const SecretFileCheck check = check_secret_file(path, m_options.effective_uid);
+      if (check.refusal) return check.refusal;
+      if (check.warning) m_out.warnings.push_back(std::string(key) + ": " + *check.warning);
       target = path;
       return std::nullopt;
     });
@@ -456,6 +444,13 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
   apply.with("TUNEPLANE_ATTEMPT_RETENTION", [&](const std::string& v) {
     return duration_between(v, s.attempt_retention, std::chrono::seconds(0), std::chrono::hours(24 * 3650));
   });
+  apply.with("TUNEPLANE_API_LISTEN", [&](const std::string& v) -> std::optional<std::string> {
+    std::string expected;
+    if (!model::parse_listen_address(v, &expected)) return expected;
+    s.api_listen = v;
+    return std::nullopt;
+  });
+  apply.secret_file("TUNEPLANE_API_TOKENS_FILE", s.api_tokens_file);
   apply.with("TUNEPLANE_LOG_LEVEL", [&](const std::string& v) -> std::optional<std::string> {
     if (!parse_log_level(v)) return "expected trace, debug, info, warn, error or off";
     s.log_level = v;

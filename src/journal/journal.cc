@@ -159,7 +159,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Cl
   }
 }
 
-Result<AddJobOutcome> Journal::add_job(const NewJob& job) {
+Result<AddJobOutcome> Journal::add_job(const NewJob& job, std::string_view submitted_by) {
   std::lock_guard lock(m_impl->mutex);
   try {
     SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
@@ -182,8 +182,9 @@ Result<AddJobOutcome> Journal::add_job(const NewJob& job) {
     insert.bind(7, now);
     insert.bind(8, now);
     insert.exec();
-    m_impl->append_event(job.job_id, std::nullopt, "job.created", std::nullopt, "queued",
-                         {{"reason", "submitted"}, {"request_sha256", job.request_sha256}});
+    EventDetail detail{{"reason", "submitted"}, {"request_sha256", job.request_sha256}};
+    if (!submitted_by.empty()) detail.emplace_back("by", std::string(submitted_by));
+    m_impl->append_event(job.job_id, std::nullopt, "job.created", std::nullopt, "queued", detail);
     transaction.commit();
     return AddJobOutcome::created;
   } catch (const SQLite::Exception& e) {

@@ -67,7 +67,9 @@ class Journal {
 
   // Jobs. add_job is idempotent by job_id: the same request hash is `unchanged`, another
   // hash is an invalid_argument conflict naming both hashes.
-  Result<AddJobOutcome> add_job(const NewJob& job);
+  // `submitted_by` (the platform API's token name) goes into the job.created event as "by";
+  // empty: not recorded (the CLI).
+  Result<AddJobOutcome> add_job(const NewJob& job, std::string_view submitted_by = {});
   Result<std::optional<JobRecord>> job(std::string_view job_id);
   Result<std::vector<JobRecord>> jobs();
   // Compare-and-set on the job's version: fails (transient) if someone changed the job since.

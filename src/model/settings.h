@@ -74,6 +74,11 @@ struct Settings {
   // journal's record stays); 0: kept for ever.
   std::chrono::seconds attempt_retention{0};
 
+  // The platform API (src/api/), served by `serve` when a tokens file is set: where it listens
+  // (model/listen_address.h) and the file of `NAME TOKEN` lines (a secret file).
+  std::string api_listen = "127.0.0.1:8740";
+  std::string api_tokens_file;
+
   std::string log_level = "info";
   LogFormat log_format = LogFormat::text;
 };

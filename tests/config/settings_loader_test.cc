@@ -363,6 +363,32 @@ TEST(SettingsLoaderTest, RefusesMissingSecretFilesAndBothKinds) {
             "TUNEPLANE_SLURM_JWT_FILE; set one of them (a token file is the default, minting from the key is opt-in)\n");
 }
 
+TEST(SettingsLoaderTest, ReadsTheApiSettings) {
+  TempDir dir;
+  testing::write_test_file(dir.file("tokens"), "alice 0123456789abcdef\n");
+  const auto defaults = load({});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->settings.api_listen, "127.0.0.1:8740");
+  EXPECT_EQ(defaults->settings.api_tokens_file, "");
+  const auto loaded = load(
+      {{"TUNEPLANE_API_LISTEN", "unix:/run/tuneplane/api.sock"}, {"TUNEPLANE_API_TOKENS_FILE", dir.file("tokens")}});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  EXPECT_EQ(loaded->settings.api_listen, "unix:/run/tuneplane/api.sock");
+  EXPECT_EQ(loaded->settings.api_tokens_file, dir.file("tokens"));
+  EXPECT_TRUE(load({{"TUNEPLANE_API_LISTEN", "[::1]:0"}}).ok());
+}
+
+TEST(SettingsLoaderTest, EveryBadApiSettingIsOneLine) {
+  TempDir dir;
+  testing::write_test_file(dir.file("tokens"), "t", perms::owner_read | perms::owner_write | perms::others_write);
+  EXPECT_EQ(refusal({{"TUNEPLANE_API_LISTEN", "localhost:8740"}, {"TUNEPLANE_API_TOKENS_FILE", dir.file("tokens")}}),
+            "TUNEPLANE_API_LISTEN \"localhost:8740\": expected IPV4:PORT (e.g. 127.0.0.1:8740), [IPV6]:PORT or "
+            "unix:/PATH/TO/SOCKET, with a port from 0 to 65535\n"
+            "TUNEPLANE_API_TOKENS_FILE \"" +
+                dir.file("tokens") + "\": is writable by group or others (mode 602); run: chmod 600 " +
+                dir.file("tokens") + "\n");
+}
+
 TEST(SettingsLoaderTest, AnUnreadableConfigFileIsAProblem) {
   EXPECT_EQ(refusal({}, "/nonexistent/tp.env"),
             "--config \"/nonexistent/tp.env\": cannot be read: open /nonexistent/tp.env: No such file or directory\n");

@@ -1,8 +1,8 @@
-#include "cli/record_json.h"
+#include "operations/record_json.h"
 
 #include <boost/json/parse.hpp>
 
-namespace tpslurm::cli {
+namespace tpslurm::operations {
 namespace json = boost::json;
 namespace {
 
@@ -127,4 +127,4 @@ json::object to_json(const journal::CleanupEntry& e) {
           {"since", e.since}};
 }
 
-}  // namespace tpslurm::cli
+}  // namespace tpslurm::operations

@@ -1,4 +1,4 @@
-// The journal's records as JSON for `--json` output (and later the platform's API).
+// The journal's records as JSON, for the CLI's `--json` output and the platform API's answers.
 // Empty strings and unset numbers become null, so machines need not guess.
 #pragma once
 
@@ -6,7 +6,7 @@
 
 #include "journal/records.h"
 
-namespace tpslurm::cli {
+namespace tpslurm::operations {
 
 boost::json::object to_json(const journal::JobRecord& job, bool resources_held);
 boost::json::object to_json(const journal::AttemptRecord& attempt);
@@ -19,4 +19,4 @@ boost::json::object to_json(const journal::CleanupEntry& entry);
 // epilog, staging on the shared filesystem).
 bool resources_held(const std::vector<journal::AttemptRecord>& attempts);
 
-}  // namespace tpslurm::cli
+}  // namespace tpslurm::operations

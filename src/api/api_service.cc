@@ -1,0 +1,35 @@
+#include "api/api_service.h"
+
+#include <unistd.h>
+
+namespace tpslurm::api {
+
+Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& settings, const model::Catalogs& catalogs,
+                                                      const Clock& clock, ServerLimits limits) {
+  if (settings.api_tokens_file.empty()) {
+    return invalid_argument("TUNEPLANE_API_TOKENS_FILE is not set; the API needs its tokens");
+  }
+  auto address = model::parse_listen_address(settings.api_listen);
+  if (!address) return invalid_argument("TUNEPLANE_API_LISTEN " + settings.api_listen + ": not an address");
+  std::unique_ptr<ApiService> service(new ApiService());
+  auto journal = journal::Journal::open(settings.journal_path, clock);
+  if (!journal.ok()) return journal.error();
+  service->m_journal = std::move(*journal);
+  auto tokens = TokenStore::open(settings.api_tokens_file, ::geteuid());
+  if (!tokens.ok()) return tokens.error();
+  service->m_tokens = std::move(*tokens);
+  service->m_routes =
+      std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens});
+  Routes* routes = service->m_routes.get();
+  auto server =
+      Server::start(*address, limits, [routes](const ApiRequest& request) { return routes->handle(request); });
+  if (!server.ok()) return server.error();
+  service->m_server = std::move(*server);
+  return service;
+}
+
+ApiService::~ApiService() {
+  if (m_server) m_server->stop();
+}
+
+}  // namespace tpslurm::api

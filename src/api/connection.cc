@@ -1,0 +1,155 @@
+#include "api/connection.h"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <optional>
+
+namespace tpslurm::api {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
+// After an error reply, how long the rest of a refused request is read and dropped, so the
+// reply is not lost to a reset while the client is still sending.
+constexpr std::chrono::seconds kLingerAtMost{5};
+
+// The reply for a request that could not be read, or nothing when the connection just ended
+// (closed by the client, reset, timed out: nobody to answer, or nobody who deserves it).
+std::optional<Reply> reply_for(const beast::error_code& error) {
+  if (error == http::error::header_limit) {
+    return error_reply(431, "headers_too_large", "the request line and headers exceed the API's limit");
+  }
+  if (error == http::error::body_limit) {
+    return error_reply(413, "body_too_large", "the body exceeds the API's limit of 1 MiB");
+  }
+  if (error == http::error::end_of_stream || error == beast::error::timeout || error == asio::error::eof ||
+      error == asio::error::connection_reset || error == asio::error::operation_aborted ||
+      error == http::error::partial_message) {
+    return std::nullopt;
+  }
+  if (error.category() == http::make_error_code(http::error::bad_target).category()) {
+    return error_reply(400, "malformed_request", "the request is not valid HTTP/1.1: " + error.message());
+  }
+  return std::nullopt;
+}
+
+template <class Stream>
+asio::awaitable<bool> write_reply(Stream& stream, const Reply& reply, bool keep_alive, unsigned version) {
+  http::response<http::string_body> response{static_cast<http::status>(reply.status), version};
+  response.set(http::field::content_type, "application/json");
+  response.set(http::field::server, "tuneplane-slurm");
+  for (const auto& [name, value] : reply.headers) response.set(name, value);
+  response.body() = reply.body;
+  response.keep_alive(keep_alive);
+  response.prepare_payload();
+  auto [error, bytes] = co_await http::async_write(stream, response, kTuple);
+  (void)bytes;
+  co_return !error;
+}
+
+// Half-closes and drops what the client still sends, for a bounded time.
+template <class Stream>
+asio::awaitable<void> linger(Stream& stream, const ServerLimits& limits) {
+  beast::error_code ignored;
+  stream.socket().shutdown(asio::socket_base::shutdown_send, ignored);
+  stream.expires_after(std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
+  char sink[4096];
+  std::size_t dropped = 0;
+  while (dropped <= 2 * limits.body_bytes) {
+    auto [error, bytes] = co_await stream.async_read_some(asio::buffer(sink), kTuple);
+    if (error) break;
+    dropped += bytes;
+  }
+}
+
+bool wants_continue(const http::request_parser<http::string_body>& parser) {
+  return beast::iequals(parser.get()[http::field::expect], "100-continue");
+}
+
+// The headers, then (after a `100 Continue` when the client waits for one) the body.
+template <class Stream>
+asio::awaitable<beast::error_code> read_request(Stream& stream, beast::flat_buffer& buffer,
+                                                http::request_parser<http::string_body>& parser) {
+  auto [error, bytes] = co_await http::async_read_header(stream, buffer, parser, kTuple);
+  (void)bytes;
+  if (error || parser.is_done()) co_return error;
+  if (wants_continue(parser)) {
+    http::response<http::empty_body> go_on{http::status::continue_, 11};
+    auto [written, count] = co_await http::async_write(stream, go_on, kTuple);
+    (void)count;
+    if (written) co_return written;
+  }
+  auto [body_error, body_bytes] = co_await http::async_read(stream, buffer, parser, kTuple);
+  (void)body_bytes;
+  co_return body_error;
+}
+
+template <class Protocol>
+asio::awaitable<void> serve(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  // Counted by the accept loop before the spawn.
+  struct Release {
+    ConnectionShared& shared;
+    ~Release() { --shared.open; }
+  } release{*shared};
+  beast::basic_stream<Protocol> stream(std::move(socket));
+  beast::flat_buffer buffer;
+  const ServerLimits& limits = shared->limits;
+  while (true) {
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(limits.header_bytes));
+    parser.body_limit(limits.body_bytes);
+    // One deadline for the whole request, headers and body: trickling bytes does not extend it.
+    stream.expires_after(limits.request_time);
+    beast::error_code error = co_await read_request(stream, buffer, parser);
+    if (error) {
+      if (auto reply = reply_for(error)) {
+        stream.expires_after(limits.request_time);
+        if (co_await write_reply(stream, *reply, false, 11)) co_await linger(stream, limits);
+      }
+      break;
+    }
+    auto& message = parser.get();
+    const bool keep_alive = message.keep_alive();
+    const ApiRequest request{std::string(message.method_string()), std::string(message.target()),
+                             std::string(message[http::field::authorization]), std::move(message.body())};
+    const Reply reply = shared->handler(request);
+    stream.expires_after(limits.request_time);
+    if (!co_await write_reply(stream, reply, keep_alive, message.version()) || !keep_alive) break;
+  }
+  beast::error_code ignored;
+  stream.socket().shutdown(asio::socket_base::shutdown_both, ignored);
+}
+
+template <class Protocol>
+asio::awaitable<void> refuse(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  beast::basic_stream<Protocol> stream(std::move(socket));
+  stream.expires_after(std::min<std::chrono::milliseconds>(shared->limits.request_time, kLingerAtMost));
+  Reply reply = error_reply(503, "too_many_connections", "the API serves as many connections as it may; try again");
+  reply.headers.emplace_back("Retry-After", "1");
+  co_await write_reply(stream, reply, false, 11);
+  beast::error_code ignored;
+  stream.socket().shutdown(asio::socket_base::shutdown_both, ignored);
+}
+
+}  // namespace
+
+asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  return serve<asio::ip::tcp>(std::move(socket), std::move(shared));
+}
+asio::awaitable<void> serve_connection(asio::local::stream_protocol::socket socket,
+                                       std::shared_ptr<ConnectionShared> shared) {
+  return serve<asio::local::stream_protocol>(std::move(socket), std::move(shared));
+}
+asio::awaitable<void> serve_refusal(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  return refuse<asio::ip::tcp>(std::move(socket), std::move(shared));
+}
+asio::awaitable<void> serve_refusal(asio::local::stream_protocol::socket socket,
+                                    std::shared_ptr<ConnectionShared> shared) {
+  return refuse<asio::local::stream_protocol>(std::move(socket), std::move(shared));
+}
+
+}  // namespace tpslurm::api

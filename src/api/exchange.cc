@@ -1,0 +1,17 @@
+#include "api/exchange.h"
+
+#include "operations/job_views.h"
+
+namespace tpslurm::api {
+
+Reply json_reply(unsigned status, const boost::json::value& body) { return {status, operations::json_text(body), {}}; }
+
+Reply error_reply(unsigned status, std::string_view code, std::string_view message, const model::Problems& problems) {
+  boost::json::array list;
+  for (const auto& problem : problems.list()) {
+    list.push_back(boost::json::object{{"field", problem.path}, {"value", problem.value}, {"fix", problem.message}});
+  }
+  return json_reply(status, boost::json::object{{"error", code}, {"message", message}, {"problems", std::move(list)}});
+}
+
+}  // namespace tpslurm::api

@@ -1,0 +1,40 @@
+// One HTTP exchange of the platform API as the routes see it: the request the server read
+// (method, target, the Authorization header, the body) and the reply it writes back. Beast's
+// types stay in the server; the routes and their tests deal only in these values.
+//
+// Every error reply has the one shape the platform reads:
+//   {"error": CODE, "message": TEXT, "problems": [{"field": PATH, "value": VALUE, "fix": TEXT}]}
+// with `problems` empty when the error is not about fields of the input.
+#pragma once
+
+#include <boost/json/value.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model/problems.h"
+
+namespace tpslurm::api {
+
+struct ApiRequest {
+  std::string method;         // "GET", "POST", ...
+  std::string target;         // "/v1/jobs/j1?x=y" as sent
+  std::string authorization;  // the Authorization header's value; a secret, never logged
+  std::string body;
+};
+
+struct Reply {
+  unsigned status = 200;
+  std::string body;                                          // JSON text ending in a newline
+  std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type and Content-Length
+};
+
+// `body` as text (with the newline the CLI's --json output ends in).
+Reply json_reply(unsigned status, const boost::json::value& body);
+
+// The error shape above. `code` is a short snake_case word ("invalid_request", "not_found").
+Reply error_reply(unsigned status, std::string_view code, std::string_view message,
+                  const model::Problems& problems = {});
+
+}  // namespace tpslurm::api

@@ -1,0 +1,29 @@
+// The handlers behind routes.h, one per route; each returns the whole reply (success or the
+// error shape of exchange.h). `actor` is the authenticated token's NAME. The readers are in
+// read_routes.cc, the writers and the error mapping in write_routes.cc.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "api/exchange.h"
+#include "api/routes.h"
+
+namespace tpslurm::api {
+
+Reply submit_job(RouteContext& context, const std::string& actor, std::string_view body);
+// `target`'s query: phase (a platform phase), limit (1 to 1000, default 100), after (a job id).
+Reply list_jobs(RouteContext& context, std::string_view target);
+Reply show_job(RouteContext& context, std::string_view job_id);
+Reply show_audit(RouteContext& context, std::string_view job_id);
+// `target`'s query: attempt, component, stream (stdout or stderr), offset; as `logs --json`.
+Reply show_logs(RouteContext& context, std::string_view job_id, std::string_view target);
+Reply cancel_job(RouteContext& context, const std::string& actor, std::string_view job_id, std::string_view body);
+Reply set_paused(RouteContext& context, const std::string& actor, bool paused, std::string_view body);
+
+// A journal or storage failure as a reply: not_found 404, transient 503, anything else 500.
+Reply error_from(const Error& error);
+// 404 "no job ID".
+Reply no_job(std::string_view job_id);
+
+}  // namespace tpslurm::api

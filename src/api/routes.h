@@ -1,0 +1,50 @@
+// Routes: what the platform API answers, request by request.
+//
+//   GET  /healthz                  no token: {"status": "ok"} while the process answers
+//   POST /v1/jobs                  a LaunchRequest: 201 created, 200 the same body again, 409 another
+//                                  body under a known job_id, 422 with every problem, 400 not JSON
+//   GET  /v1/jobs?phase=&limit=&after=   a page of `status --json`'s rows in job_id order
+//   GET  /v1/jobs/{id}             exactly what `status JOB --json` prints
+//   GET  /v1/jobs/{id}/audit       exactly what `audit JOB --json` prints
+//   GET  /v1/jobs/{id}/logs?attempt=&component=&stream=&offset=   exactly what `logs --json` prints
+//   POST /v1/jobs/{id}/cancel      {"reason"?, "grace_seconds"?}, as `cancel`
+//   POST /v1/pause                 {"reason"} as `pause`;  POST /v1/resume  {"reason"?} as `resume`
+//
+// Everything but /healthz needs `Authorization: Bearer TOKEN` with a token of the tokens file
+// (token_store.h); without one the answer is 401 and nothing is read or written. The token's
+// NAME is the actor the journal records. A known path asked with another method is 405 with
+// `Allow`; an unknown one 404. Journal failures: 404 (no such job), 503 (busy, try again), 500.
+// The routes write only what the CLI writes — new jobs and desires — through operations/, on
+// their own journal connection, so the daemon notices them as it notices the CLI's.
+//
+// handle() never throws. Not thread-safe: the server calls it from its one thread.
+#pragma once
+
+#include "api/exchange.h"
+#include "api/token_store.h"
+#include "journal/journal.h"
+#include "model/catalogs.h"
+#include "model/settings.h"
+
+namespace tpslurm::api {
+
+struct RouteContext {
+  journal::Journal& journal;
+  const model::Settings& settings;
+  const model::Catalogs& catalogs;
+  TokenStore& tokens;
+};
+
+class Routes {
+ public:
+  explicit Routes(RouteContext context) : m_context(context) {}
+
+  Reply handle(const ApiRequest& request);
+
+ private:
+  Reply route(const ApiRequest& request, const std::string& actor);
+
+  RouteContext m_context;
+};
+
+}  // namespace tpslurm::api

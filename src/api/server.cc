@@ -1,0 +1,156 @@
+#include "api/server.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "api/connection.h"
+#include "base/file_system.h"
+#include "config/logging.h"
+
+namespace tpslurm::api {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using unix_socket = asio::local::stream_protocol;
+
+struct Server::Impl {
+  asio::io_context io{1};
+  std::optional<tcp::acceptor> tcp_acceptor;
+  std::optional<unix_socket::acceptor> unix_acceptor;
+  std::shared_ptr<ConnectionShared> shared;
+  std::string where;
+  std::string unix_path;
+  std::uint16_t port = 0;
+  std::thread thread;
+  std::once_flag stopped;
+};
+
+namespace {
+
+template <class Acceptor>
+asio::awaitable<void> accept_loop(Acceptor& acceptor, std::shared_ptr<ConnectionShared> shared) {
+  const auto executor = co_await asio::this_coro::executor;
+  while (true) {
+    auto [error, socket] = co_await acceptor.async_accept(asio::as_tuple(asio::use_awaitable));
+    if (error == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+    if (error) {
+      // Out of file descriptors, say: the clients already connected are still served.
+      config::log_warn({}, "API: accept failed: " + error.message());
+      asio::steady_timer pause(executor, std::chrono::milliseconds(100));
+      co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+      continue;
+    }
+    if (shared->open >= shared->limits.connections) {
+      asio::co_spawn(executor, serve_refusal(std::move(socket), shared), asio::detached);
+      continue;
+    }
+    ++shared->open;
+    asio::co_spawn(executor, serve_connection(std::move(socket), shared), asio::detached);
+  }
+}
+
+Status listen_tcp(Server::Impl& impl, const model::ListenAddress& address) {
+  boost::system::error_code error;
+  const auto ip = asio::ip::make_address(address.host, error);
+  if (error) return invalid_argument("TUNEPLANE_API_LISTEN: " + address.host + " is not an IP address");
+  const tcp::endpoint endpoint(ip, address.port);
+  impl.tcp_acceptor.emplace(impl.io);
+  auto& acceptor = *impl.tcp_acceptor;
+  acceptor.open(endpoint.protocol(), error);
+  if (!error) acceptor.set_option(asio::socket_base::reuse_address(true), error);
+  if (!error) acceptor.bind(endpoint, error);
+  if (!error) acceptor.listen(asio::socket_base::max_listen_connections, error);
+  if (error) {
+    return transient("TUNEPLANE_API_LISTEN " + address.host + ":" + std::to_string(address.port) +
+                     ": cannot listen: " + error.message());
+  }
+  impl.port = acceptor.local_endpoint().port();
+  impl.where = (ip.is_v6() ? "[" + address.host + "]" : address.host) + ":" + std::to_string(impl.port);
+  return {};
+}
+
+// Binds in a private directory beside the path, narrows the mode, then renames the socket
+// into place: nobody can connect before it is 0660.
+Status listen_unix(Server::Impl& impl, const std::string& path) {
+  const std::string what = "TUNEPLANE_API_LISTEN unix:" + path;
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) == 0) {
+    if (!S_ISSOCK(info.st_mode))
+      return invalid_argument(what + ": exists and is not a socket; remove it or pick another path");
+    // A socket left by an earlier run: the journal's daemon lock keeps a second `serve` out.
+    if (::unlink(path.c_str()) != 0) return system_error("remove the old API socket", path, errno);
+  }
+  std::string directory = parent_directory(path) + "/.tuneplane-api-XXXXXX";
+  if (::mkdtemp(directory.data()) == nullptr)
+    return system_error("create a directory beside the API socket", path, errno);
+  const std::string staged = directory + "/s";
+  boost::system::error_code error;
+  impl.unix_acceptor.emplace(impl.io);
+  auto& acceptor = *impl.unix_acceptor;
+  std::string failed;
+  acceptor.open(unix_socket(), error);
+  if (!error) acceptor.bind(unix_socket::endpoint(staged), error);
+  if (error) {
+    failed = "cannot bind: " + error.message();
+  } else if (::chmod(staged.c_str(), 0660) != 0 || ::rename(staged.c_str(), path.c_str()) != 0) {
+    failed = std::string("cannot put the socket in place: ") + std::strerror(errno);
+  } else {
+    acceptor.listen(asio::socket_base::max_listen_connections, error);
+    if (error) failed = "cannot listen: " + error.message();
+  }
+  ::unlink(staged.c_str());
+  ::rmdir(directory.c_str());
+  if (!failed.empty()) return transient(what + ": " + failed);
+  impl.unix_path = path;
+  impl.where = "unix:" + path;
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Server>> Server::start(const model::ListenAddress& address, ServerLimits limits,
+                                              Handler handler) {
+  auto impl = std::make_unique<Impl>();
+  impl->shared = std::make_shared<ConnectionShared>(ConnectionShared{limits, std::move(handler), 0});
+  Status listening = address.is_unix() ? listen_unix(*impl, address.unix_path) : listen_tcp(*impl, address);
+  if (!listening.ok()) return listening.error();
+  if (impl->tcp_acceptor) asio::co_spawn(impl->io, accept_loop(*impl->tcp_acceptor, impl->shared), asio::detached);
+  if (impl->unix_acceptor) asio::co_spawn(impl->io, accept_loop(*impl->unix_acceptor, impl->shared), asio::detached);
+  Impl* running = impl.get();
+  impl->thread = std::thread([running] { running->io.run(); });
+  return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+Server::Server(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+
+Server::~Server() { stop(); }
+
+void Server::stop() {
+  std::call_once(m_impl->stopped, [this] {
+    m_impl->io.stop();
+    if (m_impl->thread.joinable()) m_impl->thread.join();
+    boost::system::error_code ignored;
+    if (m_impl->tcp_acceptor) m_impl->tcp_acceptor->close(ignored);
+    if (m_impl->unix_acceptor) m_impl->unix_acceptor->close(ignored);
+    if (!m_impl->unix_path.empty()) ::unlink(m_impl->unix_path.c_str());
+  });
+}
+
+std::uint16_t Server::port() const { return m_impl->port; }
+
+const std::string& Server::where() const { return m_impl->where; }
+
+}  // namespace tpslurm::api

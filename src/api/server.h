@@ -1,0 +1,64 @@
+// Server: the platform API's HTTP/1.1 listener — Boost.Beast over Asio, on one thread of its
+// own beside the daemon's reconciler — handing every request to a Handler (routes.h).
+//
+// It listens on a TCP address or a unix socket (model/listen_address.h). A unix socket is
+// created mode 0660 without a moment of wider access (bound in a private directory, then
+// renamed into place); a stale socket at the path is replaced, any other file refused; the
+// socket is removed at stop().
+//
+// Limits, each answered so that the client learns which one it hit and every other client is
+// still served: the request line and headers (431), the body (413), connections open at once
+// (one more gets 503 and is closed), and the time to read one whole request or write one reply
+// (a client that sends too slowly, e.g. half a request, is closed when it runs out). After an
+// error reply the connection is closed; keep-alive otherwise. A handler runs on the server's
+// thread, one request at a time.
+//
+// start() returns once the socket listens (errors name the address and the cause); stop() and
+// the destructor close it, drop every connection and join the thread. Thread-safe: stop() may
+// be called from any thread.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "api/exchange.h"
+#include "base/result.h"
+#include "model/listen_address.h"
+
+namespace tpslurm::api {
+
+struct ServerLimits {
+  std::size_t header_bytes = 16 * 1024;            // request line and headers
+  std::size_t body_bytes = 1 << 20;                // the LaunchRequest limit
+  std::size_t connections = 256;                   // open at once
+  std::chrono::milliseconds request_time{30'000};  // to read one request, or write one reply
+};
+
+using Handler = std::function<Reply(const ApiRequest&)>;
+
+class Server {
+ public:
+  static Result<std::unique_ptr<Server>> start(const model::ListenAddress& address, ServerLimits limits,
+                                               Handler handler);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  void stop();
+  // The TCP port it listens on (the system's choice for port 0); 0 on a unix socket.
+  std::uint16_t port() const;
+  // "127.0.0.1:8740", "[::1]:8740" or "unix:/path", for the log.
+  const std::string& where() const;
+
+  struct Impl;
+
+ private:
+  explicit Server(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace tpslurm::api

@@ -1,0 +1,40 @@
+#include "base/secret_file.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace tpslurm {
+
+SecretFileCheck check_secret_file(const std::string& path, uid_t reader_uid) {
+  SecretFileCheck check;
+  if (path.empty() || path.front() != '/') {
+    check.refusal = "expected an absolute path to a file";
+    return check;
+  }
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    check.refusal = std::string("cannot be read: ") + std::strerror(errno);
+    return check;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    check.refusal = "expected a regular file";
+    return check;
+  }
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%03o", static_cast<unsigned>(info.st_mode & 0777));
+  if (info.st_uid != reader_uid) {
+    check.refusal = "is owned by uid " + std::to_string(info.st_uid) + ", not by this process's user (uid " +
+                    std::to_string(reader_uid) + "); a secret must belong to the user that reads it: chown it";
+  } else if ((info.st_mode & 022) != 0) {
+    check.refusal = std::string("is writable by group or others (mode ") + mode + "); run: chmod 600 " + path;
+  } else if ((info.st_mode & 044) != 0) {
+    check.warning = path + " is readable by group or others (mode " + mode +
+                    "); chmod 600 it unless it is a mounted read-only secret";
+  }
+  return check;
+}
+
+}  // namespace tpslurm

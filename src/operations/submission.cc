@@ -1,0 +1,50 @@
+#include "operations/submission.h"
+
+#include "base/digest.h"
+#include "base/file_system.h"
+#include "storage/job_credential.h"
+#include "storage/secret_key.h"
+
+namespace tpslurm::operations {
+
+Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& settings,
+                             const model::LaunchRequest& request, std::string_view submitted_by) {
+  Submitted submitted;
+  submitted.request_sha256 = sha256_hex(request.canonical_json);
+  journal::NewJob job{request.job_id, request.canonical_json, submitted.request_sha256, "", "", request.max_attempts};
+  auto existing = journal.job(request.job_id);
+  if (!existing.ok()) return existing.error();
+  if (existing->has_value()) {
+    // The journal decides the outcome; the credential of a known job is never touched again.
+    auto outcome = journal.add_job(job);
+    if (!outcome.ok()) {
+      if (outcome.error().kind() != ErrorKind::invalid_argument) return outcome.error();
+      submitted.outcome = SubmitOutcome::conflict;
+      submitted.conflict = outcome.error().message();
+      return submitted;
+    }
+    submitted.outcome = SubmitOutcome::unchanged;
+    return submitted;
+  }
+
+  if (Status made = make_directories(settings.state_dir, 0700); !made.ok()) return made.error();
+  auto key = storage::load_or_create_secret_key(settings.state_dir + "/hmac.key");
+  if (!key.ok()) return key.error();
+  auto credential = storage::write_job_credential(settings.storage_root, request.job_id,
+                                                  request.ingest_token.value_or(""), *key, settings.storage_group);
+  if (!credential.ok()) return credential.error();
+  job.credential_path = credential->path;
+  job.credential_hmac = credential->hmac;
+  auto outcome = journal.add_job(job, submitted_by);
+  if (!outcome.ok()) {
+    // Another writer journaled a different request under this id meanwhile.
+    if (outcome.error().kind() != ErrorKind::invalid_argument) return outcome.error();
+    submitted.outcome = SubmitOutcome::conflict;
+    submitted.conflict = outcome.error().message();
+    return submitted;
+  }
+  submitted.outcome = *outcome == journal::AddJobOutcome::created ? SubmitOutcome::created : SubmitOutcome::unchanged;
+  return submitted;
+}
+
+}  // namespace tpslurm::operations

@@ -1,0 +1,93 @@
+#include "api_fixture.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+
+#include "base/file_system.h"
+#include "config/settings_loader.h"
+
+namespace tpslurm::api::testing {
+
+ApiFixture::ApiFixture() {
+  env = tpslurm::testing::minimal_environment();
+  env["TUNEPLANE_STATE_DIR"] = dir.file("state");
+  env["TUNEPLANE_STORAGE_ROOT"] = dir.file("storage");
+  env["TUNEPLANE_GPU_SERIES_FILE"] = source("etc/gpu-series.example.json");
+  env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = source("etc/runtime-registry.example.json");
+  env["TUNEPLANE_INSTANCE"] = "test";
+  tokens_path = dir.file("api-tokens");
+  write_tokens("# the platform's clients\nalice " + kAliceToken + "\n\nbob " + kBobToken + "\n");
+  env["TUNEPLANE_API_TOKENS_FILE"] = tokens_path;
+}
+
+ApiFixture::~ApiFixture() = default;
+
+ServerLimits ApiFixture::test_limits() {
+  ServerLimits limits;
+  limits.header_bytes = 8 * 1024;
+  limits.connections = 16;
+  limits.request_time = std::chrono::milliseconds(1000);
+  return limits;
+}
+
+void ApiFixture::start(ServerLimits limits, const std::string& listen) {
+  const std::string error = try_start(limits, listen);
+  ASSERT_EQ(error, "");
+}
+
+std::string ApiFixture::try_start(ServerLimits limits, const std::string& listen) {
+  env["TUNEPLANE_API_LISTEN"] = listen;
+  auto loaded = config::load_settings(config::Environment(env.begin(), env.end()), std::nullopt,
+                                      config::current_process_options());
+  if (!loaded.ok()) return loaded.error().to_text();
+  settings = loaded->settings;
+  auto gpu = model::GpuSeriesCatalog::parse(tpslurm::testing::read_test_file(settings.gpu_series_file), "gpu");
+  auto runtimes =
+      model::RuntimeRegistry::parse(tpslurm::testing::read_test_file(settings.runtime_registry_file), "runtimes");
+  if (!gpu.ok() || !runtimes.ok()) return "the example catalogs do not parse";
+  m_catalogs = std::make_unique<model::Catalogs>(model::Catalogs{std::move(*gpu), std::move(*runtimes)});
+  if (!make_directories(settings.state_dir, 0700).ok()) return "cannot create the state directory";
+  auto service = ApiService::start(settings, *m_catalogs, m_clock, limits);
+  if (!service.ok()) return service.error().message();
+  m_service = std::move(*service);
+  return "";
+}
+
+Endpoint ApiFixture::endpoint() const {
+  if (settings.api_listen.starts_with("unix:")) return {0, settings.api_listen.substr(5)};
+  return {m_service->server().port(), ""};
+}
+
+HttpAnswer ApiFixture::call(const std::string& method, const std::string& target, const std::string& token,
+                            const std::string& body) {
+  std::vector<std::string> headers;
+  if (!token.empty()) headers.push_back("Authorization: Bearer " + token);
+  return http(endpoint(), method, target, body, headers);
+}
+
+void ApiFixture::write_tokens(const std::string& content) {
+  const std::string staged = tokens_path + ".new";
+  tpslurm::testing::write_test_file(staged, content);
+  ::chmod(staged.c_str(), 0600);
+  ASSERT_EQ(std::rename(staged.c_str(), tokens_path.c_str()), 0);
+}
+
+std::unique_ptr<journal::Journal> ApiFixture::open_journal() {
+  auto journal = journal::Journal::open(settings.journal_path, m_clock);
+  EXPECT_TRUE(journal.ok()) << journal.error().message();
+  return journal.ok() ? std::move(*journal) : nullptr;
+}
+
+tpslurm::testing::ProcessResult ApiFixture::cli(std::vector<std::string> args) {
+  args.insert(args.begin(), TP_BINARY);
+  return tpslurm::testing::run_process(args, env);
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace tpslurm::api::testing

@@ -1,0 +1,72 @@
+// ApiFixture: the platform API as `serve` runs it (api::ApiService: its own journal
+// connection, the token store, the routes, the Beast server), started in the test process on
+// an ephemeral loopback port or a unix socket, over a real journal in a temporary state
+// directory — the same environment the CLI tests give the real binary, so the test can ask
+// the CLI the same questions and compare. Tokens: alice and bob.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/api_service.h"
+#include "base/clock.h"
+#include "http_client.h"
+#include "journal/journal.h"
+#include "model/catalogs.h"
+#include "model/settings.h"
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::api::testing {
+
+inline const std::string kAliceToken = "alice-token-0123456789abcdef";
+inline const std::string kBobToken = "bob-token-0123456789abcdef";
+
+class ApiFixture : public ::testing::Test {
+ protected:
+  ApiFixture();
+  ~ApiFixture() override;
+
+  // Small limits so the limit tests run quickly; everything else as in production.
+  static ServerLimits test_limits();
+
+  // Starts the service listening on `listen` (TUNEPLANE_API_LISTEN's syntax).
+  void start(ServerLimits limits = test_limits(), const std::string& listen = "127.0.0.1:0");
+  // The same, returning why the service did not start ("" when it did).
+  std::string try_start(ServerLimits limits, const std::string& listen);
+  void stop() { m_service.reset(); }
+  Endpoint endpoint() const;
+
+  HttpAnswer call(const std::string& method, const std::string& target, const std::string& token,
+                  const std::string& body = "");
+
+  // Replaces the tokens file (a new inode, mode 0600), as an operator's editor would.
+  void write_tokens(const std::string& content);
+  // Another journal connection, as the daemon's or the CLI's.
+  std::unique_ptr<journal::Journal> open_journal();
+  // The real binary with the same environment.
+  tpslurm::testing::ProcessResult cli(std::vector<std::string> args);
+
+  static std::string source(const std::string& relative) { return std::string(TP_SOURCE_DIR) + "/" + relative; }
+  static std::string example_request() {
+    return tpslurm::testing::read_test_file(source("etc/launch-request.example.json"));
+  }
+
+  tpslurm::testing::TempDir dir;
+  tpslurm::testing::EnvironmentMap env;
+  std::string tokens_path;
+  model::Settings settings;
+
+ private:
+  SystemClock m_clock;
+  std::unique_ptr<model::Catalogs> m_catalogs;
+  std::unique_ptr<ApiService> m_service;  // last: stops first
+};
+
+// Replaces the first `from` in `text` by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to);
+
+}  // namespace tpslurm::api::testing

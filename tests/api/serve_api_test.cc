@@ -1,0 +1,112 @@
+// The API inside the real `serve` against tools/slurmrestd-sim: a job submitted over HTTP
+// reaches Slurm within the daemon's tick, not at the next poll cycle, as one the CLI submits
+// does; its cancel is applied; SIGTERM stops both and removes the socket. A tokens file with a
+// bad line keeps `serve` from starting.
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <thread>
+
+#include "http_client.h"
+#include "journal/journal.h"
+#include "reconcile/binary_fixture.h"
+#include "support/background_process.h"
+
+namespace tpslurm::api::testing {
+namespace {
+
+namespace json = boost::json;
+const std::string kToken = "platform-token-0123456789";
+
+class ServeApiTest : public reconcile::testing::BinaryTest {
+ protected:
+  void SetUp() override {
+    start_sim("26.05.3");
+    m_env = environment(m_dir.file("deploy"));
+    m_env["TUNEPLANE_POLL_INTERVAL"] = "60s";
+    m_env["TUNEPLANE_LOG_LEVEL"] = "info";
+    m_socket = m_dir.file("api.sock");
+    m_env["TUNEPLANE_API_LISTEN"] = "unix:" + m_socket;
+    m_env["TUNEPLANE_API_TOKENS_FILE"] = m_dir.file("api-tokens");
+    tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform " + kToken + "\n");
+  }
+
+  HttpAnswer call(const std::string& method, const std::string& target, const std::string& body = "") {
+    return http({0, m_socket}, method, target, body, {"Authorization: Bearer " + kToken});
+  }
+
+  template <class Done>
+  bool eventually(Done done, std::chrono::seconds limit = std::chrono::seconds(20)) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return done();
+  }
+
+  std::optional<journal::JobRecord> job(const std::string& job_id) {
+    SystemClock clock;
+    journal::OpenOptions options;
+    options.mode = journal::OpenOptions::Mode::read_only;
+    auto journal = journal::Journal::open(m_env.at("TUNEPLANE_STATE_DIR") + "/journal.db", clock, options);
+    if (!journal.ok()) return std::nullopt;
+    auto record = (*journal)->job(job_id);
+    return record.ok() ? *record : std::nullopt;
+  }
+
+  std::string log() { return tpslurm::testing::read_test_file(m_dir.file("serve.log")); }
+
+  tpslurm::testing::EnvironmentMap m_env;
+  std::string m_socket;
+};
+
+TEST_F(ServeApiTest, AJobSubmittedOverHttpReachesSlurmWithinTheTickAndItsCancelIsApplied) {
+  ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);
+  std::string error;
+  auto serve = tpslurm::testing::BackgroundProcess::start({TP_BINARY, "serve"}, m_env, m_dir.file("serve.log"), error);
+  ASSERT_TRUE(serve) << error;
+  ASSERT_TRUE(eventually([&] { return http({0, m_socket}, "GET", "/healthz").status == 200; })) << log();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the first cycle has run: nothing to do
+  const auto submitted = call("POST", "/v1/jobs", tpslurm::testing::read_test_file(request_file(m_dir.path(), "h1")));
+  ASSERT_EQ(submitted.status, 201) << submitted.body;
+  // Running within 20 s although the next cycle is 60 s away: the daemon noticed the new job.
+  EXPECT_TRUE(eventually([&] {
+    const auto shown = call("GET", "/v1/jobs/h1");
+    return shown.status == 200 && json::parse(shown.body).at("attempts").as_array().size() == 1 &&
+           !json::parse(shown.body).at("attempts").as_array()[0].at("released_at").is_null();
+  })) << log();
+  EXPECT_EQ(m_sim->stat("submits_received"), 1);
+
+  ASSERT_EQ(call("POST", "/v1/jobs/h1/cancel", "{\"reason\": \"no longer needed\"}").status, 200);
+  // Applied without waiting for the next cycle, as the CLI's.
+  EXPECT_TRUE(eventually([&] {
+    const auto shown = call("GET", "/v1/jobs/h1");
+    return shown.status == 200 && json::parse(shown.body).at("attempts").as_array()[0].at("state") == "cancelled";
+  })) << log();
+  auto record = job("h1");
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->desire_reason, "no longer needed (by platform)");
+
+  serve->signal(SIGTERM);
+  EXPECT_EQ(serve->wait(), 0) << log();
+  struct stat info {};
+  EXPECT_NE(::lstat(m_socket.c_str(), &info), 0) << "the socket outlived serve";
+  EXPECT_NE(log().find("API listening on unix:" + m_socket), std::string::npos) << log();
+  EXPECT_EQ(log().find(kToken), std::string::npos);
+}
+
+TEST_F(ServeApiTest, ABadTokensFileKeepsServeFromStarting) {
+  tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform\n");
+  const auto refused = cli(m_env, {"serve"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("TUNEPLANE_API_TOKENS_FILE " + m_dir.file("api-tokens") +
+                             " line 1: expected `NAME TOKEN` (two words)"),
+            std::string::npos)
+      << refused.err;
+}
+
+}  // namespace
+}  // namespace tpslurm::api::testing
