@@ -21,8 +21,8 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   service->m_routes =
       std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens});
   Routes* routes = service->m_routes.get();
-  auto server =
-      Server::start(*address, limits, [routes](const ApiRequest& request) { return routes->handle(request); });
+  auto server = Server::start(
+      *address, limits, [routes](const ApiRequest& request) { return routes->handle(request); }, settings.journal_path);
   if (!server.ok()) return server.error();
   service->m_server = std::move(*server);
   return service;

@@ -1,10 +1,14 @@
 #include "api/connection.h"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <optional>
+
+#include "api/journal_watch.h"
 
 namespace tpslurm::api {
 namespace {
@@ -88,6 +92,29 @@ asio::awaitable<beast::error_code> read_request(Stream& stream, beast::flat_buff
   co_return body_error;
 }
 
+// The handler's reply, once it is ready: a long poll is asked again after each change the
+// watch sees (`seen`: its generation before the handler first read the journal), and a last
+// time when its wait is over.
+asio::awaitable<Reply> answer(Reply reply, std::uint64_t seen, ConnectionShared& shared) {
+  while (reply.wait) {
+    const std::shared_ptr<LongPoll> poll = reply.wait;
+    if (shared.watch != nullptr) {
+      co_await shared.watch->wait(seen, poll->until);
+      seen = shared.watch->generation();
+    } else {
+      asio::steady_timer timer(co_await asio::this_coro::executor, poll->until);
+      co_await timer.async_wait(kTuple);
+    }
+    const bool last = std::chrono::steady_clock::now() >= poll->until;
+    if (std::optional<Reply> ready = poll->poll(last)) {
+      reply = std::move(*ready);
+    } else if (last) {
+      reply = error_reply(500, "internal_error", "a long poll gave no reply at its end");
+    }
+  }
+  co_return reply;
+}
+
 template <class Protocol>
 asio::awaitable<void> serve(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
   // Counted by the accept loop before the spawn.
@@ -116,7 +143,8 @@ asio::awaitable<void> serve(typename Protocol::socket socket, std::shared_ptr<Co
     const bool keep_alive = message.keep_alive();
     const ApiRequest request{std::string(message.method_string()), std::string(message.target()),
                              std::string(message[http::field::authorization]), std::move(message.body())};
-    const Reply reply = shared->handler(request);
+    const std::uint64_t seen = shared->watch != nullptr ? shared->watch->generation() : 0;
+    const Reply reply = co_await answer(shared->handler(request), seen, *shared);
     stream.expires_after(limits.request_time);
     if (!co_await write_reply(stream, reply, keep_alive, message.version()) || !keep_alive) break;
   }

@@ -1,7 +1,8 @@
 // One client connection of the API server (server.h): reads requests with Beast's parser
 // under the header and body limits (answering `Expect: 100-continue` once the headers are
 // within them), the whole read (and each write) under the request-time
-// limit, hands each request to the handler and writes its reply; answers a limit that was hit
+// limit, hands each request to the handler and writes its reply (a reply that waits — a long
+// poll — is asked again whenever the journal watch sees a change, until it is ready); answers a limit that was hit
 // (431, 413, 400 for a request that does not parse) and closes. serve_refusal() answers a
 // connection over the connection limit with 503 and closes it. Internal to api/; the
 // coroutines run on the server's one thread, which alone touches `ConnectionShared`. The
@@ -18,10 +19,13 @@
 
 namespace tpslurm::api {
 
+class JournalWatch;
+
 struct ConnectionShared {
   ServerLimits limits;
   Handler handler;
-  std::size_t open = 0;  // connections being served now
+  std::size_t open = 0;           // connections being served now
+  JournalWatch* watch = nullptr;  // wakes long polls (a reply's `wait`); none: they wait it out
 };
 
 boost::asio::awaitable<void> serve_connection(boost::asio::ip::tcp::socket socket,

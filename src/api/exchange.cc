@@ -4,7 +4,9 @@
 
 namespace tpslurm::api {
 
-Reply json_reply(unsigned status, const boost::json::value& body) { return {status, operations::json_text(body), {}}; }
+Reply json_reply(unsigned status, const boost::json::value& body) {
+  return {status, operations::json_text(body), {}, nullptr};
+}
 
 Reply error_reply(unsigned status, std::string_view code, std::string_view message, const model::Problems& problems) {
   boost::json::array list;

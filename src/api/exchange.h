@@ -8,6 +8,10 @@
 #pragma once
 
 #include <boost/json/value.hpp>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,10 +28,21 @@ struct ApiRequest {
   std::string body;
 };
 
+struct Reply;
+
+// A reply that waits for the journal (the change feed's long poll): the server asks `poll`
+// again each time the journal changes, until it gives a reply or `until` passes; then
+// `poll(true)` (the last call) must give one. No thread waits meanwhile.
+struct LongPoll {
+  std::chrono::steady_clock::time_point until;
+  std::function<std::optional<Reply>(bool last)> poll;
+};
+
 struct Reply {
   unsigned status = 200;
   std::string body;                                          // JSON text ending in a newline
   std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type and Content-Length
+  std::shared_ptr<LongPoll> wait;                            // set: not ready yet (status and body unused)
 };
 
 // `body` as text (with the newline the CLI's --json output ends in).

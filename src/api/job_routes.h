@@ -1,6 +1,7 @@
 // The handlers behind routes.h, one per route; each returns the whole reply (success or the
 // error shape of exchange.h). `actor` is the authenticated token's NAME. The readers are in
-// read_routes.cc, the writers and the error mapping in write_routes.cc.
+// read_routes.cc, the writers and the error mapping in write_routes.cc, the change feed in
+// feed_routes.cc.
 #pragma once
 
 #include <string>
@@ -20,6 +21,11 @@ Reply show_audit(RouteContext& context, std::string_view job_id);
 Reply show_logs(RouteContext& context, std::string_view job_id, std::string_view target);
 Reply cancel_job(RouteContext& context, const std::string& actor, std::string_view job_id, std::string_view body);
 Reply set_paused(RouteContext& context, const std::string& actor, bool paused, std::string_view body);
+// `target`'s query: after (a sequence number, default 0), wait (0 to 60 seconds, "30s" or
+// "30"; default 0), limit (1 to 1000, default 100). The change feed's page at once when it has
+// events or no wait was asked; otherwise a long poll that answers at the first change with
+// events, or with an empty page when the wait is over (feed_routes.cc).
+Reply follow_events(RouteContext& context, std::string_view target);
 
 // A journal or storage failure as a reply: not_found 404, transient 503, anything else 500.
 Reply error_from(const Error& error);

@@ -78,6 +78,10 @@ Reply Routes::route(const ApiRequest& request, const std::string& actor) {
     if (!post) return method_not_allowed("POST");
     return set_paused(m_context, actor, segments[1] == "pause", request.body);
   }
+  if (segments.size() == 2 && segments[0] == "v1" && segments[1] == "events") {
+    if (!get) return method_not_allowed("GET");
+    return follow_events(m_context, request.target);
+  }
   if (segments.size() < 2 || segments[0] != "v1" || segments[1] != "jobs") {
     return error_reply(404, "not_found", "no such path: " + std::string(request.target.substr(0, 200)));
   }

@@ -9,6 +9,7 @@
 //   GET  /v1/jobs/{id}/logs?attempt=&component=&stream=&offset=   exactly what `logs --json` prints
 //   POST /v1/jobs/{id}/cancel      {"reason"?, "grace_seconds"?}, as `cancel`
 //   POST /v1/pause                 {"reason"} as `pause`;  POST /v1/resume  {"reason"?} as `resume`
+//   GET  /v1/events?after=&wait=&limit=   the change feed (operations/change_feed.h), a long poll
 //
 // Everything but /healthz needs `Authorization: Bearer TOKEN` with a token of the tokens file
 // (token_store.h); without one the answer is 401 and nothing is read or written. The token's

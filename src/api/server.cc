@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "api/connection.h"
+#include "api/journal_watch.h"
 #include "base/file_system.h"
 #include "config/logging.h"
 
@@ -28,6 +29,7 @@ using unix_socket = asio::local::stream_protocol;
 
 struct Server::Impl {
   asio::io_context io{1};
+  std::unique_ptr<JournalWatch> watch;
   std::optional<tcp::acceptor> tcp_acceptor;
   std::optional<unix_socket::acceptor> unix_acceptor;
   std::shared_ptr<ConnectionShared> shared;
@@ -121,10 +123,16 @@ Status listen_unix(Server::Impl& impl, const std::string& path) {
 
 }  // namespace
 
-Result<std::unique_ptr<Server>> Server::start(const model::ListenAddress& address, ServerLimits limits,
-                                              Handler handler) {
+Result<std::unique_ptr<Server>> Server::start(const model::ListenAddress& address, ServerLimits limits, Handler handler,
+                                              const std::string& watch_journal) {
   auto impl = std::make_unique<Impl>();
-  impl->shared = std::make_shared<ConnectionShared>(ConnectionShared{limits, std::move(handler), 0});
+  impl->shared = std::make_shared<ConnectionShared>(ConnectionShared{limits, std::move(handler), 0, nullptr});
+  if (!watch_journal.empty()) {
+    auto watch = JournalWatch::start(impl->io, watch_journal);
+    if (!watch.ok()) return watch.error();
+    impl->watch = std::move(*watch);
+    impl->shared->watch = impl->watch.get();
+  }
   Status listening = address.is_unix() ? listen_unix(*impl, address.unix_path) : listen_tcp(*impl, address);
   if (!listening.ok()) return listening.error();
   if (impl->tcp_acceptor) asio::co_spawn(impl->io, accept_loop(*impl->tcp_acceptor, impl->shared), asio::detached);

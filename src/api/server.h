@@ -42,8 +42,9 @@ using Handler = std::function<Reply(const ApiRequest&)>;
 
 class Server {
  public:
+  // `watch_journal`: the journal whose changes wake long polls (journal_watch.h); empty: none.
   static Result<std::unique_ptr<Server>> start(const model::ListenAddress& address, ServerLimits limits,
-                                               Handler handler);
+                                               Handler handler, const std::string& watch_journal = {});
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

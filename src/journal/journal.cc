@@ -430,6 +430,22 @@ Result<std::vector<TimelineEntry>> Journal::timeline(std::string_view job_id) {
   }
 }
 
+Result<std::vector<TimelineEntry>> Journal::events_after(std::int64_t after, std::size_t limit) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    std::vector<TimelineEntry> out;
+    Impl::Use query = m_impl->prepared(
+        "SELECT seq, at, job_id, request_sha256, attempt, submit_token, kind, from_state, to_state, "
+        "reason, slurm_job_id, sluid, detail FROM audit_timeline WHERE seq > ? ORDER BY seq LIMIT ?");
+    query->bind(1, static_cast<std::int64_t>(after));
+    query->bind(2, static_cast<std::int64_t>(limit));
+    while (query->executeStep()) out.push_back(read_timeline_row(*query));
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "read the events");
+  }
+}
+
 Result<std::vector<BlockedEntry>> Journal::blocked() {
   std::lock_guard lock(m_impl->mutex);
   try {

@@ -129,6 +129,9 @@ class Journal {
 
   // Audit views (schema/audit.sql).
   Result<std::vector<TimelineEntry>> timeline(std::string_view job_id);
+  // Every job's events with a sequence number above `after`, in order, at most `limit`: what
+  // the platform's change feed reads.
+  Result<std::vector<TimelineEntry>> events_after(std::int64_t after, std::size_t limit);
   Result<std::vector<BlockedEntry>> blocked();
   Result<std::vector<CleanupEntry>> cleanup_backlog();
   // The jobs the reconciler still has work for — not in a final phase, or holding an attempt

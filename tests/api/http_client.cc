@@ -85,36 +85,38 @@ bool RawClient::send(const std::string& bytes) {
   return m_fd >= 0 && ::send(m_fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size());
 }
 
-bool RawClient::wait_closed(std::chrono::seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (m_fd >= 0) {
+// Waits for bytes until `deadline`: 1 when some were read, 0 when the server closed, -1 when
+// the time ran out.
+int RawClient::read_more(std::chrono::steady_clock::time_point deadline) {
+  while (true) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
+    if (left.count() <= 0) return -1;
     pollfd entry{m_fd, POLLIN, 0};
     if (::poll(&entry, 1, static_cast<int>(left.count())) <= 0) continue;
     char buffer[4096];
     const ssize_t got = ::recv(m_fd, buffer, sizeof buffer, 0);
-    if (got <= 0) return true;
+    if (got <= 0) return 0;
     m_received.append(buffer, static_cast<std::size_t>(got));
+    return 1;
   }
-  return true;
+}
+
+bool RawClient::wait_closed(std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  if (m_fd < 0) return true;
+  int read = 1;
+  while (read > 0) read = read_more(deadline);
+  return read == 0;
 }
 
 bool RawClient::wait_for(const std::string& text, std::chrono::seconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (m_fd >= 0 && m_received.find(text) == std::string::npos) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    pollfd entry{m_fd, POLLIN, 0};
-    if (::poll(&entry, 1, static_cast<int>(left.count())) <= 0) continue;
-    char buffer[4096];
-    const ssize_t got = ::recv(m_fd, buffer, sizeof buffer, 0);
-    if (got <= 0) return false;
-    m_received.append(buffer, static_cast<std::size_t>(got));
+  if (m_fd < 0) return false;
+  while (m_received.find(text) == std::string::npos) {
+    if (read_more(deadline) <= 0) return false;
   }
-  return m_fd >= 0;
+  return true;
 }
 
 void RawClient::close() {

@@ -46,6 +46,8 @@ class RawClient {
   void close();
 
  private:
+  int read_more(std::chrono::steady_clock::time_point deadline);
+
   int m_fd = -1;
   std::string m_received;
 };

@@ -13,9 +13,12 @@
 #include "journal/journal.h"
 #include "reconcile/binary_fixture.h"
 #include "support/background_process.h"
+#include "support/eventually.h"
 
 namespace tpslurm::api::testing {
 namespace {
+
+using tpslurm::testing::eventually;
 
 namespace json = boost::json;
 const std::string kToken = "platform-token-0123456789";
@@ -35,16 +38,6 @@ class ServeApiTest : public reconcile::testing::BinaryTest {
 
   HttpAnswer call(const std::string& method, const std::string& target, const std::string& body = "") {
     return http({0, m_socket}, method, target, body, {"Authorization: Bearer " + kToken});
-  }
-
-  template <class Done>
-  bool eventually(Done done, std::chrono::seconds limit = std::chrono::seconds(20)) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < until) {
-      if (done()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return done();
   }
 
   std::optional<journal::JobRecord> job(const std::string& job_id) {

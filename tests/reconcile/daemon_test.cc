@@ -11,9 +11,12 @@
 #include "binary_fixture.h"
 #include "journal/journal.h"
 #include "support/background_process.h"
+#include "support/eventually.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
+
+using tpslurm::testing::eventually;
 
 class DaemonTest : public BinaryTest {
  protected:
@@ -33,17 +36,6 @@ class DaemonTest : public BinaryTest {
   int stop_serve(int signals = 1) {
     for (int i = 0; i < signals; ++i) m_serve->signal(SIGTERM);
     return m_serve->wait();
-  }
-
-  // Waits (bounded, real time) until `done` holds; false if it never did.
-  template <class Done>
-  bool eventually(Done done, std::chrono::seconds limit = std::chrono::seconds(20)) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < until) {
-      if (done()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return done();
   }
 
   std::optional<journal::AttemptRecord> attempt(const std::string& job_id) {

@@ -1,0 +1,60 @@
+#include "operations/change_feed.h"
+
+#include <boost/json/array.hpp>
+
+namespace tpslurm::operations {
+namespace {
+
+namespace json = boost::json;
+
+// How many events one journal read takes.
+constexpr std::size_t kScanPerPage = 1000;
+
+json::value text_or_null(const std::string& text) { return text.empty() ? json::value(nullptr) : json::value(text); }
+
+json::object item(const journal::TimelineEntry& e, const std::string& change) {
+  json::object out{{"seq", e.seq},
+                   {"at", e.at},
+                   {"job_id", e.job_id},
+                   {"attempt", e.attempt ? json::value(*e.attempt) : json::value(nullptr)},
+                   {"change", change},
+                   {"from", text_or_null(e.from_state)},
+                   {"to", text_or_null(e.to_state)},
+                   {"reason", text_or_null(e.reason)},
+                   {"slurm_job_id", e.slurm_job_id ? json::value(*e.slurm_job_id) : json::value(nullptr)},
+                   {"sluid", text_or_null(e.sluid)}};
+  if (change == "resources_held") out["resources_held"] = e.kind != "cleanup";
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> feed_change(const journal::TimelineEntry& e) {
+  if (e.kind == "job.created" || e.kind == "job.phase") return "phase";
+  if (e.kind == "anomaly" || e.kind == "duplicate") return "anomaly";
+  if (e.kind == "cleanup" && e.to_state == "closed") return "resources_held";
+  if (e.kind != "attempt.state") return std::nullopt;
+  if (e.to_state == "submit_unknown") return "blocked";
+  if (e.from_state == "submit_unknown") return "unblocked";
+  if (e.to_state == "submitting") return "resources_held";
+  return std::nullopt;
+}
+
+Result<json::object> feed_page(journal::Journal& journal, std::int64_t after, std::size_t limit) {
+  json::array items;
+  std::int64_t next = after;
+  while (true) {
+    auto events = journal.events_after(next, kScanPerPage);
+    if (!events.ok()) return events.error();
+    for (const auto& e : *events) {
+      if (items.size() >= limit) break;
+      next = e.seq;
+      if (auto change = feed_change(e)) items.push_back(item(e, *change));
+    }
+    // Until an item is found, read on past events the feed leaves out, to the journal's end.
+    if (!items.empty() || events->size() < kScanPerPage) break;
+  }
+  return json::object{{"events", std::move(items)}, {"next", next}};
+}
+
+}  // namespace tpslurm::operations
