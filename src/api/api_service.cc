@@ -5,7 +5,8 @@
 namespace tpslurm::api {
 
 Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& settings, const model::Catalogs& catalogs,
-                                                      const Clock& clock, ServerLimits limits) {
+                                                      const Clock& clock, ServerLimits limits,
+                                                      slurm::SlurmClient* slurm) {
   if (settings.api_tokens_file.empty()) {
     return invalid_argument("TUNEPLANE_API_TOKENS_FILE is not set; the API needs its tokens");
   }
@@ -18,11 +19,16 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   auto tokens = TokenStore::open(settings.api_tokens_file, ::geteuid());
   if (!tokens.ok()) return tokens.error();
   service->m_tokens = std::move(*tokens);
-  service->m_routes =
-      std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens});
+  service->m_readiness = std::make_unique<Readiness>(*service->m_journal, settings.journal_path, slurm);
+  service->m_routes = std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs,
+                                                            *service->m_tokens, clock, slurm,
+                                                            service->m_readiness.get()});
   Routes* routes = service->m_routes.get();
+  std::optional<ServerTls> tls;
+  if (!settings.api_tls_cert.empty()) tls = ServerTls{settings.api_tls_cert, settings.api_tls_key};
   auto server = Server::start(
-      *address, limits, [routes](const ApiRequest& request) { return routes->handle(request); }, settings.journal_path);
+      *address, limits, [routes](const ApiRequest& request) { return routes->handle(request); }, settings.journal_path,
+      tls);
   if (!server.ok()) return server.error();
   service->m_server = std::move(*server);
   return service;

@@ -1,7 +1,8 @@
 // ApiService: the platform API as `serve` runs it — its own journal connection (so the
 // daemon sees the API's commits through data_version as it sees the CLI's, and picks them up
-// within its 200 ms tick), the token store, the routes and the server, started together and
-// stopped together (the destructor). Requires settings.api_tokens_file; start() fails, naming
+// within its 200 ms tick), the token store, the readiness checks, the routes and the server,
+// started together and stopped together (the destructor). `slurm` (may be null) is the client
+// resolve's adopt and /readyz ask; it must outlive the service. Requires settings.api_tokens_file; start() fails, naming
 // the cause, when the journal cannot be opened, the tokens file is refused or holds a bad
 // line, or the address cannot be listened on.
 #pragma once
@@ -22,7 +23,8 @@ class ApiService {
  public:
   // `settings`, `catalogs` and `clock` must outlive the service.
   static Result<std::unique_ptr<ApiService>> start(const model::Settings& settings, const model::Catalogs& catalogs,
-                                                   const Clock& clock, ServerLimits limits = {});
+                                                   const Clock& clock, ServerLimits limits = {},
+                                                   slurm::SlurmClient* slurm = nullptr);
   ~ApiService();
 
   const Server& server() const { return *m_server; }
@@ -32,6 +34,7 @@ class ApiService {
 
   std::unique_ptr<journal::Journal> m_journal;
   std::unique_ptr<TokenStore> m_tokens;
+  std::unique_ptr<Readiness> m_readiness;
   std::unique_ptr<Routes> m_routes;
   std::unique_ptr<Server> m_server;  // last: stopped first
 };

@@ -29,6 +29,8 @@ std::variant<boost::json::object, Reply> read_fields(std::string_view body, std:
       problems.add(std::string(key), shown, "unknown field; known: " + (known.empty() ? "none" : known));
     } else if (spec->type == FieldType::string && !field.is_string()) {
       problems.add(std::string(key), shown, "expected a string");
+    } else if (spec->type == FieldType::boolean && !field.is_bool()) {
+      problems.add(std::string(key), shown, "expected true or false");
     } else if (spec->type == FieldType::integer &&
                (!field.is_int64() || field.as_int64() < spec->min || field.as_int64() > spec->max)) {
       problems.add(std::string(key), shown,
@@ -49,6 +51,12 @@ std::optional<std::int64_t> integer_field(const boost::json::object& object, std
   const auto* value = object.if_contains(name);
   if (value == nullptr || !value->is_int64()) return std::nullopt;
   return value->as_int64();
+}
+
+std::optional<bool> boolean_field(const boost::json::object& object, std::string_view name) {
+  const auto* value = object.if_contains(name);
+  if (value == nullptr || !value->is_bool()) return std::nullopt;
+  return value->as_bool();
 }
 
 }  // namespace tpslurm::api

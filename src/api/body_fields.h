@@ -1,4 +1,4 @@
-// The small JSON bodies of the control routes (cancel, pause, resume): an object whose keys
+// The small JSON bodies of the control routes (cancel, pause, resume, resolve): an object whose keys
 // are all known and each of the expected type. An empty body is the empty object. Failures
 // come back as the reply to send: 400 when the body is not a JSON object, 422 naming every
 // unknown or mistyped field.
@@ -15,7 +15,7 @@
 
 namespace tpslurm::api {
 
-enum class FieldType { string, integer };
+enum class FieldType { string, integer, boolean };
 
 struct FieldSpec {
   std::string_view name;
@@ -29,5 +29,6 @@ std::variant<boost::json::object, Reply> read_fields(std::string_view body, std:
 
 std::optional<std::string> string_field(const boost::json::object& object, std::string_view name);
 std::optional<std::int64_t> integer_field(const boost::json::object& object, std::string_view name);
+std::optional<bool> boolean_field(const boost::json::object& object, std::string_view name);
 
 }  // namespace tpslurm::api

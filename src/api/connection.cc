@@ -1,11 +1,13 @@
 #include "api/connection.h"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <optional>
 
 #include "api/journal_watch.h"
@@ -59,8 +61,8 @@ asio::awaitable<bool> write_reply(Stream& stream, const Reply& reply, bool keep_
 template <class Stream>
 asio::awaitable<void> linger(Stream& stream, const ServerLimits& limits) {
   beast::error_code ignored;
-  stream.socket().shutdown(asio::socket_base::shutdown_send, ignored);
-  stream.expires_after(std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
+  beast::get_lowest_layer(stream).socket().shutdown(asio::socket_base::shutdown_send, ignored);
+  beast::get_lowest_layer(stream).expires_after(std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
   char sink[4096];
   std::size_t dropped = 0;
   while (dropped <= 2 * limits.body_bytes) {
@@ -92,10 +94,22 @@ asio::awaitable<beast::error_code> read_request(Stream& stream, beast::flat_buff
   co_return body_error;
 }
 
-// The handler's reply, once it is ready: a long poll is asked again after each change the
+asio::awaitable<Reply> run_later(std::shared_ptr<Deferred> later) {
+  try {
+    co_return later->work();
+  } catch (const std::exception& e) {
+    co_return error_reply(500, "internal_error", e.what());
+  }
+}
+
+// The handler's reply, once it is ready: deferred work is done on the worker thread (this
+// connection waits, the others are served); a long poll is asked again after each change the
 // watch sees (`seen`: its generation before the handler first read the journal), and a last
 // time when its wait is over.
 asio::awaitable<Reply> answer(Reply reply, std::uint64_t seen, ConnectionShared& shared) {
+  while (reply.later) {
+    reply = co_await asio::co_spawn(shared.worker, run_later(reply.later), asio::use_awaitable);
+  }
   while (reply.wait) {
     const std::shared_ptr<LongPoll> poll = reply.wait;
     if (shared.watch != nullptr) {
@@ -115,57 +129,111 @@ asio::awaitable<Reply> answer(Reply reply, std::uint64_t seen, ConnectionShared&
   co_return reply;
 }
 
-template <class Protocol>
-asio::awaitable<void> serve(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
-  // Counted by the accept loop before the spawn.
-  struct Release {
-    ConnectionShared& shared;
-    ~Release() { --shared.open; }
-  } release{*shared};
-  beast::basic_stream<Protocol> stream(std::move(socket));
+// Requests and replies on one connection until it ends, an error reply was sent, or the
+// client did not ask to keep it alive. Closing is the caller's.
+template <class Stream>
+asio::awaitable<void> exchange(Stream& stream, ConnectionShared& shared) {
+  auto& lowest = beast::get_lowest_layer(stream);
   beast::flat_buffer buffer;
-  const ServerLimits& limits = shared->limits;
+  const ServerLimits& limits = shared.limits;
   while (true) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(limits.header_bytes));
     parser.body_limit(limits.body_bytes);
     // One deadline for the whole request, headers and body: trickling bytes does not extend it.
-    stream.expires_after(limits.request_time);
+    lowest.expires_after(limits.request_time);
     beast::error_code error = co_await read_request(stream, buffer, parser);
     if (error) {
       if (auto reply = reply_for(error)) {
-        stream.expires_after(limits.request_time);
+        lowest.expires_after(limits.request_time);
         if (co_await write_reply(stream, *reply, false, 11)) co_await linger(stream, limits);
       }
-      break;
+      co_return;
     }
     auto& message = parser.get();
     const bool keep_alive = message.keep_alive();
     const ApiRequest request{std::string(message.method_string()), std::string(message.target()),
                              std::string(message[http::field::authorization]), std::move(message.body())};
-    const std::uint64_t seen = shared->watch != nullptr ? shared->watch->generation() : 0;
-    const Reply reply = co_await answer(shared->handler(request), seen, *shared);
-    stream.expires_after(limits.request_time);
-    if (!co_await write_reply(stream, reply, keep_alive, message.version()) || !keep_alive) break;
+    const std::uint64_t seen = shared.watch != nullptr ? shared.watch->generation() : 0;
+    const Reply reply = co_await answer(shared.handler(request), seen, shared);
+    lowest.expires_after(limits.request_time);
+    if (!co_await write_reply(stream, reply, keep_alive, message.version()) || !keep_alive) co_return;
   }
+}
+
+// Counted in `open` by the accept loop before the spawn; counted out when the connection ends.
+struct Counted {
+  ConnectionShared& shared;
+  ~Counted() { --shared.open; }
+};
+
+template <class Stream>
+void close(Stream& stream) {
   beast::error_code ignored;
-  stream.socket().shutdown(asio::socket_base::shutdown_both, ignored);
+  beast::get_lowest_layer(stream).socket().shutdown(asio::socket_base::shutdown_both, ignored);
+}
+
+// TLS's close_notify, for a bounded time (a client that never answers it is not waited for).
+asio::awaitable<void> close_tls(beast::ssl_stream<beast::tcp_stream>& stream, const ServerLimits& limits) {
+  beast::get_lowest_layer(stream).expires_after(std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
+  auto [error] = co_await stream.async_shutdown(kTuple);
+  (void)error;
+  close(stream);
 }
 
 template <class Protocol>
-asio::awaitable<void> refuse(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
+asio::awaitable<void> serve(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  Counted counted{*shared};
   beast::basic_stream<Protocol> stream(std::move(socket));
-  stream.expires_after(std::min<std::chrono::milliseconds>(shared->limits.request_time, kLingerAtMost));
+  co_await exchange(stream, *shared);
+  close(stream);
+}
+
+asio::awaitable<void> serve_tls(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  Counted counted{*shared};
+  beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), *shared->tls);
+  // The handshake is part of the first request's time.
+  beast::get_lowest_layer(stream).expires_after(shared->limits.request_time);
+  auto [error] = co_await stream.async_handshake(asio::ssl::stream_base::server, kTuple);
+  if (error) {
+    close(stream);  // not TLS, or no certificate it trusts: nobody to answer
+    co_return;
+  }
+  co_await exchange(stream, *shared);
+  co_await close_tls(stream, shared->limits);
+}
+
+template <class Stream>
+asio::awaitable<void> refuse(Stream& stream, const ServerLimits& limits) {
+  beast::get_lowest_layer(stream).expires_after(std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
   Reply reply = error_reply(503, "too_many_connections", "the API serves as many connections as it may; try again");
   reply.headers.emplace_back("Retry-After", "1");
   co_await write_reply(stream, reply, false, 11);
-  beast::error_code ignored;
-  stream.socket().shutdown(asio::socket_base::shutdown_both, ignored);
+}
+
+template <class Protocol>
+asio::awaitable<void> refuse_plain(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  beast::basic_stream<Protocol> stream(std::move(socket));
+  co_await refuse(stream, shared->limits);
+  close(stream);
+}
+
+asio::awaitable<void> refuse_tls(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), *shared->tls);
+  beast::get_lowest_layer(stream).expires_after(std::min<std::chrono::milliseconds>(shared->limits.request_time, kLingerAtMost));
+  auto [error] = co_await stream.async_handshake(asio::ssl::stream_base::server, kTuple);
+  if (!error) {
+    co_await refuse(stream, shared->limits);
+    co_await close_tls(stream, shared->limits);
+  } else {
+    close(stream);
+  }
 }
 
 }  // namespace
 
 asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  if (shared->tls != nullptr) return serve_tls(std::move(socket), std::move(shared));
   return serve<asio::ip::tcp>(std::move(socket), std::move(shared));
 }
 asio::awaitable<void> serve_connection(asio::local::stream_protocol::socket socket,
@@ -173,11 +241,12 @@ asio::awaitable<void> serve_connection(asio::local::stream_protocol::socket sock
   return serve<asio::local::stream_protocol>(std::move(socket), std::move(shared));
 }
 asio::awaitable<void> serve_refusal(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
-  return refuse<asio::ip::tcp>(std::move(socket), std::move(shared));
+  if (shared->tls != nullptr) return refuse_tls(std::move(socket), std::move(shared));
+  return refuse_plain<asio::ip::tcp>(std::move(socket), std::move(shared));
 }
 asio::awaitable<void> serve_refusal(asio::local::stream_protocol::socket socket,
                                     std::shared_ptr<ConnectionShared> shared) {
-  return refuse<asio::local::stream_protocol>(std::move(socket), std::move(shared));
+  return refuse_plain<asio::local::stream_protocol>(std::move(socket), std::move(shared));
 }
 
 }  // namespace tpslurm::api

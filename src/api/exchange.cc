@@ -5,7 +5,13 @@
 namespace tpslurm::api {
 
 Reply json_reply(unsigned status, const boost::json::value& body) {
-  return {status, operations::json_text(body), {}, nullptr};
+  return {status, operations::json_text(body), {}, nullptr, nullptr};
+}
+
+Reply deferred_reply(std::function<Reply()> work) {
+  Reply reply;
+  reply.later = std::make_shared<Deferred>(Deferred{std::move(work)});
+  return reply;
 }
 
 Reply error_reply(unsigned status, std::string_view code, std::string_view message, const model::Problems& problems) {

@@ -38,12 +38,24 @@ struct LongPoll {
   std::function<std::optional<Reply>(bool last)> poll;
 };
 
+// A reply that must wait for something slow outside the journal (a call to Slurm): the
+// server runs `work` on its worker thread, one at a time, and answers with what it returns;
+// the other clients are served meanwhile. `work` may use what the routes were given that is
+// thread-safe (the journal, the Slurm client), nothing else.
+struct Deferred {
+  std::function<Reply()> work;
+};
+
 struct Reply {
   unsigned status = 200;
   std::string body;                                          // JSON text ending in a newline
   std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type and Content-Length
   std::shared_ptr<LongPoll> wait;                            // set: not ready yet (status and body unused)
+  std::shared_ptr<Deferred> later;                           // set: not ready yet; asked before `wait`
 };
+
+// A reply that runs `work` on the server's worker thread (Deferred).
+Reply deferred_reply(std::function<Reply()> work);
 
 // `body` as text (with the newline the CLI's --json output ends in).
 Reply json_reply(unsigned status, const boost::json::value& body);

@@ -21,6 +21,8 @@ Reply show_audit(RouteContext& context, std::string_view job_id);
 Reply show_logs(RouteContext& context, std::string_view job_id, std::string_view target);
 Reply cancel_job(RouteContext& context, const std::string& actor, std::string_view job_id, std::string_view body);
 Reply set_paused(RouteContext& context, const std::string& actor, bool paused, std::string_view body);
+// `spec`: JOB/N or JOB (its newest attempt); resolve_route.cc.
+Reply resolve_attempt(RouteContext& context, const std::string& actor, std::string_view spec, std::string_view body);
 // `target`'s query: after (a sequence number, default 0), wait (0 to 60 seconds, "30s" or
 // "30"; default 0), limit (1 to 1000, default 100). The change feed's page at once when it has
 // events or no wait was asked; otherwise a long poll that answers at the first change with

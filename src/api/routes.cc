@@ -78,6 +78,17 @@ Reply Routes::route(const ApiRequest& request, const std::string& actor) {
     if (!post) return method_not_allowed("POST");
     return set_paused(m_context, actor, segments[1] == "pause", request.body);
   }
+  if (segments.size() == 1 && segments[0] == "readyz") {
+    if (!get) return method_not_allowed("GET");
+    if (m_context.readiness == nullptr) return error_reply(503, "not_ready", "this API has no readiness checks");
+    Readiness* readiness = m_context.readiness;
+    return deferred_reply([readiness] { return readiness->reply(); });
+  }
+  if (segments.size() == 4 && segments[0] == "v1" && segments[1] == "attempts" && !segments[2].empty() &&
+      segments[3] == "resolve") {
+    if (!post) return method_not_allowed("POST");
+    return resolve_attempt(m_context, actor, segments[2], request.body);
+  }
   if (segments.size() == 2 && segments[0] == "v1" && segments[1] == "events") {
     if (!get) return method_not_allowed("GET");
     return follow_events(m_context, request.target);

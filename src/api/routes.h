@@ -1,6 +1,8 @@
 // Routes: what the platform API answers, request by request.
 //
 //   GET  /healthz                  no token: {"status": "ok"} while the process answers
+//   GET  /readyz                   journal writable, slurmrestd answering, token accepted, not
+//                                  paused: 200 ready or 503, each check named (readiness.h)
 //   POST /v1/jobs                  a LaunchRequest: 201 created, 200 the same body again, 409 another
 //                                  body under a known job_id, 422 with every problem, 400 not JSON
 //   GET  /v1/jobs?phase=&limit=&after=   a page of `status --json`'s rows in job_id order
@@ -9,6 +11,8 @@
 //   GET  /v1/jobs/{id}/logs?attempt=&component=&stream=&offset=   exactly what `logs --json` prints
 //   POST /v1/jobs/{id}/cancel      {"reason"?, "grace_seconds"?}, as `cancel`
 //   POST /v1/pause                 {"reason"} as `pause`;  POST /v1/resume  {"reason"?} as `resume`
+//   POST /v1/attempts/{JOB/N}/resolve   {"absent": true, "reason"} or {"adopt": ID|SLUID,
+//                                  "reason"?}, as `resolve` (the attempt percent-encoded: j1%2F2)
 //   GET  /v1/events?after=&wait=&limit=   the change feed (operations/change_feed.h), a long poll
 //
 // Everything but /healthz needs `Authorization: Bearer TOKEN` with a token of the tokens file
@@ -22,7 +26,9 @@
 #pragma once
 
 #include "api/exchange.h"
+#include "api/readiness.h"
 #include "api/token_store.h"
+#include "base/clock.h"
 #include "journal/journal.h"
 #include "model/catalogs.h"
 #include "model/settings.h"
@@ -34,6 +40,9 @@ struct RouteContext {
   const model::Settings& settings;
   const model::Catalogs& catalogs;
   TokenStore& tokens;
+  const Clock& clock;
+  slurm::SlurmClient* slurm = nullptr;  // none: resolve --adopt answers 503
+  Readiness* readiness = nullptr;       // none: /readyz answers 503
 };
 
 class Routes {

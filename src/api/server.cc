@@ -7,7 +7,9 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <cerrno>
 #include <cstdlib>
@@ -29,6 +31,8 @@ using unix_socket = asio::local::stream_protocol;
 
 struct Server::Impl {
   asio::io_context io{1};
+  asio::thread_pool worker{1};  // a reply's `later` work (exchange.h)
+  std::optional<asio::ssl::context> tls;
   std::unique_ptr<JournalWatch> watch;
   std::optional<tcp::acceptor> tcp_acceptor;
   std::optional<unix_socket::acceptor> unix_acceptor;
@@ -121,12 +125,45 @@ Status listen_unix(Server::Impl& impl, const std::string& path) {
   return {};
 }
 
+std::string openssl_reason(const boost::system::error_code& error) {
+  std::string reason = error.message();
+  return reason.empty() ? "refused by OpenSSL" : reason;
+}
+
+Status load_tls(Server::Impl& impl, const ServerTls& files) {
+  impl.tls.emplace(asio::ssl::context::tls_server);
+  auto& context = *impl.tls;
+  boost::system::error_code error;
+  context.set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                          asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                          asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use,
+                      error);
+  if (error) return invalid_argument("TLS for the API: " + openssl_reason(error));
+  context.use_certificate_chain_file(files.cert_file, error);
+  if (error) return invalid_argument("TUNEPLANE_API_TLS_CERT " + files.cert_file + ": " + openssl_reason(error));
+  // OpenSSL checks that the key is the certificate's. The key file is a secret: its path is
+  // named, never its bytes.
+  context.use_private_key_file(files.key_file, asio::ssl::context::pem, error);
+  if (error) {
+    return invalid_argument("TUNEPLANE_API_TLS_KEY " + files.key_file +
+                            ": not usable as the private key of TUNEPLANE_API_TLS_CERT " + files.cert_file + " (" +
+                            openssl_reason(error) + ")");
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Server>> Server::start(const model::ListenAddress& address, ServerLimits limits, Handler handler,
-                                              const std::string& watch_journal) {
+                                              const std::string& watch_journal, const std::optional<ServerTls>& tls) {
   auto impl = std::make_unique<Impl>();
-  impl->shared = std::make_shared<ConnectionShared>(ConnectionShared{limits, std::move(handler), 0, nullptr});
+  if (tls) {
+    if (address.is_unix()) return invalid_argument("TLS for the API is for a TCP address, not unix:" + address.unix_path);
+    if (Status loaded = load_tls(*impl, *tls); !loaded.ok()) return loaded.error();
+  }
+  impl->shared = std::make_shared<ConnectionShared>(
+      ConnectionShared{limits, std::move(handler), 0, nullptr, impl->worker.get_executor(),
+                       impl->tls ? &*impl->tls : nullptr});
   if (!watch_journal.empty()) {
     auto watch = JournalWatch::start(impl->io, watch_journal);
     if (!watch.ok()) return watch.error();
@@ -135,6 +172,7 @@ Result<std::unique_ptr<Server>> Server::start(const model::ListenAddress& addres
   }
   Status listening = address.is_unix() ? listen_unix(*impl, address.unix_path) : listen_tcp(*impl, address);
   if (!listening.ok()) return listening.error();
+  if (impl->tls) impl->where += " (HTTPS)";
   if (impl->tcp_acceptor) asio::co_spawn(impl->io, accept_loop(*impl->tcp_acceptor, impl->shared), asio::detached);
   if (impl->unix_acceptor) asio::co_spawn(impl->io, accept_loop(*impl->unix_acceptor, impl->shared), asio::detached);
   Impl* running = impl.get();
@@ -150,6 +188,9 @@ void Server::stop() {
   std::call_once(m_impl->stopped, [this] {
     m_impl->io.stop();
     if (m_impl->thread.joinable()) m_impl->thread.join();
+    // Work already running finishes (a Slurm call ends within its timeout); queued work is dropped.
+    m_impl->worker.stop();
+    m_impl->worker.join();
     boost::system::error_code ignored;
     if (m_impl->tcp_acceptor) m_impl->tcp_acceptor->close(ignored);
     if (m_impl->unix_acceptor) m_impl->unix_acceptor->close(ignored);

@@ -11,7 +11,8 @@
 // (one more gets 503 and is closed), and the time to read one whole request or write one reply
 // (a client that sends too slowly, e.g. half a request, is closed when it runs out). After an
 // error reply the connection is closed; keep-alive otherwise. A handler runs on the server's
-// thread, one request at a time.
+// thread, one request at a time; a reply's deferred work (exchange.h) runs on a worker thread of
+// its own, one at a time, while the server goes on serving.
 //
 // start() returns once the socket listens (errors name the address and the cause); stop() and
 // the destructor close it, drop every connection and join the thread. Thread-safe: stop() may
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "api/exchange.h"
@@ -40,11 +42,20 @@ struct ServerLimits {
 
 using Handler = std::function<Reply(const ApiRequest&)>;
 
+// HTTPS on a TCP address: a PEM certificate chain and its private key, read at start(). TLS 1.2
+// is the least version taken.
+struct ServerTls {
+  std::string cert_file;
+  std::string key_file;
+};
+
 class Server {
  public:
   // `watch_journal`: the journal whose changes wake long polls (journal_watch.h); empty: none.
+  // `tls`: serve HTTPS (TCP only); start() fails naming the file OpenSSL refused.
   static Result<std::unique_ptr<Server>> start(const model::ListenAddress& address, ServerLimits limits,
-                                               Handler handler, const std::string& watch_journal = {});
+                                               Handler handler, const std::string& watch_journal = {},
+                                               const std::optional<ServerTls>& tls = std::nullopt);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -52,7 +63,7 @@ class Server {
   void stop();
   // The TCP port it listens on (the system's choice for port 0); 0 on a unix socket.
   std::uint16_t port() const;
-  // "127.0.0.1:8740", "[::1]:8740" or "unix:/path", for the log.
+  // "127.0.0.1:8740", "[::1]:8740" or "unix:/path" (with " (HTTPS)" under TLS), for the log.
   const std::string& where() const;
 
   struct Impl;

@@ -8,11 +8,11 @@
 // closed (logs left unsealed). The daemon takes the steps after it. Only ended attempts.
 #include <CLI/CLI.hpp>
 
-#include "cli/attempt_ref.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/slurm_connection.h"
+#include "operations/resolution.h"
 #include "reconcile/steps.h"
 
 namespace tpslurm::cli {
@@ -47,7 +47,7 @@ int run_cleanup(Context& context, const CleanupOptions& o) {
   int exit_code = kExitOk;
   auto journal = context.open_journal(o.force ? Context::Access::write : Context::Access::read, exit_code);
   if (!journal) return exit_code;
-  auto attempt = find_attempt(*journal, o.attempt);
+  auto attempt = operations::find_attempt(*journal, o.attempt);
   if (!attempt.ok()) return context.fail(attempt.error());
   const journal::AttemptRecord& a = *attempt;
   const std::string which = a.job_id + "/" + std::to_string(a.number);

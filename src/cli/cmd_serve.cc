@@ -46,10 +46,15 @@ int run_serve(Context& context, bool once) {
   if (!slurm.ok()) return context.fail(slurm.error());
 
   // The platform API, when its tokens are configured: it answers beside the reconciler and
-  // stops after it.
+  // stops after it. Its Slurm client (resolve's adopt, /readyz) is its own, outside the
+  // daemon's request budget.
+  std::optional<SlurmConnection> api_slurm;
   std::unique_ptr<api::ApiService> service;
   if (!once && !settings->api_tokens_file.empty()) {
-    auto started = api::ApiService::start(*settings, *catalogs, context.clock());
+    auto connected = connect_slurm(*settings, context.clock(), Budget::none);
+    if (!connected.ok()) return context.fail(connected.error());
+    api_slurm = std::move(*connected);
+    auto started = api::ApiService::start(*settings, *catalogs, context.clock(), {}, api_slurm->client.get());
     if (!started.ok()) return context.fail(started.error());
     service = std::move(*started);
     config::log_info({}, "API listening on " + service->server().where());

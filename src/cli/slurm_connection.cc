@@ -5,7 +5,7 @@
 
 namespace tpslurm::cli {
 
-Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock) {
+Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock, Budget budget) {
   SlurmConnection c;
   auto transport = slurm::CurlTransport::create(slurm::transport_options(settings));
   if (!transport.ok()) return transport.error();
@@ -17,7 +17,7 @@ Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clo
   limits.calls_per_cycle = settings.request_budget;
   limits.initial_backoff = settings.backoff_initial;
   limits.max_backoff = settings.backoff_max;
-  c.budget = std::make_unique<slurm::RequestBudget>(clock, limits);
+  if (budget == Budget::per_cycle) c.budget = std::make_unique<slurm::RequestBudget>(clock, limits);
   slurm::RestClientOptions options;
   options.clock = &clock;
   options.budget = c.budget.get();

@@ -1,6 +1,6 @@
 // SlurmConnection: the real Slurm client the settings describe — libcurl transport, token
 // source (file or minted), the request budget and the REST client over them — built in one
-// place for every command that talks to Slurm (serve, resolve --adopt). Owns all four;
+// place for every command that talks to Slurm (serve and its API, resolve --adopt). Owns all four;
 // lives as long as the command.
 #pragma once
 
@@ -23,7 +23,12 @@ struct SlurmConnection {
   std::unique_ptr<slurm::RestClient> client;
 };
 
-Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock);
+// `per_cycle`: the daemon's client, whose budget the controller starts again each cycle;
+// `none`: a client outside the cycles (the platform API's), with no budget to run out.
+enum class Budget { per_cycle, none };
+
+Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock,
+                                      Budget budget = Budget::per_cycle);
 
 // The invoking user's name (for the journal: who paused, resolved, restored), or "uid N".
 std::string operator_name();

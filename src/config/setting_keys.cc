@@ -71,6 +71,9 @@ constexpr SettingKey kKeys[] = {
      "where `serve` answers the platform API: IPV4:PORT, [IPV6]:PORT or unix:/PATH (the socket is made 0660)"},
     {"TUNEPLANE_API_TOKENS_FILE", "",
      "the platform API's bearer tokens, one `NAME TOKEN` line each; re-read on change; unset: no API", true},
+    {"TUNEPLANE_API_TLS_CERT", "",
+     "the API's TLS certificate chain (PEM); with TUNEPLANE_API_TLS_KEY the API answers HTTPS only; unset: HTTP"},
+    {"TUNEPLANE_API_TLS_KEY", "", "the private key of TUNEPLANE_API_TLS_CERT (PEM)", true},
     {"TUNEPLANE_LOG_LEVEL", "info", "trace, debug, info, warn, error or off"},
     {"TUNEPLANE_LOG_FORMAT", "text", "text or json"},
 };

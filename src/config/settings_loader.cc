@@ -211,6 +211,25 @@ void apply_limits(Applier& apply, model::Settings& s, Problems& problems) {
 
 // The connection to slurmrestd: timeouts, the low-speed limit, the proxy, and whether the
 // token may travel in clear text (model/rest_endpoint.h).
+// TUNEPLANE_API_TLS_CERT and TUNEPLANE_API_TLS_KEY: both or neither, and only for a TCP address.
+void apply_api_tls(Applier& apply, model::Settings& s) {
+  apply.with("TUNEPLANE_API_TLS_CERT", [&](const std::string& v) -> std::optional<std::string> {
+    if (auto why = absolute_path(v, s.api_tls_cert)) return why;
+    if (::access(v.c_str(), R_OK) != 0) return std::string("cannot be read: ") + std::strerror(errno);
+    return std::nullopt;
+  });
+  apply.secret_file("TUNEPLANE_API_TLS_KEY", s.api_tls_key);
+  const bool cert = apply.has("TUNEPLANE_API_TLS_CERT");
+  const bool key = apply.has("TUNEPLANE_API_TLS_KEY");
+  if (cert != key) {
+    apply.bad(cert ? "TUNEPLANE_API_TLS_CERT" : "TUNEPLANE_API_TLS_KEY",
+              "needs " + std::string(cert ? "TUNEPLANE_API_TLS_KEY" : "TUNEPLANE_API_TLS_CERT") +
+                  " too: TLS takes the certificate and its private key");
+  } else if (cert && s.api_listen.rfind("unix:", 0) == 0) {
+    apply.bad("TUNEPLANE_API_TLS_CERT", "TLS is for a TCP address; a unix socket is guarded by its mode (0660)");
+  }
+}
+
 void apply_connection(Applier& apply, model::Settings& s) {
   apply.with("TUNEPLANE_SLURM_CONNECT_TIMEOUT", [&](const std::string& v) {
     return duration_between(v, s.connect_timeout, std::chrono::seconds(1), std::chrono::minutes(5));
@@ -451,6 +470,7 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
     return std::nullopt;
   });
   apply.secret_file("TUNEPLANE_API_TOKENS_FILE", s.api_tokens_file);
+  apply_api_tls(apply, s);
   apply.with("TUNEPLANE_LOG_LEVEL", [&](const std::string& v) -> std::optional<std::string> {
     if (!parse_log_level(v)) return "expected trace, debug, info, warn, error or off";
     s.log_level = v;

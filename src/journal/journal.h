@@ -123,6 +123,11 @@ class Journal {
   // so the daemon notices the CLI's writes without reading every job.
   Result<std::int64_t> data_version();
 
+  // Whether a write could begin now: takes the write lock and gives it back at once, writing
+  // nothing. Fails for a read-only file or directory, an I/O error, or a writer holding the
+  // lock past the busy timeout (transient). It cannot see a full disk, since nothing is written.
+  Status probe_write();
+
   // An event that changes no state (evidence found, a search ran, a warning).
   Status record_event(std::string_view job_id, std::optional<int> attempt, std::string_view kind,
                       const EventDetail& detail);

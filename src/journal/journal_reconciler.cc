@@ -256,6 +256,16 @@ Result<std::int64_t> Journal::data_version() {
   }
 }
 
+Status Journal::probe_write() {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    return {};  // rolled back: nothing was written
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "begin a write");
+  }
+}
+
 Status Journal::restore_from(const std::string& source) {
   std::lock_guard lock(m_impl->mutex);
   try {

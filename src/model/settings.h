@@ -78,6 +78,9 @@ struct Settings {
   // (model/listen_address.h) and the file of `NAME TOKEN` lines (a secret file).
   std::string api_listen = "127.0.0.1:8740";
   std::string api_tokens_file;
+  // HTTPS: the certificate chain and its private key (a secret file), both PEM; empty: HTTP.
+  std::string api_tls_cert;
+  std::string api_tls_key;
 
   std::string log_level = "info";
   LogFormat log_format = LogFormat::text;

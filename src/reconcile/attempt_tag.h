@@ -1,13 +1,15 @@
-// The tag every component of an attempt's Slurm job carries (model/job_tag.h): its name,
-// its submit token's comment and its directory as the compute nodes see it. Pure.
+// The tag of a journaled attempt's Slurm job (storage/attempt_tag.h). Pure.
 #pragma once
 
 #include "journal/records.h"
 #include "model/job_tag.h"
 #include "model/settings.h"
+#include "storage/attempt_tag.h"
 
 namespace tpslurm::reconcile {
 
-model::JobTag attempt_tag(const model::Settings& settings, const journal::AttemptRecord& attempt);
+inline model::JobTag attempt_tag(const model::Settings& settings, const journal::AttemptRecord& attempt) {
+  return storage::attempt_tag(settings, attempt.job_id, attempt.number, attempt.submit_token);
+}
 
 }  // namespace tpslurm::reconcile

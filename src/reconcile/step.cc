@@ -91,12 +91,6 @@ std::string attempt_dir_of(const Services& services, const journal::AttemptRecor
   return storage::attempt_dir(services.settings.storage_root, attempt.job_id, attempt.number);
 }
 
-model::JobTag attempt_tag(const model::Settings& s, const journal::AttemptRecord& attempt) {
-  const std::string local = storage::attempt_dir(s.storage_root, attempt.job_id, attempt.number);
-  return model::JobTag::make(s.instance, attempt.job_id, attempt.number, attempt.submit_token,
-                             storage::to_cluster_path(local, s.storage_root, s.slurm_storage_root));
-}
-
 model::JobTag tag_of(const Services& services, const journal::AttemptRecord& attempt) {
   return attempt_tag(services.settings, attempt);
 }

@@ -56,7 +56,7 @@ std::string ApiFixture::try_start(ServerLimits limits, const std::string& listen
 
 Endpoint ApiFixture::endpoint() const {
   if (settings.api_listen.starts_with("unix:")) return {0, settings.api_listen.substr(5)};
-  return {m_service->server().port(), ""};
+  return {m_service->server().port(), "", settings.api_tls_cert};
 }
 
 HttpAnswer ApiFixture::call(const std::string& method, const std::string& target, const std::string& token,

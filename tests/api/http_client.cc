@@ -38,9 +38,11 @@ HttpAnswer http(const Endpoint& endpoint, const std::string& method, const std::
                 const std::vector<std::string>& headers) {
   HttpAnswer answer;
   CURL* curl = curl_easy_init();
+  const std::string scheme = endpoint.ca_file.empty() ? "http" : "https";
   const std::string url =
-      "http://127.0.0.1:" + std::to_string(endpoint.unix_socket.empty() ? endpoint.port : 80) + target;
+      scheme + "://127.0.0.1:" + std::to_string(endpoint.unix_socket.empty() ? endpoint.port : 80) + target;
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  if (!endpoint.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, endpoint.ca_file.c_str());
   if (!endpoint.unix_socket.empty()) curl_easy_setopt(curl, CURLOPT_UNIX_SOCKET_PATH, endpoint.unix_socket.c_str());
   curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.c_str());
   curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");

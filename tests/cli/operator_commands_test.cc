@@ -7,6 +7,7 @@
 #include "cli_fixture.h"
 #include "journal/daemon_lock.h"
 #include "journal/journal.h"
+#include "support/journal_story.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -21,28 +22,12 @@ class OperatorCommandsTest : public CliFixture {
   // A job whose first attempt's submit answer was lost at `intent` (journaled with a clock
   // set there, as the daemon would have).
   void blocked_job(const std::string& job_id, TimePoint intent) {
-    ManualClock clock(intent);
-    auto journal = journal::Journal::open(dir.file("state/journal.db"), clock);
-    ASSERT_TRUE(journal.ok()) << journal.error().message();
-    journal::Journal& j = **journal;
-    ASSERT_TRUE(j.add_job({job_id, "{}", "hash-" + job_id, "", "", 1}).ok());
-    ASSERT_TRUE(j.add_attempt(job_id, 1, "token-" + job_id, "in").ok());
-    ASSERT_TRUE(j.transition({job_id, 1}, AttemptState::preparing, AttemptState::prepared, {}, {}).ok());
-    ASSERT_TRUE(j.transition({job_id, 1}, AttemptState::prepared, AttemptState::submitting, {}, {}).ok());
-    ASSERT_TRUE(j.transition({job_id, 1}, AttemptState::submitting, AttemptState::submit_unknown, {}, {}).ok());
+    ASSERT_TRUE(tpslurm::testing::add_blocked_job(dir.file("state/journal.db"), job_id, intent).ok());
   }
 
   // A search by tag journaled at `at`.
   void searched(const std::string& job_id, TimePoint at, bool complete) {
-    ManualClock clock(at);
-    auto journal = journal::Journal::open(dir.file("state/journal.db"), clock);
-    ASSERT_TRUE(journal.ok());
-    journal::AttemptChanges changes;
-    changes.search_report =
-        R"({"complete":)" + std::string(complete ? "true" : "false") +
-        R"(,"matches":0,"sources":[{"source":"slurmctld job list","outcome":"ok","records":3,"message":""}]})";
-    changes.search_complete = complete;
-    ASSERT_TRUE((*journal)->update_attempt({job_id, 1}, AttemptState::submit_unknown, changes, "search", {}).ok());
+    ASSERT_TRUE(tpslurm::testing::record_search(dir.file("state/journal.db"), job_id, at, complete).ok());
   }
 
   AttemptState state_of(const std::string& job_id, int number = 1) {

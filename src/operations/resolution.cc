@@ -1,0 +1,128 @@
+#include "operations/resolution.h"
+
+#include <charconv>
+
+#include "storage/attempt_tag.h"
+
+namespace tpslurm::operations {
+namespace {
+
+std::string duration_words(std::chrono::seconds s) {
+  const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(s).count();
+  if (minutes >= 1) return std::to_string(minutes) + " min " + std::to_string(s.count() % 60) + " s";
+  return std::to_string(s.count()) + " s";
+}
+
+// Why absent must wait, or empty when it may go.
+std::string absent_refusal(const journal::AttemptRecord& a, const model::Settings& settings, TimePoint now) {
+  const auto intent = parse_utc(a.intent_at);
+  if (!intent) return "the attempt has no intent time; it cannot have been searched for";
+  const TimePoint quiet_end = *intent + settings.resolve_quiet_period;
+  if (now < quiet_end) {
+    return "the quiet period (TUNEPLANE_RESOLVE_QUIET_PERIOD) has not passed: " +
+           duration_words(std::chrono::duration_cast<std::chrono::seconds>(quiet_end - now)) + " left (until " +
+           format_utc(quiet_end) + ")";
+  }
+  const auto complete = parse_utc(a.complete_search_at);
+  if (!complete || *complete < quiet_end) {
+    return "no complete search (every source answering) has run since the quiet period ended at " +
+           format_utc(quiet_end) + "; `serve` runs one at its next cycle (last search: " +
+           (a.searched_at.empty() ? std::string("none") : a.searched_at) + ", see `audit --blocked`)";
+  }
+  return {};
+}
+
+Resolution refusal(Refusal why, std::string message) { return {why, std::move(message), 0}; }
+
+std::optional<Resolution> not_blocked(const journal::AttemptRecord& a) {
+  if (a.state == model::AttemptState::submit_unknown) return std::nullopt;
+  return refusal(Refusal::not_blocked, attempt_name(a) + " is " + std::string(model::to_string(a.state)) +
+                                           ": only a submit whose answer was lost (submit_unknown) is resolved");
+}
+
+std::optional<slurm::JobRef> job_ref(std::string_view reference) {
+  slurm::JobRef ref;
+  if (!reference.empty() && reference[0] == 's') {
+    ref.sluid = std::string(reference);
+    return ref;
+  }
+  std::uint32_t id = 0;
+  const auto [end, error] = std::from_chars(reference.data(), reference.data() + reference.size(), id);
+  if (error != std::errc{} || end != reference.data() + reference.size() || id == 0) return std::nullopt;
+  ref.job_id = id;
+  return ref;
+}
+
+}  // namespace
+
+std::string attempt_name(const journal::AttemptRecord& attempt) {
+  return attempt.job_id + "/" + std::to_string(attempt.number);
+}
+
+Result<journal::AttemptRecord> find_attempt(journal::Journal& journal, std::string_view spec) {
+  const auto slash = spec.rfind('/');
+  const std::string job_id(slash == std::string_view::npos ? spec : spec.substr(0, slash));
+  auto attempts = journal.attempts(job_id);
+  if (!attempts.ok()) return attempts.error();
+  if (attempts->empty()) return not_found("no attempts of job " + job_id + " in the journal");
+  if (slash == std::string_view::npos) return attempts->back();
+  const std::string_view number = spec.substr(slash + 1);
+  for (const auto& a : *attempts) {
+    if (std::to_string(a.number) == number) return a;
+  }
+  return not_found("job " + job_id + " has no attempt " + std::string(number) + " (give JOB/N, e.g. " + job_id + "/" +
+                   std::to_string(attempts->back().number) + ")");
+}
+
+Result<Resolution> resolve_absent(journal::Journal& journal, const journal::AttemptRecord& attempt,
+                                  const model::Settings& settings, TimePoint now, std::string_view by,
+                                  std::string_view reason) {
+  if (auto refused = not_blocked(attempt)) return *refused;
+  if (std::string why = absent_refusal(attempt, settings, now); !why.empty()) {
+    return refusal(Refusal::too_early, "refused to resolve " + attempt_name(attempt) + " as absent: " + why);
+  }
+  if (Status done = journal.resolve_absent(attempt.key(), by, reason); !done.ok()) return done.error();
+  return Resolution{std::nullopt, attempt_name(attempt) + ": resolved absent; the tag stays watched", 0};
+}
+
+Result<Resolution> resolve_adopt(journal::Journal& journal, slurm::SlurmClient& slurm,
+                                 const journal::AttemptRecord& attempt, const model::Settings& settings,
+                                 std::string_view reference, std::string_view by, std::string_view reason) {
+  if (auto refused = not_blocked(attempt)) return *refused;
+  const auto ref = job_ref(reference);
+  if (!ref) {
+    return refusal(Refusal::not_a_reference, "\"" + std::string(reference) + "\" is neither a job id nor a SLUID");
+  }
+  slurm::JobsResult read = slurm.get_job(*ref);
+  if (!read.ok()) {
+    // Slurm's own "no such job" is an answer about the reference; anything else says nothing.
+    const Refusal why = read.outcome == slurm::Outcome::not_found ? Refusal::not_its_job : Refusal::slurm_unreadable;
+    return refusal(why, "cannot read Slurm job " + std::string(reference) + ": " + read.message);
+  }
+  const model::JobTag tag = storage::attempt_tag(settings, attempt.job_id, attempt.number, attempt.submit_token);
+  std::uint32_t leader = 0;
+  std::string sluid;
+  for (const auto& record : read.jobs) {
+    if (!tag.identifies(record.tag())) {
+      return refusal(Refusal::not_its_job, "Slurm job " + std::to_string(record.job_id) +
+                                               " does not carry the tag of " + attempt_name(attempt) + " (name \"" +
+                                               record.name + "\", expected \"" + tag.name + "\")");
+    }
+    const std::uint32_t id = record.het_job_id.value_or(record.job_id);
+    if (leader == 0) leader = id;
+    if (record.job_id == id) sluid = record.sluid;
+  }
+  if (leader == 0) return refusal(Refusal::not_its_job, "Slurm returned no record for " + std::string(reference));
+  journal::AttemptChanges changes;
+  changes.slurm_job_id = leader;
+  if (!sluid.empty()) changes.sluid = sluid;
+  changes.found_by = "operator";
+  changes.receipt = "{\"found_by\":\"operator\",\"job_id\":" + std::to_string(leader) + "}";
+  const std::string words = "adopted by " + std::string(by) + (reason.empty() ? "" : ": " + std::string(reason));
+  Status done = journal.transition(attempt.key(), model::AttemptState::submit_unknown, model::AttemptState::submitted,
+                                   changes, {{"reason", words}, {"operator", std::string(by)}});
+  if (!done.ok()) return done.error();
+  return Resolution{std::nullopt, attempt_name(attempt) + ": adopted Slurm job " + std::to_string(leader), leader};
+}
+
+}  // namespace tpslurm::operations

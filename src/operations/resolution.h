@@ -1,0 +1,60 @@
+// Resolving a submit whose answer was lost (the attempt is submit_unknown and its job blocked,
+// ARCHITECTURE.md §4 step 5): the rules `resolve` and POST /v1/attempts/{id}/resolve share.
+// Both answers are compare-and-set on the attempt's state and journaled with who asked.
+//
+//   absent: refused, with the time left, until TUNEPLANE_RESOLVE_QUIET_PERIOD has passed since
+//           the intent and a complete search (every source answered) ran after that; then the
+//           attempt is abandoned and the job gets a new attempt (or ends cancelled if a cancel
+//           was requested). The daemon keeps watching the resolved tag.
+//   adopt:  reads the job (a numeric id or a SLUID) from Slurm and adopts it only when every
+//           component carries the attempt's tag (two of three marks); the daemon then
+//           identifies and releases it.
+//
+// A refusal is an answer, not an error (`Resolution::refused`); errors are the journal's
+// (not_found for no such job or attempt). Thread-safe as the journal and the client are.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "journal/journal.h"
+#include "model/settings.h"
+#include "slurm/slurm_client.h"
+
+namespace tpslurm::operations {
+
+enum class Refusal {
+  not_blocked,       // the attempt is not submit_unknown
+  too_early,         // absent: the quiet period, or no complete search since it ended
+  not_a_reference,   // adopt: neither a job id nor a SLUID
+  not_its_job,       // adopt: Slurm has no such job, or it does not carry the attempt's tag
+  slurm_unreadable,  // adopt: Slurm could not be asked, or its answer says nothing
+};
+
+struct Resolution {
+  std::optional<Refusal> refused;
+  std::string message;             // the refusal's reason, or what was done
+  std::uint32_t slurm_job_id = 0;  // adopt: the leader's id
+};
+
+// An attempt as an operator names it: "JOB/N", or "JOB" for its newest. not_found naming the
+// job or the number, with an example of what to give.
+Result<journal::AttemptRecord> find_attempt(journal::Journal& journal, std::string_view spec);
+
+// "j1/2".
+std::string attempt_name(const journal::AttemptRecord& attempt);
+
+Result<Resolution> resolve_absent(journal::Journal& journal, const journal::AttemptRecord& attempt,
+                                  const model::Settings& settings, TimePoint now, std::string_view by,
+                                  std::string_view reason);
+
+// `reference`: a numeric Slurm job id, or a SLUID (it starts with 's').
+Result<Resolution> resolve_adopt(journal::Journal& journal, slurm::SlurmClient& slurm,
+                                 const journal::AttemptRecord& attempt, const model::Settings& settings,
+                                 std::string_view reference, std::string_view by, std::string_view reason);
+
+}  // namespace tpslurm::operations
