@@ -5,7 +5,15 @@
 // SIGTERM/SIGINT (reconcile/controller.h). --once runs passes until nothing is runnable now,
 // then exits. Logs go to stderr (TUNEPLANE_LOG_FORMAT, TUNEPLANE_LOG_LEVEL). With
 // TUNEPLANE_API_TOKENS_FILE set (and not --once) it also serves the platform API (api/).
+//
+// Under systemd (Type=notify, NOTIFY_SOCKET set; etc/tuneplane-slurm.service) the daemon says
+// READY=1 once the journal's lock is held, the journal open and the API listening, just
+// before the controller's loop starts, and STOPPING=1 when that loop has returned. Without
+// NOTIFY_SOCKET libsystemd's sd_notify() sends nothing; --once never notifies.
+#include <systemd/sd-daemon.h>
+
 #include <CLI/CLI.hpp>
+#include <cstring>
 
 #include "api/api_service.h"
 #include "base/file_system.h"
@@ -22,6 +30,22 @@
 
 namespace tpslurm::cli {
 namespace {
+
+// A notification that cannot be sent is logged, never fatal: the daemon works without it,
+// and under Type=notify systemd's start timeout reports the missing READY=1.
+void notify_systemd(const char* state) {
+  const int sent = sd_notify(0, state);
+  if (sent < 0) {
+    config::log(config::LogLevel::warn, {}, std::string("sd_notify ") + state + ": " + std::strerror(-sent));
+  }
+}
+
+int run_daemon(reconcile::Controller& controller) {
+  notify_systemd("READY=1");
+  const int exit_code = controller.run();
+  notify_systemd("STOPPING=1");
+  return exit_code;
+}
 
 int run_serve(Context& context, bool once) {
   const model::Settings* settings = context.settings();
@@ -69,7 +93,7 @@ int run_serve(Context& context, bool once) {
                                     4,
                                     reconcile::kSweepEvery,
                                     {}});
-  if (!once) return controller.run();
+  if (!once) return run_daemon(controller);
   const reconcile::CycleReport report = controller.run_once();
   context.out() << "serve --once: " << report.cycles << " cycles, " << report.passes << " passes, " << report.progressed
                 << " with progress\n";
