@@ -20,9 +20,8 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   if (!tokens.ok()) return tokens.error();
   service->m_tokens = std::move(*tokens);
   service->m_readiness = std::make_unique<Readiness>(*service->m_journal, settings.journal_path, slurm);
-  service->m_routes = std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs,
-                                                            *service->m_tokens, clock, slurm,
-                                                            service->m_readiness.get()});
+  service->m_routes = std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens,
+                                                            clock, slurm, service->m_readiness.get()});
   Routes* routes = service->m_routes.get();
   std::optional<ServerTls> tls;
   if (!settings.api_tls_cert.empty()) tls = ServerTls{settings.api_tls_cert, settings.api_tls_key};

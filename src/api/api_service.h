@@ -2,9 +2,9 @@
 // daemon sees the API's commits through data_version as it sees the CLI's, and picks them up
 // within its 200 ms tick), the token store, the readiness checks, the routes and the server,
 // started together and stopped together (the destructor). `slurm` (may be null) is the client
-// resolve's adopt and /readyz ask; it must outlive the service. Requires settings.api_tokens_file; start() fails, naming
-// the cause, when the journal cannot be opened, the tokens file is refused or holds a bad
-// line, or the address cannot be listened on.
+// resolve's adopt and /readyz ask; it must outlive the service. Requires settings.api_tokens_file; start() fails,
+// naming the cause, when the journal cannot be opened, the tokens file is refused or holds a bad line, or the address
+// cannot be listened on.
 #pragma once
 
 #include <memory>

@@ -62,7 +62,8 @@ template <class Stream>
 asio::awaitable<void> linger(Stream& stream, const ServerLimits& limits) {
   beast::error_code ignored;
   beast::get_lowest_layer(stream).socket().shutdown(asio::socket_base::shutdown_send, ignored);
-  beast::get_lowest_layer(stream).expires_after(std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
+  beast::get_lowest_layer(stream).expires_after(
+      std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
   char sink[4096];
   std::size_t dropped = 0;
   while (dropped <= 2 * limits.body_bytes) {
@@ -175,7 +176,8 @@ void close(Stream& stream) {
 
 // TLS's close_notify, for a bounded time (a client that never answers it is not waited for).
 asio::awaitable<void> close_tls(beast::ssl_stream<beast::tcp_stream>& stream, const ServerLimits& limits) {
-  beast::get_lowest_layer(stream).expires_after(std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
+  beast::get_lowest_layer(stream).expires_after(
+      std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
   auto [error] = co_await stream.async_shutdown(kTuple);
   (void)error;
   close(stream);
@@ -205,7 +207,8 @@ asio::awaitable<void> serve_tls(asio::ip::tcp::socket socket, std::shared_ptr<Co
 
 template <class Stream>
 asio::awaitable<void> refuse(Stream& stream, const ServerLimits& limits) {
-  beast::get_lowest_layer(stream).expires_after(std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
+  beast::get_lowest_layer(stream).expires_after(
+      std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
   Reply reply = error_reply(503, "too_many_connections", "the API serves as many connections as it may; try again");
   reply.headers.emplace_back("Retry-After", "1");
   co_await write_reply(stream, reply, false, 11);
@@ -220,7 +223,8 @@ asio::awaitable<void> refuse_plain(typename Protocol::socket socket, std::shared
 
 asio::awaitable<void> refuse_tls(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
   beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), *shared->tls);
-  beast::get_lowest_layer(stream).expires_after(std::min<std::chrono::milliseconds>(shared->limits.request_time, kLingerAtMost));
+  beast::get_lowest_layer(stream).expires_after(
+      std::min<std::chrono::milliseconds>(shared->limits.request_time, kLingerAtMost));
   auto [error] = co_await stream.async_handshake(asio::ssl::stream_base::server, kTuple);
   if (!error) {
     co_await refuse(stream, shared->limits);

@@ -29,9 +29,9 @@ class JournalWatch;
 struct ConnectionShared {
   ServerLimits limits;
   Handler handler;
-  std::size_t open = 0;           // connections being served now
-  JournalWatch* watch = nullptr;  // wakes long polls (a reply's `wait`); none: they wait it out
-  boost::asio::any_io_executor worker;  // runs a reply's `later` work, off the server's thread
+  std::size_t open = 0;                      // connections being served now
+  JournalWatch* watch = nullptr;             // wakes long polls (a reply's `wait`); none: they wait it out
+  boost::asio::any_io_executor worker;       // runs a reply's `later` work, off the server's thread
   boost::asio::ssl::context* tls = nullptr;  // set: TCP connections speak TLS (HTTPS) only
 };
 

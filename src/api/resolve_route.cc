@@ -29,8 +29,7 @@ Reply resolution_reply(const Result<operations::Resolution>& answer, const journ
                        const std::string& actor) {
   if (!answer.ok()) return error_from(answer.error());
   if (answer->refused) return refused_reply(*answer);
-  config::log_info({attempt.job_id, attempt.number, {}, {}, {{"actor", actor}}},
-                   "API: " + answer->message);
+  config::log_info({attempt.job_id, attempt.number, {}, {}, {{"actor", actor}}}, "API: " + answer->message);
   boost::json::object out{{"attempt", operations::attempt_name(attempt)},
                           {"job_id", attempt.job_id},
                           {"number", attempt.number},
@@ -62,18 +61,18 @@ Reply resolve_attempt(RouteContext& context, const std::string& actor, std::stri
   auto attempt = operations::find_attempt(context.journal, spec);
   if (!attempt.ok()) return error_from(attempt.error());
   if (absent) {
-    return resolution_reply(operations::resolve_absent(context.journal, *attempt, context.settings,
-                                                       context.clock.now(), actor, reason),
-                            *attempt, actor);
+    return resolution_reply(
+        operations::resolve_absent(context.journal, *attempt, context.settings, context.clock.now(), actor, reason),
+        *attempt, actor);
   }
   if (context.slurm == nullptr) {
     return error_reply(503, "slurm_unavailable", "this API has no Slurm client to read the job from");
   }
   RouteContext* shared = &context;
   return deferred_reply([shared, attempt = *attempt, actor, adopt, reason] {
-    return resolution_reply(operations::resolve_adopt(shared->journal, *shared->slurm, attempt, shared->settings,
-                                                      adopt, actor, reason),
-                            attempt, actor);
+    return resolution_reply(
+        operations::resolve_adopt(shared->journal, *shared->slurm, attempt, shared->settings, adopt, actor, reason),
+        attempt, actor);
   });
 }
 

@@ -135,8 +135,8 @@ Status load_tls(Server::Impl& impl, const ServerTls& files) {
   auto& context = *impl.tls;
   boost::system::error_code error;
   context.set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                          asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                          asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use,
+                          asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1 |
+                          asio::ssl::context::single_dh_use,
                       error);
   if (error) return invalid_argument("TLS for the API: " + openssl_reason(error));
   context.use_certificate_chain_file(files.cert_file, error);
@@ -158,12 +158,12 @@ Result<std::unique_ptr<Server>> Server::start(const model::ListenAddress& addres
                                               const std::string& watch_journal, const std::optional<ServerTls>& tls) {
   auto impl = std::make_unique<Impl>();
   if (tls) {
-    if (address.is_unix()) return invalid_argument("TLS for the API is for a TCP address, not unix:" + address.unix_path);
+    if (address.is_unix())
+      return invalid_argument("TLS for the API is for a TCP address, not unix:" + address.unix_path);
     if (Status loaded = load_tls(*impl, *tls); !loaded.ok()) return loaded.error();
   }
-  impl->shared = std::make_shared<ConnectionShared>(
-      ConnectionShared{limits, std::move(handler), 0, nullptr, impl->worker.get_executor(),
-                       impl->tls ? &*impl->tls : nullptr});
+  impl->shared = std::make_shared<ConnectionShared>(ConnectionShared{
+      limits, std::move(handler), 0, nullptr, impl->worker.get_executor(), impl->tls ? &*impl->tls : nullptr});
   if (!watch_journal.empty()) {
     auto watch = JournalWatch::start(impl->io, watch_journal);
     if (!watch.ok()) return watch.error();

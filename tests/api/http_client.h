@@ -19,8 +19,8 @@ struct HttpAnswer {
 };
 
 struct Endpoint {
-  int port = 0;             // TCP on 127.0.0.1 ...
-  std::string unix_socket;  // ... or this socket
+  int port = 0;              // TCP on 127.0.0.1 ...
+  std::string unix_socket;   // ... or this socket
   std::string ca_file = {};  // set: HTTPS, trusting only this certificate
 };
 

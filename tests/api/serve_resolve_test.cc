@@ -5,7 +5,6 @@
 // which the daemon identifies and releases — Slurm received one submit. /readyz names each
 // check: ready, then not ready while paused, and while slurmrestd refuses the token.
 #include <boost/json.hpp>
-
 #include <cstdio>
 
 #include "http_client.h"
@@ -102,9 +101,9 @@ TEST_F(ServeResolveTest, ABlockedSubmitIsAdoptedOverHttpOnlyWithTheAttemptsTag) 
 
   const auto adopted = call("POST", target, R"({"adopt": "1", "reason": "found in squeue"})");
   ASSERT_EQ(adopted.status, 200) << adopted.body;
-  EXPECT_EQ(json::parse(adopted.body),
-            json::parse(
-                R"({"attempt": "a1/1", "job_id": "a1", "number": 1, "resolution": "adopted", "slurm_job_id": 1})"));
+  EXPECT_EQ(
+      json::parse(adopted.body),
+      json::parse(R"({"attempt": "a1/1", "job_id": "a1", "number": 1, "resolution": "adopted", "slurm_job_id": 1})"));
   // The daemon identifies and releases the adopted job at once, as the CLI's adoption.
   EXPECT_TRUE(eventually([&] {
     const auto a = attempt("a1");
@@ -143,8 +142,8 @@ TEST_F(ServeResolveTest, ReadyzNamesEachCheckAndNeedsTheToken) {
 
   // A token slurmrestd refuses: slurmrestd answers, the token check fails (once the reused
   // pre-flight answer is older than its 5 s).
-  const std::string stranger =
-      slurm::mint_hs256("a key this cluster does not know, 32+ bytes", "root", SystemClock().now(), std::chrono::hours(1));
+  const std::string stranger = slurm::mint_hs256("a key this cluster does not know, 32+ bytes", "root",
+                                                 SystemClock().now(), std::chrono::hours(1));
   tpslurm::testing::write_test_file(m_dir.file("jwt.new"), "SLURM_JWT=" + stranger + "\n",
                                     std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   ASSERT_EQ(std::rename(m_dir.file("jwt.new").c_str(), m_dir.file("jwt").c_str()), 0);

@@ -16,8 +16,8 @@ class ApiTlsTest : public ApiFixture {
   void make_certificate(const std::string& name) {
     const auto made = tpslurm::testing::run_process(
         {"openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", dir.file(name + ".key"),
-         "-out", dir.file(name + ".crt")},
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", dir.file(name + ".key"), "-out",
+         dir.file(name + ".crt")},
         tpslurm::testing::minimal_environment());
     ASSERT_EQ(made.exit_code, 0) << made.err;
     ASSERT_EQ(::chmod(dir.file(name + ".key").c_str(), 0600), 0);
