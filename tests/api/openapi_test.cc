@@ -1,0 +1,280 @@
+// The API's description (src/api/openapi.yaml) against the real answers: the in-process server
+// over a real journal is asked every described operation, in as many of its statuses as the
+// journal can produce here, and every exchange is recorded (method, path template, target,
+// status, content type, the headers the description names, both bodies); then
+// tests/api/openapi_check.py, run with the Debian python (python3-jsonschema, python3-yaml),
+// checks the description itself and every exchange against it, and that no described
+// operation went unexercised. The check is also fed exchanges made wrong on purpose, to show
+// that it fails and names the route and the field.
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "api_fixture.h"
+#include "reconcile/components.h"
+#include "storage/manifest.h"
+
+namespace tpslurm::api::testing {
+namespace {
+
+namespace json = boost::json;
+using model::AttemptState;
+using model::CleanupStep;
+using tpslurm::testing::write_test_file;
+
+// The routes described in openapi.yaml that this tree does not serve yet; the check skips them
+// in its coverage rule. Remove each one when its route is served here.
+// served once resolve/readyz/metrics are on this branch
+const std::vector<std::string> kNotServedYet = {
+    "POST /v1/attempts/{attempt}/resolve",
+    "GET /readyz",
+    "GET /metrics",
+};
+
+constexpr const char* kJob = "ft-7f3c2a";       // etc/launch-request.example.json
+constexpr const char* kCpuJob = "prep-41d9e0";  // etc/launch-request.cpu-only.example.json
+
+struct CheckRun {
+  int exit_code = -1;
+  std::string output;
+};
+
+class OpenApiTest : public ApiFixture {
+ protected:
+  void SetUp() override { start(); }
+
+  // Asks the server and records the exchange under the path template it means.
+  HttpAnswer ask(const std::string& method, const std::string& path_template, const std::string& target,
+                 const std::string& token = kAliceToken, const std::string& body = "") {
+    HttpAnswer answer = call(method, target, token, body);
+    EXPECT_NE(answer.status, 0) << method << " " << target << ": " << answer.error;
+    json::object headers;
+    for (const char* name : {"allow", "location", "retry-after", "www-authenticate"}) {
+      if (auto found = answer.headers.find(name); found != answer.headers.end()) headers[name] = found->second;
+    }
+    const auto type = answer.headers.find("content-type");
+    m_exchanges.push_back(json::object{{"method", method},
+                                       {"template", path_template},
+                                       {"target", target},
+                                       {"status", answer.status},
+                                       {"content_type", type == answer.headers.end() ? "" : type->second},
+                                       {"headers", std::move(headers)},
+                                       {"request_body", body},
+                                       {"body", answer.body}});
+    return answer;
+  }
+
+  CheckRun check(const std::vector<json::object>& exchanges, std::vector<std::string> options) {
+    const std::string file = dir.file("exchanges-" + std::to_string(m_runs++) + ".jsonl");
+    std::string lines;
+    for (const auto& exchange : exchanges) lines += json::serialize(exchange) + "\n";
+    write_test_file(file, lines);
+    std::vector<std::string> args{TP_PYTHON, TP_OPENAPI_CHECK, TP_OPENAPI_DOC, file};
+    args.insert(args.end(), options.begin(), options.end());
+    auto result = tpslurm::testing::run_process(args, tpslurm::testing::minimal_environment());
+    return {result.exit_code, result.out + result.err};
+  }
+
+  static std::vector<std::string> not_served_options() {
+    std::vector<std::string> options;
+    for (const auto& route : kNotServedYet) options.insert(options.end(), {"--not-served", route});
+    return options;
+  }
+
+  // Attempt 1 of kJob through a lost answer, adoption, a run and its whole cleanup, with an
+  // attempt directory whose manifest names a log that is there, one that is missing and one
+  // that is a symbolic link (unreadable). Written on another connection, as the daemon does.
+  void live_attempt() {
+    auto j = open_journal();
+    const journal::AttemptKey key{kJob, 1};
+    ASSERT_TRUE(j->add_attempt(kJob, 1, "token-1", "input").ok());
+    journal::AttemptChanges prepared;
+    prepared.attempt_dir = dir.file("attempts/1");
+    ASSERT_TRUE(j->transition(key, AttemptState::preparing, AttemptState::prepared, prepared, {}).ok());
+    storage::Manifest manifest;
+    manifest.job_id = kJob;
+    manifest.attempt = 1;
+    manifest.submit_token = "token-1";
+    manifest.image_path = "runtimes/x.sif";
+    manifest.image_sha256 = std::string(64, 'a');
+    manifest.logs = {{"batch", -1, "logs/batch.out", "logs/batch.err"},
+                     {"component-0", 0, "logs/component-0.out", "logs/component-0.err"}};
+    write_test_file(dir.file("attempts/1/manifest.json"), storage::manifest_json(manifest));
+    write_test_file(dir.file("attempts/1/logs/batch.out"), "step 1\nstep 2\n");
+    ASSERT_EQ(::symlink("/etc/hostname", dir.file("attempts/1/logs/component-0.out").c_str()), 0);
+
+    journal::AttemptChanges submitting;
+    submitting.submit_mode = "held";
+    ASSERT_TRUE(j->transition(key, AttemptState::prepared, AttemptState::submitting, submitting, {}).ok());
+    ASSERT_TRUE(j->transition(key, AttemptState::submitting, AttemptState::submit_unknown, {}, {}).ok());
+    model::JobSnapshot snapshot;
+    snapshot.job_id = 4242;
+    snapshot.sluid = "s0123456789abc";
+    snapshot.nodes = "vm";
+    snapshot.state = model::SlurmState::from_text("RUNNING");
+    snapshot.state_reason = "None";
+    snapshot.start_time = std::chrono::system_clock::now();
+    journal::AttemptChanges found;
+    found.slurm_job_id = 4242;
+    found.sluid = "s0123456789abc";
+    found.components = reconcile::components_json({snapshot});
+    found.found_by = "search";
+    found.identified = true;
+    found.released = true;
+    ASSERT_TRUE(j->transition(key, AttemptState::submit_unknown, AttemptState::submitted, found,
+                              {{"reason", "found by its tag"}})
+                    .ok());
+    ASSERT_TRUE(j->record_event(kJob, 1, "anomaly", {{"reason", "requeued by Slurm"}}).ok());
+    journal::AttemptChanges observed;
+    observed.observed = true;
+    observed.slurm_state = "RUNNING";
+    ASSERT_TRUE(j->transition(key, AttemptState::submitted, AttemptState::running, observed, {}).ok());
+    journal::AttemptChanges ended;
+    ended.exit_code = 0;
+    ended.slurm_state = "COMPLETED";
+    ASSERT_TRUE(j->transition(key, AttemptState::running, AttemptState::succeeded, ended, {}).ok());
+    ASSERT_TRUE(j->advance_cleanup(key, CleanupStep::none, CleanupStep::staging_pending, {}).ok());
+    ASSERT_TRUE(j->advance_cleanup(key, CleanupStep::staging_pending, CleanupStep::sealing, {}).ok());
+    // The shape reconcile/cleanup_steps.cc's seal_logs journals.
+    const std::string sealed = json::serialize(json::object{
+        {"files", json::object{{"batch.out", std::string(64, 'b')}}}, {"notes", json::array{"batch.err: missing"}}});
+    ASSERT_TRUE(j->advance_cleanup(key, CleanupStep::sealing, CleanupStep::closed, {}, sealed).ok());
+  }
+
+  std::vector<json::object> m_exchanges;
+
+ private:
+  int m_runs = 0;
+};
+
+TEST_F(OpenApiTest, EveryAnswerMatchesTheDescription) {
+  ask("GET", "/healthz", "/healthz", "");
+  ask("POST", "/healthz", "/healthz", "");
+  ask("GET", "/v1/jobs", "/v1/jobs", "");
+  ask("GET", "/v1/jobs", "/v1/jobs", "not-a-known-token-at-all");
+
+  const std::string request = example_request();
+  const std::string cpu_request = tpslurm::testing::read_test_file(source("etc/launch-request.cpu-only.example.json"));
+  ASSERT_EQ(ask("POST", "/v1/jobs", "/v1/jobs", kAliceToken, request).status, 201);
+  ASSERT_EQ(ask("POST", "/v1/jobs", "/v1/jobs", kBobToken, request).status, 200);
+  ASSERT_EQ(ask("POST", "/v1/jobs", "/v1/jobs", kAliceToken, cpu_request).status, 201);
+  EXPECT_EQ(ask("POST", "/v1/jobs", "/v1/jobs", kAliceToken, replaced(request, "3e-4", "1e-3")).status, 409);
+  EXPECT_EQ(ask("POST", "/v1/jobs", "/v1/jobs", kAliceToken, replaced(request, "\"nodes\": 2", "\"nodes\": 0")).status,
+            422);
+  EXPECT_EQ(ask("POST", "/v1/jobs", "/v1/jobs", kAliceToken, "{\"job_id\": ").status, 400);
+  ask("PUT", "/v1/jobs", "/v1/jobs");
+  live_attempt();
+
+  ask("GET", "/v1/jobs", "/v1/jobs");
+  EXPECT_EQ(json::parse(ask("GET", "/v1/jobs", "/v1/jobs?limit=1").body).at("next"), kJob);
+  ask("GET", "/v1/jobs", "/v1/jobs?phase=queued&after=a");
+  EXPECT_EQ(ask("GET", "/v1/jobs", "/v1/jobs?phase=done&limit=0").status, 422);
+
+  const std::string job = std::string("/v1/jobs/") + kJob;
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}", job).status, 200);
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}", std::string("/v1/jobs/") + kCpuJob).status, 200);
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}", "/v1/jobs/no-such-job").status, 404);
+  ask("DELETE", "/v1/jobs/{id}", job);
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}/audit", job + "/audit").status, 200);
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}/audit", "/v1/jobs/no-such-job/audit").status, 404);
+
+  const auto logs = ask("GET", "/v1/jobs/{id}/logs", job + "/logs");
+  ASSERT_EQ(logs.status, 200) << logs.body;
+  EXPECT_EQ(json::parse(logs.body).at("logs").as_array().size(), 2u);
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}/logs", job + "/logs?attempt=1&component=0&stream=stdout").status, 200);
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}/logs", job + "/logs?component=-1&stream=stderr&offset=0").status, 200);
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}/logs", std::string("/v1/jobs/") + kCpuJob + "/logs").status, 200);
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}/logs", job + "/logs?attempt=7").status, 404);
+  EXPECT_EQ(ask("GET", "/v1/jobs/{id}/logs", job + "/logs?component=5").status, 422);
+  ask("POST", "/v1/jobs/{id}/logs", job + "/logs");
+
+  const std::string cancel = std::string("/v1/jobs/") + kCpuJob + "/cancel";
+  EXPECT_EQ(
+      ask("POST", "/v1/jobs/{id}/cancel", cancel, kAliceToken, "{\"reason\": \"x\", \"grace_seconds\": 30}").status,
+      200);
+  EXPECT_EQ(ask("POST", "/v1/jobs/{id}/cancel", cancel, kBobToken).status, 200);
+  EXPECT_EQ(ask("POST", "/v1/jobs/{id}/cancel", job + "/cancel").status, 200);
+  EXPECT_EQ(ask("POST", "/v1/jobs/{id}/cancel", "/v1/jobs/no-such-job/cancel").status, 404);
+  EXPECT_EQ(ask("POST", "/v1/jobs/{id}/cancel", cancel, kAliceToken, "{\"grace_seconds\": -1}").status, 422);
+  EXPECT_EQ(ask("POST", "/v1/jobs/{id}/cancel", cancel, kAliceToken, "[1,").status, 400);
+  ask("GET", "/v1/jobs/{id}/cancel", cancel);
+
+  EXPECT_EQ(ask("POST", "/v1/pause", "/v1/pause", kAliceToken, "{}").status, 422);
+  EXPECT_EQ(ask("POST", "/v1/pause", "/v1/pause", kAliceToken, "{\"reason\": \"maintenance\"}").status, 200);
+  EXPECT_TRUE(json::parse(ask("POST", "/v1/pause", "/v1/pause", kBobToken, "{\"reason\": \"x\"}").body)
+                  .as_object()
+                  .contains("since"));
+  EXPECT_EQ(ask("POST", "/v1/pause", "/v1/pause", kAliceToken, "nope").status, 400);
+  ask("GET", "/v1/pause", "/v1/pause");
+  EXPECT_EQ(ask("POST", "/v1/resume", "/v1/resume", kBobToken, "{\"reason\": \"done\"}").status, 200);
+  EXPECT_EQ(ask("POST", "/v1/resume", "/v1/resume", kBobToken).status, 200);
+  EXPECT_EQ(ask("POST", "/v1/resume", "/v1/resume", kBobToken, "{\"why\": 1}").status, 422);
+
+  const auto feed = ask("GET", "/v1/events", "/v1/events");
+  ASSERT_EQ(feed.status, 200);
+  const json::value page = json::parse(feed.body);
+  EXPECT_GE(page.at("events").as_array().size(), 8u);
+  const std::string next = std::to_string(page.at("next").as_int64());
+  ask("GET", "/v1/events", "/v1/events?after=2&limit=3");
+  ask("GET", "/v1/events", "/v1/events?after=" + next + "&wait=1s");
+  EXPECT_EQ(ask("GET", "/v1/events", "/v1/events?after=-1&wait=61s").status, 422);
+  ask("POST", "/v1/events", "/v1/events");
+  EXPECT_EQ(ask("GET", "", "/v2/jobs").status, 404);
+  EXPECT_EQ(ask("GET", "", "/v1/jobs/a/b/c").status, 404);
+
+  const CheckRun run = check(m_exchanges, not_served_options());
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+}
+
+// A real answer made wrong in one way, checked alone: the check fails and names the route and
+// what is wrong.
+TEST_F(OpenApiTest, TheCheckFailsOnAnAnswerThatDriftedNamingTheRouteAndTheField) {
+  ask("GET", "/healthz", "/healthz", "");
+  ASSERT_EQ(ask("POST", "/v1/jobs", "/v1/jobs", kAliceToken, example_request()).status, 201);
+  ASSERT_EQ(ask("GET", "/v1/jobs/{id}", std::string("/v1/jobs/") + kJob).status, 200);
+  ASSERT_EQ(check(m_exchanges, {"--no-coverage"}).exit_code, 0) << check(m_exchanges, {"--no-coverage"}).output;
+
+  json::object health = m_exchanges[0];
+  health["status"] = 418;
+  json::object submitted = m_exchanges[1];
+  json::object extra = json::parse(submitted["body"].as_string()).as_object();
+  extra["colour"] = "blue";
+  submitted["body"] = json::serialize(extra);
+  json::object status = m_exchanges[2];
+  json::object missing = json::parse(status["body"].as_string()).as_object();
+  missing.erase("phase");
+  status["body"] = json::serialize(missing);
+  json::object typed = m_exchanges[2];
+  typed["content_type"] = "text/html";
+
+  const std::pair<json::object, std::vector<std::string>> cases[] = {
+      {health, {"GET /healthz 418", "status 418 is not described"}},
+      {submitted, {"POST /v1/jobs 201", "'colour' was unexpected"}},
+      {status, {"GET /v1/jobs/{id} 200", "'phase' is a required property"}},
+      {typed, {"GET /v1/jobs/{id} 200", "content type 'text/html' is not described"}},
+  };
+  for (const auto& [exchange, words] : cases) {
+    const CheckRun run = check({exchange}, {"--no-coverage"});
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+    for (const auto& word : words) EXPECT_NE(run.output.find(word), std::string::npos) << word << " in " << run.output;
+  }
+}
+
+TEST_F(OpenApiTest, TheCheckFailsWhenADescribedOperationWasNeverExercised) {
+  ask("GET", "/healthz", "/healthz", "");
+  const CheckRun run = check(m_exchanges, not_served_options());
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("GET /v1/events: described but never exercised"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("GET /readyz"), std::string::npos) << "exempted, yet reported: " << run.output;
+  EXPECT_EQ(run.output.find("GET /healthz"), std::string::npos) << run.output;
+  const CheckRun unlisted = check(m_exchanges, {"--not-served", "GET /v1/nothing"});
+  EXPECT_NE(unlisted.output.find("GET /v1/nothing: exempted from coverage but not described"), std::string::npos)
+      << unlisted.output;
+}
+
+}  // namespace
+}  // namespace tpslurm::api::testing
