@@ -4,7 +4,8 @@
 // holder's pid), resumes every job from whatever the journal holds and reconciles until
 // SIGTERM/SIGINT (reconcile/controller.h). --once runs passes until nothing is runnable now,
 // then exits. Logs go to stderr (TUNEPLANE_LOG_FORMAT, TUNEPLANE_LOG_LEVEL). With
-// TUNEPLANE_API_TOKENS_FILE set (and not --once) it also serves the platform API (api/).
+// TUNEPLANE_API_TOKENS_FILE set (and not --once) it also serves the platform API (api/) and
+// its GET /metrics, recorded by the Slurm connection and the controller (metrics/).
 #include <CLI/CLI.hpp>
 
 #include "api/api_service.h"
@@ -42,14 +43,17 @@ int run_serve(Context& context, bool once) {
   if (!journal) return exit_code;
   auto key = storage::load_or_create_secret_key(settings->state_dir + "/hmac.key");
   if (!key.ok()) return context.fail(key.error());
-  auto slurm = connect_slurm(*settings, context.clock());
+  // The platform API, when its tokens are configured: it answers beside the reconciler and
+  // stops after it, and serves the metrics the Slurm connection and the controller record.
+  const bool api = !once && !settings->api_tokens_file.empty();
+  std::unique_ptr<metrics::Metrics> metrics;
+  if (api) metrics = std::make_unique<metrics::Metrics>(context.clock());
+  auto slurm = connect_slurm(*settings, context.clock(), metrics.get());
   if (!slurm.ok()) return context.fail(slurm.error());
 
-  // The platform API, when its tokens are configured: it answers beside the reconciler and
-  // stops after it.
   std::unique_ptr<api::ApiService> service;
-  if (!once && !settings->api_tokens_file.empty()) {
-    auto started = api::ApiService::start(*settings, *catalogs, context.clock());
+  if (api) {
+    auto started = api::ApiService::start(*settings, *catalogs, context.clock(), {}, metrics.get());
     if (!started.ok()) return context.fail(started.error());
     service = std::move(*started);
     config::log_info({}, "API listening on " + service->server().where());
@@ -63,7 +67,8 @@ int run_serve(Context& context, bool once) {
                                     slurm->budget.get(),
                                     4,
                                     reconcile::kSweepEvery,
-                                    {}});
+                                    {},
+                                    metrics.get()});
   if (!once) return controller.run();
   const reconcile::CycleReport report = controller.run_once();
   context.out() << "serve --once: " << report.cycles << " cycles, " << report.passes << " passes, " << report.progressed
