@@ -5,7 +5,8 @@
 namespace tpslurm::api {
 
 Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& settings, const model::Catalogs& catalogs,
-                                                      const Clock& clock, ServerLimits limits) {
+                                                      const Clock& clock, ServerLimits limits,
+                                                      metrics::Metrics* metrics) {
   if (settings.api_tokens_file.empty()) {
     return invalid_argument("TUNEPLANE_API_TOKENS_FILE is not set; the API needs its tokens");
   }
@@ -19,7 +20,7 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   if (!tokens.ok()) return tokens.error();
   service->m_tokens = std::move(*tokens);
   service->m_routes =
-      std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens});
+      std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens, metrics});
   Routes* routes = service->m_routes.get();
   auto server = Server::start(
       *address, limits, [routes](const ApiRequest& request) { return routes->handle(request); }, settings.journal_path);

@@ -13,6 +13,7 @@
 #include "api/token_store.h"
 #include "base/clock.h"
 #include "journal/journal.h"
+#include "metrics/metrics.h"
 #include "model/catalogs.h"
 #include "model/settings.h"
 
@@ -20,9 +21,11 @@ namespace tpslurm::api {
 
 class ApiService {
  public:
-  // `settings`, `catalogs` and `clock` must outlive the service.
+  // `settings`, `catalogs`, `clock` and `metrics` (when given: GET /metrics answers) must
+  // outlive the service.
   static Result<std::unique_ptr<ApiService>> start(const model::Settings& settings, const model::Catalogs& catalogs,
-                                                   const Clock& clock, ServerLimits limits = {});
+                                                   const Clock& clock, ServerLimits limits = {},
+                                                   metrics::Metrics* metrics = nullptr);
   ~ApiService();
 
   const Server& server() const { return *m_server; }

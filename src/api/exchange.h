@@ -43,6 +43,7 @@ struct Reply {
   std::string body;                                          // JSON text ending in a newline
   std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type and Content-Length
   std::shared_ptr<LongPoll> wait;                            // set: not ready yet (status and body unused)
+  std::string content_type = "application/json";             // /metrics: Prometheus' text format
 };
 
 // `body` as text (with the newline the CLI's --json output ends in).

@@ -10,6 +10,7 @@
 //   POST /v1/jobs/{id}/cancel      {"reason"?, "grace_seconds"?}, as `cancel`
 //   POST /v1/pause                 {"reason"} as `pause`;  POST /v1/resume  {"reason"?} as `resume`
 //   GET  /v1/events?after=&wait=&limit=   the change feed (operations/change_feed.h), a long poll
+//   GET  /metrics                  Prometheus' text format (metrics/metrics.h); 404 when none are kept
 //
 // Everything but /healthz needs `Authorization: Bearer TOKEN` with a token of the tokens file
 // (token_store.h); without one the answer is 401 and nothing is read or written. The token's
@@ -24,6 +25,7 @@
 #include "api/exchange.h"
 #include "api/token_store.h"
 #include "journal/journal.h"
+#include "metrics/metrics.h"
 #include "model/catalogs.h"
 #include "model/settings.h"
 
@@ -34,6 +36,7 @@ struct RouteContext {
   const model::Settings& settings;
   const model::Catalogs& catalogs;
   TokenStore& tokens;
+  metrics::Metrics* metrics = nullptr;  // serve's metrics; none: /metrics is 404
 };
 
 class Routes {
