@@ -6,7 +6,7 @@ namespace tpslurm::api {
 
 Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& settings, const model::Catalogs& catalogs,
                                                       const Clock& clock, ServerLimits limits,
-                                                      slurm::SlurmClient* slurm) {
+                                                      slurm::SlurmClient* slurm, metrics::Metrics* metrics) {
   if (settings.api_tokens_file.empty()) {
     return invalid_argument("TUNEPLANE_API_TOKENS_FILE is not set; the API needs its tokens");
   }
@@ -21,7 +21,7 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   service->m_tokens = std::move(*tokens);
   service->m_readiness = std::make_unique<Readiness>(*service->m_journal, settings.journal_path, slurm);
   service->m_routes = std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens,
-                                                            clock, slurm, service->m_readiness.get()});
+                                                            clock, slurm, service->m_readiness.get(), metrics});
   Routes* routes = service->m_routes.get();
   std::optional<ServerTls> tls;
   if (!settings.api_tls_cert.empty()) tls = ServerTls{settings.api_tls_cert, settings.api_tls_key};

@@ -14,6 +14,7 @@
 #include "api/token_store.h"
 #include "base/clock.h"
 #include "journal/journal.h"
+#include "metrics/metrics.h"
 #include "model/catalogs.h"
 #include "model/settings.h"
 
@@ -21,10 +22,12 @@ namespace tpslurm::api {
 
 class ApiService {
  public:
-  // `settings`, `catalogs` and `clock` must outlive the service.
+  // `settings`, `catalogs`, `clock` and `metrics` (when given: GET /metrics answers) must
+  // outlive the service.
   static Result<std::unique_ptr<ApiService>> start(const model::Settings& settings, const model::Catalogs& catalogs,
                                                    const Clock& clock, ServerLimits limits = {},
-                                                   slurm::SlurmClient* slurm = nullptr);
+                                                   slurm::SlurmClient* slurm = nullptr,
+                                                   metrics::Metrics* metrics = nullptr);
   ~ApiService();
 
   const Server& server() const { return *m_server; }

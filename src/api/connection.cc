@@ -46,7 +46,7 @@ std::optional<Reply> reply_for(const beast::error_code& error) {
 template <class Stream>
 asio::awaitable<bool> write_reply(Stream& stream, const Reply& reply, bool keep_alive, unsigned version) {
   http::response<http::string_body> response{static_cast<http::status>(reply.status), version};
-  response.set(http::field::content_type, "application/json");
+  response.set(http::field::content_type, reply.content_type);
   response.set(http::field::server, "tuneplane-slurm");
   for (const auto& [name, value] : reply.headers) response.set(name, value);
   response.body() = reply.body;

@@ -52,6 +52,7 @@ struct Reply {
   std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type and Content-Length
   std::shared_ptr<LongPoll> wait;                            // set: not ready yet (status and body unused)
   std::shared_ptr<Deferred> later;                           // set: not ready yet; asked before `wait`
+  std::string content_type = "application/json";             // /metrics: Prometheus' text format
 };
 
 // A reply that runs `work` on the server's worker thread (Deferred).

@@ -1,7 +1,7 @@
 // The handlers behind routes.h, one per route; each returns the whole reply (success or the
 // error shape of exchange.h). `actor` is the authenticated token's NAME. The readers are in
 // read_routes.cc, the writers and the error mapping in write_routes.cc, the change feed in
-// feed_routes.cc.
+// feed_routes.cc, the metrics in metrics_routes.cc.
 #pragma once
 
 #include <string>
@@ -28,6 +28,9 @@ Reply resolve_attempt(RouteContext& context, const std::string& actor, std::stri
 // events or no wait was asked; otherwise a long poll that answers at the first change with
 // events, or with an empty page when the wait is over (feed_routes.cc).
 Reply follow_events(RouteContext& context, std::string_view target);
+// The metrics with the journal's gauges read now, in Prometheus' text format; 404 without
+// metrics (metrics_routes.cc).
+Reply show_metrics(RouteContext& context);
 
 // A journal or storage failure as a reply: not_found 404, transient 503, anything else 500.
 Reply error_from(const Error& error);

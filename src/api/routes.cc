@@ -89,6 +89,10 @@ Reply Routes::route(const ApiRequest& request, const std::string& actor) {
     if (!post) return method_not_allowed("POST");
     return resolve_attempt(m_context, actor, segments[2], request.body);
   }
+  if (segments.size() == 1 && segments[0] == "metrics") {
+    if (!get) return method_not_allowed("GET");
+    return show_metrics(m_context);
+  }
   if (segments.size() == 2 && segments[0] == "v1" && segments[1] == "events") {
     if (!get) return method_not_allowed("GET");
     return follow_events(m_context, request.target);

@@ -14,6 +14,7 @@
 //   POST /v1/attempts/{JOB/N}/resolve   {"absent": true, "reason"} or {"adopt": ID|SLUID,
 //                                  "reason"?}, as `resolve` (the attempt percent-encoded: j1%2F2)
 //   GET  /v1/events?after=&wait=&limit=   the change feed (operations/change_feed.h), a long poll
+//   GET  /metrics                  Prometheus' text format (metrics/metrics.h); 404 when none are kept
 //
 // Everything but /healthz needs `Authorization: Bearer TOKEN` with a token of the tokens file
 // (token_store.h); without one the answer is 401 and nothing is read or written. The token's
@@ -30,6 +31,7 @@
 #include "api/token_store.h"
 #include "base/clock.h"
 #include "journal/journal.h"
+#include "metrics/metrics.h"
 #include "model/catalogs.h"
 #include "model/settings.h"
 
@@ -43,6 +45,7 @@ struct RouteContext {
   const Clock& clock;
   slurm::SlurmClient* slurm = nullptr;  // none: resolve --adopt answers 503
   Readiness* readiness = nullptr;       // none: /readyz answers 503
+  metrics::Metrics* metrics = nullptr;  // serve's metrics; none: /metrics is 404
 };
 
 class Routes {

@@ -4,7 +4,8 @@
 // holder's pid), resumes every job from whatever the journal holds and reconciles until
 // SIGTERM/SIGINT (reconcile/controller.h). --once runs passes until nothing is runnable now,
 // then exits. Logs go to stderr (TUNEPLANE_LOG_FORMAT, TUNEPLANE_LOG_LEVEL). With
-// TUNEPLANE_API_TOKENS_FILE set (and not --once) it also serves the platform API (api/).
+// TUNEPLANE_API_TOKENS_FILE set (and not --once) it also serves the platform API (api/) and
+// its GET /metrics, recorded by the Slurm connections and the controller (metrics/).
 //
 // Under systemd (Type=notify, NOTIFY_SOCKET set; etc/tuneplane-slurm.service) the daemon says
 // READY=1 once the journal's lock is held, the journal open and the API listening, just
@@ -66,19 +67,23 @@ int run_serve(Context& context, bool once) {
   if (!journal) return exit_code;
   auto key = storage::load_or_create_secret_key(settings->state_dir + "/hmac.key");
   if (!key.ok()) return context.fail(key.error());
-  auto slurm = connect_slurm(*settings, context.clock());
+  // The platform API, when its tokens are configured: it answers beside the reconciler and
+  // stops after it, and serves the metrics the Slurm connection and the controller record.
+  const bool api = !once && !settings->api_tokens_file.empty();
+  std::unique_ptr<metrics::Metrics> metrics;
+  if (api) metrics = std::make_unique<metrics::Metrics>(context.clock());
+  auto slurm = connect_slurm(*settings, context.clock(), metrics.get());
   if (!slurm.ok()) return context.fail(slurm.error());
 
-  // The platform API, when its tokens are configured: it answers beside the reconciler and
-  // stops after it. Its Slurm client (resolve's adopt, /readyz) is its own, outside the
-  // daemon's request budget.
+  // Its Slurm client (resolve's adopt, /readyz) is its own, outside the daemon's request budget.
   std::optional<SlurmConnection> api_slurm;
   std::unique_ptr<api::ApiService> service;
-  if (!once && !settings->api_tokens_file.empty()) {
-    auto connected = connect_slurm(*settings, context.clock(), Budget::none);
+  if (api) {
+    auto connected = connect_slurm(*settings, context.clock(), metrics.get(), Budget::none);
     if (!connected.ok()) return context.fail(connected.error());
     api_slurm = std::move(*connected);
-    auto started = api::ApiService::start(*settings, *catalogs, context.clock(), {}, api_slurm->client.get());
+    auto started =
+        api::ApiService::start(*settings, *catalogs, context.clock(), {}, api_slurm->client.get(), metrics.get());
     if (!started.ok()) return context.fail(started.error());
     service = std::move(*started);
     config::log_info({}, "API listening on " + service->server().where());
@@ -92,7 +97,8 @@ int run_serve(Context& context, bool once) {
                                     slurm->budget.get(),
                                     4,
                                     reconcile::kSweepEvery,
-                                    {}});
+                                    {},
+                                    metrics.get()});
   if (!once) return run_daemon(controller);
   const reconcile::CycleReport report = controller.run_once();
   context.out() << "serve --once: " << report.cycles << " cycles, " << report.passes << " passes, " << report.progressed

@@ -3,9 +3,12 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include "slurm/metered_token_source.h"
+
 namespace tpslurm::cli {
 
-Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock, Budget budget) {
+Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock, metrics::Metrics* metrics,
+                                      Budget budget) {
   SlurmConnection c;
   auto transport = slurm::CurlTransport::create(slurm::transport_options(settings));
   if (!transport.ok()) return transport.error();
@@ -13,6 +16,12 @@ Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clo
   auto tokens = slurm::make_token_source(settings, clock);
   if (!tokens.ok()) return tokens.error();
   c.tokens = std::move(*tokens);
+  slurm::Transport* used = c.transport.get();
+  if (metrics != nullptr) {
+    c.metered = std::make_unique<slurm::MeteredTransport>(*c.transport, *metrics);
+    used = c.metered.get();
+    c.tokens = std::make_unique<slurm::MeteredTokenSource>(std::move(c.tokens), *metrics);
+  }
   slurm::BudgetLimits limits;
   limits.calls_per_cycle = settings.request_budget;
   limits.initial_backoff = settings.backoff_initial;
@@ -24,7 +33,7 @@ Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clo
   options.request_timeout = settings.request_timeout;
   options.bulk.max_ids_per_call = settings.bulk_max_ids;
   options.bulk.max_target_bytes = settings.bulk_max_url_bytes;
-  auto client = slurm::RestClient::create(*c.transport, *c.tokens, settings.rest_api_version, options);
+  auto client = slurm::RestClient::create(*used, *c.tokens, settings.rest_api_version, options);
   if (!client.ok()) return client.error();
   c.client = std::move(*client);
   return c;

@@ -475,6 +475,32 @@ Result<std::vector<CleanupEntry>> Journal::cleanup_backlog() {
   }
 }
 
+Result<JournalGauges> Journal::gauges() {
+  JournalGauges out;
+  for (const std::string& file : {m_impl->path, m_impl->path + "-wal"}) {
+    struct stat info {};
+    if (::stat(file.c_str(), &info) == 0) out.file_bytes += static_cast<std::int64_t>(info.st_size);
+  }
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    // Without statistics the planner walks attempts_by_state, every attempt; the partial index
+    // holds only the open ones (100,000 attempts, 11,100 open: 65 ms by state, 23 ms by it).
+    Impl::Use query = m_impl->prepared(
+        "SELECT state, cleanup, count(*), min(intent_at) FROM attempts INDEXED BY attempts_by_cleanup "
+        "WHERE cleanup <> 'closed' GROUP BY state, cleanup ORDER BY state, cleanup");
+    while (query->executeStep()) {
+      const auto state = model::parse_attempt_state(query->getColumn(0).getString());
+      const auto cleanup = model::parse_cleanup_step(query->getColumn(1).getString());
+      if (!state || !cleanup)
+        return corrupt("journal " + m_impl->path + ": an attempt with an unknown state or cleanup");
+      out.open_attempts.push_back({*state, *cleanup, query->getColumn(2).getInt64(), query->getColumn(3).getString()});
+    }
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "read the gauges");
+  }
+}
+
 Result<std::vector<std::string>> Journal::live_job_ids() {
   std::string phases;
   for (model::JobPhase phase : model::kAllJobPhases) {

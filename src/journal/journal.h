@@ -139,6 +139,9 @@ class Journal {
   Result<std::vector<TimelineEntry>> events_after(std::int64_t after, std::size_t limit);
   Result<std::vector<BlockedEntry>> blocked();
   Result<std::vector<CleanupEntry>> cleanup_backlog();
+  // One aggregate read (GROUP BY state and cleanup over the open attempts, not a row each)
+  // and the sizes of the journal's files: the gauges a metrics scrape shows.
+  Result<JournalGauges> gauges();
   // The jobs the reconciler still has work for — not in a final phase, or holding an attempt
   // whose cleanup is not closed — by id only, oldest first, each once.
   Result<std::vector<std::string>> live_job_ids();

@@ -176,4 +176,18 @@ struct CleanupEntry {
   std::string since;
 };
 
+// Attempts whose cleanup is not closed (every attempt not final, and the ended ones that still
+// hold something), counted by state and cleanup step: what GET /metrics reads (Journal::gauges()).
+struct AttemptGroup {
+  model::AttemptState state = model::AttemptState::preparing;
+  model::CleanupStep cleanup = model::CleanupStep::none;
+  std::int64_t count = 0;
+  std::string oldest_intent_at;  // the group's earliest intent_at; empty when none has one
+};
+
+struct JournalGauges {
+  std::vector<AttemptGroup> open_attempts;
+  std::int64_t file_bytes = 0;  // the journal's file and its -wal, as they are on disk now
+};
+
 }  // namespace tpslurm::journal

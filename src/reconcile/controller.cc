@@ -58,11 +58,11 @@ struct Controller::Impl {
   explicit Impl(ControllerParts p)
       : parts(std::move(p)),
         pool(static_cast<std::size_t>(std::max(1, parts.threads))),
-        writer(parts.journal, io.get_executor()),
+        writer(parts.journal, io.get_executor(), parts.metrics),
         gate(parts.slurm),
         hasher(parts.journal.hash_cache()),
-        services{writer,         parts.slurm, parts.settings, parts.catalogs, parts.clock,   hasher,
-                 parts.hmac_key, board,       statuses,       gate,           parts.observer} {}
+        services{writer,         parts.slurm, parts.settings, parts.catalogs, parts.clock,    hasher,
+                 parts.hmac_key, board,       statuses,       gate,           parts.observer, parts.metrics} {}
 
   ControllerParts parts;
   boost::asio::io_context io;
@@ -121,6 +121,7 @@ struct Controller::Impl {
   std::vector<std::string> background_round(int this_round, CycleListing& listing) {
     probe_storage();
     StatusRoundReport polled = run_status_round(services, status_state, listing);
+    if (parts.metrics != nullptr) parts.metrics->set_poll_lag(polled.worst_lag);
     run_search_round(services, gates.safe_mode, this_round);
     return polled.wake;
   }

@@ -29,6 +29,7 @@
 #include <string>
 
 #include "journal/journal.h"
+#include "metrics/metrics.h"
 #include "reconcile/services.h"
 #include "reconcile/sweep.h"
 #include "slurm/request_budget.h"
@@ -46,6 +47,8 @@ struct ControllerParts {
   int threads = 4;
   int sweep_every = kSweepEvery;  // cycles between orphan sweeps (the first cycle sweeps); 0: never
   StepObserver observer;          // see services.h
+  metrics::Metrics* metrics =
+      nullptr;  // serve's metrics (poll lag, submit outcomes, journal commits); none: not recorded
 };
 
 struct CycleReport {

@@ -14,13 +14,17 @@
 
 #include "base/result.h"
 #include "journal/journal.h"
+#include "metrics/metrics.h"
 
 namespace tpslurm::reconcile {
 
 class JournalWriter {
  public:
   // Without an executor every write runs inline on the caller's thread (tests, one-shot tools).
-  explicit JournalWriter(journal::Journal& journal, std::optional<boost::asio::any_io_executor> writer = {});
+  // With `metrics` each write's time (the change and its commit, not the wait for the writer
+  // thread) is observed.
+  explicit JournalWriter(journal::Journal& journal, std::optional<boost::asio::any_io_executor> writer = {},
+                         metrics::Metrics* metrics = nullptr);
 
   // The writer thread: set by the controller once its event loop runs there.
   void set_writer_thread(std::thread::id id) { m_writer_thread = id; }
@@ -29,8 +33,11 @@ class JournalWriter {
   journal::Journal& read() { return m_journal; }
 
  private:
+  Status commit(const std::function<Status(journal::Journal&)>& change);
+
   journal::Journal& m_journal;
   std::optional<boost::asio::any_io_executor> m_writer;
+  metrics::Metrics* m_metrics;
   std::thread::id m_writer_thread;
 };
 

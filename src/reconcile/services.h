@@ -1,6 +1,7 @@
 // Services: what every reconciler step is given — the journal (reads anywhere, writes through
 // the JournalWriter), Slurm, the settings and catalogs, the clock, the artifact hasher, the
-// local HMAC key, the cycle's search and status results and the pre-flight gate. Owned by the controller
+// local HMAC key, the cycle's search and status results, the pre-flight gate and the metrics, if
+// any. Owned by the controller
 // (or a test); steps only borrow it. Every member is safe to use from the pass threads.
 #pragma once
 
@@ -10,6 +11,7 @@
 
 #include "base/clock.h"
 #include "journal/journal.h"
+#include "metrics/metrics.h"
 #include "model/catalogs.h"
 #include "model/settings.h"
 #include "slurm/slurm_client.h"
@@ -40,6 +42,7 @@ struct Services {
   StatusBoard& statuses;
   PreflightGate& preflight;
   StepObserver observer;
+  metrics::Metrics* metrics = nullptr;  // where steps record (submit outcomes); none: nothing recorded
 };
 
 }  // namespace tpslurm::reconcile

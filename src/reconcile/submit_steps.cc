@@ -94,6 +94,7 @@ StepEnd send_submit(Step& step) {
   crash_point("submit.after_intent");
   const slurm::SubmitResult answer = step.services.slurm.submit(description);
   crash_point("submit.after_answer");
+  if (step.services.metrics != nullptr) step.services.metrics->count_submit_outcome(slurm::to_string(answer.outcome));
   return record_answer(step, answer);
 }
 

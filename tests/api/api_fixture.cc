@@ -48,7 +48,7 @@ std::string ApiFixture::try_start(ServerLimits limits, const std::string& listen
   if (!gpu.ok() || !runtimes.ok()) return "the example catalogs do not parse";
   m_catalogs = std::make_unique<model::Catalogs>(model::Catalogs{std::move(*gpu), std::move(*runtimes)});
   if (!make_directories(settings.state_dir, 0700).ok()) return "cannot create the state directory";
-  auto service = ApiService::start(settings, *m_catalogs, m_clock, limits);
+  auto service = ApiService::start(settings, *m_catalogs, m_clock, limits, nullptr, metrics);
   if (!service.ok()) return service.error().message();
   m_service = std::move(*service);
   return "";

@@ -59,6 +59,7 @@ class ApiFixture : public ::testing::Test {
   tpslurm::testing::EnvironmentMap env;
   std::string tokens_path;
   model::Settings settings;
+  metrics::Metrics* metrics = nullptr;  // given to the service when set: GET /metrics answers
 
  private:
   SystemClock m_clock;

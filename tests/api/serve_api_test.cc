@@ -1,7 +1,8 @@
 // The API inside the real `serve` against tools/slurmrestd-sim: a job submitted over HTTP
 // reaches Slurm within the daemon's tick, not at the next poll cycle, as one the CLI submits
-// does; its cancel is applied; SIGTERM stops both and removes the socket. A tokens file with a
-// bad line keeps `serve` from starting.
+// does; its cancel is applied; SIGTERM stops both and removes the socket. GET /metrics shows
+// the submit, its REST calls, the poll and the token. A tokens file with a bad line keeps
+// `serve` from starting.
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -14,6 +15,7 @@
 #include "reconcile/binary_fixture.h"
 #include "support/background_process.h"
 #include "support/eventually.h"
+#include "support/exposition.h"
 
 namespace tpslurm::api::testing {
 namespace {
@@ -88,6 +90,51 @@ TEST_F(ServeApiTest, AJobSubmittedOverHttpReachesSlurmWithinTheTickAndItsCancelI
   struct stat info {};
   EXPECT_NE(::lstat(m_socket.c_str(), &info), 0) << "the socket outlived serve";
   EXPECT_NE(log().find("API listening on unix:" + m_socket), std::string::npos) << log();
+  EXPECT_EQ(log().find(kToken), std::string::npos);
+}
+
+TEST_F(ServeApiTest, MetricsShowTheSubmitItsRestCallsThePollAndTheTokenBehindTheBearerToken) {
+  ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);
+  std::string error;
+  auto serve = tpslurm::testing::BackgroundProcess::start({TP_BINARY, "serve"}, m_env, m_dir.file("serve.log"), error);
+  ASSERT_TRUE(serve) << error;
+  ASSERT_TRUE(eventually([&] { return http({0, m_socket}, "GET", "/healthz").status == 200; })) << log();
+  ASSERT_EQ(call("POST", "/v1/jobs", tpslurm::testing::read_test_file(request_file(m_dir.path(), "m1"))).status, 201);
+  ASSERT_TRUE(eventually([&] {
+    const auto shown = call("GET", "/v1/jobs/m1");
+    return shown.status == 200 && json::parse(shown.body).at("attempts").as_array().size() == 1 &&
+           !json::parse(shown.body).at("attempts").as_array()[0].at("released_at").is_null();
+  })) << log();
+
+  EXPECT_EQ(http({0, m_socket}, "GET", "/metrics").status, 401);
+  const auto answer = call("GET", "/metrics");
+  ASSERT_EQ(answer.status, 200) << answer.body;
+  EXPECT_EQ(answer.headers.at("content-type"), "text/plain; version=0.0.4; charset=utf-8");
+  const auto e = tpslurm::testing::parse_exposition(answer.body);
+  EXPECT_TRUE(e.bad_lines.empty()) << e.bad_lines.front();
+  EXPECT_EQ(e.value("tuneplane_submit_outcomes_total", {{"class", "ok"}}), 1) << answer.body;
+  EXPECT_EQ(e.value("tuneplane_slurm_rest_calls_total", {{"endpoint", "job/submit"}, {"method", "POST"}}),
+            m_sim->stat("submits_received"));
+  EXPECT_GT(*e.value("tuneplane_slurm_rest_sent_bytes_total", {{"endpoint", "job/submit"}}), 0);
+  // Identified by GET and released by POST on job/{id}, never under the job's own id.
+  EXPECT_GE(e.value("tuneplane_slurm_rest_calls_total", {{"endpoint", "job/{id}"}, {"method", "GET"}}).value_or(0), 1);
+  EXPECT_GE(e.value("tuneplane_slurm_rest_calls_total", {{"endpoint", "job/{id}"}, {"method", "POST"}}).value_or(0), 1);
+  EXPECT_TRUE(e.value("tuneplane_status_poll_lag_seconds")) << answer.body;
+  EXPECT_GE(e.value("tuneplane_journal_commit_duration_seconds_count").value_or(0), 4);
+  EXPECT_GT(e.value("tuneplane_slurm_token_expiry_timestamp_seconds").value_or(0), 1.7e9);
+  EXPECT_EQ(e.value("tuneplane_attempts", {{"state", "submitted"}}).value_or(-1) +
+                e.value("tuneplane_attempts", {{"state", "pending"}}).value_or(-1) +
+                e.value("tuneplane_attempts", {{"state", "running"}}).value_or(-1),
+            1);
+  EXPECT_EQ(e.value("tuneplane_blocked_submissions"), 0);
+  for (const auto& sample : e.samples) {
+    for (const auto& [label, value] : sample.labels) {
+      EXPECT_EQ(value.find("m1"), std::string::npos) << sample.name << " carries the job's id";
+    }
+  }
+
+  serve->signal(SIGTERM);
+  EXPECT_EQ(serve->wait(), 0) << log();
   EXPECT_EQ(log().find(kToken), std::string::npos);
 }
 
