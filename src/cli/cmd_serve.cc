@@ -8,8 +8,8 @@
 // its GET /metrics, recorded by the Slurm connections and the controller (metrics/).
 //
 // Under systemd (Type=notify, NOTIFY_SOCKET set; etc/tuneplane-slurm.service) the daemon says
-// READY=1 once the journal's lock is held, the journal open and the API listening, just
-// before the controller's loop starts, and STOPPING=1 when that loop has returned. Without
+// READY=1 once the journal's lock is held, the journal open, the API listening and SIGTERM
+// handled (the controller's loop is about to run), and STOPPING=1 when that loop has returned. Without
 // NOTIFY_SOCKET libsystemd's sd_notify() sends nothing; --once never notifies.
 #include <systemd/sd-daemon.h>
 
@@ -42,8 +42,7 @@ void notify_systemd(const char* state) {
 }
 
 int run_daemon(reconcile::Controller& controller) {
-  notify_systemd("READY=1");
-  const int exit_code = controller.run();
+  const int exit_code = controller.run([] { notify_systemd("READY=1"); });
   notify_systemd("STOPPING=1");
   return exit_code;
 }

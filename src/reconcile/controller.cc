@@ -234,7 +234,7 @@ struct Controller::Impl {
 Controller::Controller(ControllerParts parts) : m_impl(std::make_unique<Impl>(std::move(parts))) {}
 Controller::~Controller() { m_impl->pool.join(); }
 
-int Controller::run() {
+int Controller::run(const std::function<void()>& serving) {
   Impl& s = *m_impl;
   s.writer.set_writer_thread(std::this_thread::get_id());
   boost::asio::signal_set signals(s.io, SIGINT, SIGTERM);
@@ -255,6 +255,7 @@ int Controller::run() {
   s.tick(timer);
   config::log(LogLevel::info, config::LogFields{},
               "serving: poll interval " + std::to_string(s.parts.settings.poll_interval.count()) + " s");
+  if (serving) serving();
   s.io.run();
   s.pool.join();
   config::log(LogLevel::info, config::LogFields{}, "stopped");

@@ -25,6 +25,7 @@
 // prepared or sent, and what Slurm holds is still followed.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -64,7 +65,9 @@ class Controller {
   Controller(const Controller&) = delete;
   Controller& operator=(const Controller&) = delete;
 
-  int run();
+  // `serving`, when given, is called once on the loop's thread when signals are handled and the
+  // first tick is scheduled: from then on SIGTERM stops the daemon gracefully (readiness).
+  int run(const std::function<void()>& serving = {});
   CycleReport run_once();
   // Asks run() to stop as a first SIGTERM does; callable from any thread.
   void request_stop();
