@@ -48,8 +48,8 @@ struct ControllerParts {
   int threads = 4;
   int sweep_every = kSweepEvery;  // cycles between orphan sweeps (the first cycle sweeps); 0: never
   StepObserver observer;          // see services.h
-  metrics::Metrics* metrics =
-      nullptr;  // serve's metrics (poll lag, submit outcomes, journal commits); none: not recorded
+  // serve's metrics (poll lag, submit outcomes, journal commits); none: not recorded.
+  metrics::Metrics* metrics = nullptr;
 };
 
 struct CycleReport {

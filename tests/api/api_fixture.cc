@@ -6,6 +6,7 @@
 
 #include "base/file_system.h"
 #include "config/settings_loader.h"
+#include "storage/manifest.h"
 
 namespace tpslurm::api::testing {
 
@@ -82,6 +83,23 @@ std::unique_ptr<journal::Journal> ApiFixture::open_journal() {
 tpslurm::testing::ProcessResult ApiFixture::cli(std::vector<std::string> args) {
   args.insert(args.begin(), TP_BINARY);
   return tpslurm::testing::run_process(args, env);
+}
+
+void ApiFixture::prepared_attempt_with_logs(journal::Journal& journal, const std::string& job_id) {
+  ASSERT_TRUE(journal.add_attempt(job_id, 1, "token-1", "in").ok());
+  journal::AttemptChanges changes;
+  changes.attempt_dir = dir.file("attempts/1");
+  ASSERT_TRUE(
+      journal.transition({job_id, 1}, model::AttemptState::preparing, model::AttemptState::prepared, changes, {}).ok());
+  storage::Manifest manifest;
+  manifest.job_id = job_id;
+  manifest.attempt = 1;
+  manifest.submit_token = "token-1";
+  manifest.image_path = "runtimes/x.sif";
+  manifest.image_sha256 = std::string(64, 'a');
+  manifest.logs = {{"batch", -1, "logs/batch.out", "logs/batch.err"},
+                   {"component-0", 0, "logs/component-0.out", "logs/component-0.err"}};
+  tpslurm::testing::write_test_file(dir.file("attempts/1/manifest.json"), storage::manifest_json(manifest));
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {

@@ -50,6 +50,10 @@ class ApiFixture : public ::testing::Test {
   // The real binary with the same environment.
   tpslurm::testing::ProcessResult cli(std::vector<std::string> args);
 
+  // Attempt 1 of `job_id` prepared (on another connection) with its directory at
+  // dir/attempts/1 and a manifest naming the logs of the batch step and of component 0.
+  void prepared_attempt_with_logs(journal::Journal& journal, const std::string& job_id);
+
   static std::string source(const std::string& relative) { return std::string(TP_SOURCE_DIR) + "/" + relative; }
   static std::string example_request() {
     return tpslurm::testing::read_test_file(source("etc/launch-request.example.json"));

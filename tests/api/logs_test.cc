@@ -3,7 +3,6 @@
 #include <boost/json.hpp>
 
 #include "api_fixture.h"
-#include "storage/manifest.h"
 
 namespace tpslurm::api::testing {
 namespace {
@@ -16,23 +15,7 @@ class ApiLogsTest : public ApiFixture {
   void SetUp() override {
     start();
     ASSERT_EQ(call("POST", "/v1/jobs", kAliceToken, example_request()).status, 201);
-    auto journal = open_journal();
-    ASSERT_TRUE(journal->add_attempt("ft-7f3c2a", 1, "token-1", "in").ok());
-    journal::AttemptChanges changes;
-    changes.attempt_dir = dir.file("attempts/1");
-    ASSERT_TRUE(
-        journal
-            ->transition({"ft-7f3c2a", 1}, model::AttemptState::preparing, model::AttemptState::prepared, changes, {})
-            .ok());
-    storage::Manifest manifest;
-    manifest.job_id = "ft-7f3c2a";
-    manifest.attempt = 1;
-    manifest.submit_token = "token-1";
-    manifest.image_path = "runtimes/x.sif";
-    manifest.image_sha256 = std::string(64, 'a');
-    manifest.logs = {{"batch", -1, "logs/batch.out", "logs/batch.err"},
-                     {"component-0", 0, "logs/component-0.out", "logs/component-0.err"}};
-    write_test_file(dir.file("attempts/1/manifest.json"), storage::manifest_json(manifest));
+    prepared_attempt_with_logs(*open_journal(), "ft-7f3c2a");
     std::string lines;
     for (int i = 0; i < 3000; ++i) lines += "line " + std::to_string(i) + "\n";
     write_test_file(dir.file("attempts/1/logs/batch.out"), lines);

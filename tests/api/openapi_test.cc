@@ -17,7 +17,6 @@
 #include "api_fixture.h"
 #include "metrics/metrics.h"
 #include "reconcile/components.h"
-#include "storage/manifest.h"
 #include "support/journal_story.h"
 
 namespace tpslurm::api::testing {
@@ -81,19 +80,7 @@ class OpenApiTest : public ApiFixture {
   void live_attempt() {
     auto j = open_journal();
     const journal::AttemptKey key{kJob, 1};
-    ASSERT_TRUE(j->add_attempt(kJob, 1, "token-1", "input").ok());
-    journal::AttemptChanges prepared;
-    prepared.attempt_dir = dir.file("attempts/1");
-    ASSERT_TRUE(j->transition(key, AttemptState::preparing, AttemptState::prepared, prepared, {}).ok());
-    storage::Manifest manifest;
-    manifest.job_id = kJob;
-    manifest.attempt = 1;
-    manifest.submit_token = "token-1";
-    manifest.image_path = "runtimes/x.sif";
-    manifest.image_sha256 = std::string(64, 'a');
-    manifest.logs = {{"batch", -1, "logs/batch.out", "logs/batch.err"},
-                     {"component-0", 0, "logs/component-0.out", "logs/component-0.err"}};
-    write_test_file(dir.file("attempts/1/manifest.json"), storage::manifest_json(manifest));
+    prepared_attempt_with_logs(*j, kJob);
     write_test_file(dir.file("attempts/1/logs/batch.out"), "step 1\nstep 2\n");
     ASSERT_EQ(::symlink("/etc/hostname", dir.file("attempts/1/logs/component-0.out").c_str()), 0);
 

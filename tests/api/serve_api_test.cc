@@ -29,13 +29,8 @@ class ServeApiTest : public reconcile::testing::BinaryTest {
  protected:
   void SetUp() override {
     start_sim("26.05.3");
-    m_env = environment(m_dir.file("deploy"));
-    m_env["TUNEPLANE_POLL_INTERVAL"] = "60s";
-    m_env["TUNEPLANE_LOG_LEVEL"] = "info";
     m_socket = m_dir.file("api.sock");
-    m_env["TUNEPLANE_API_LISTEN"] = "unix:" + m_socket;
-    m_env["TUNEPLANE_API_TOKENS_FILE"] = m_dir.file("api-tokens");
-    tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform " + kToken + "\n");
+    m_env = api_environment(m_dir.file("deploy"), m_socket, kToken);
   }
 
   HttpAnswer call(const std::string& method, const std::string& target, const std::string& body = "") {

@@ -25,12 +25,8 @@ class ServeResolveTest : public reconcile::testing::BinaryTest {
  protected:
   void start_serve(const std::string& release) {
     start_sim(release);
-    m_env = environment(m_dir.file("deploy"));
-    m_env["TUNEPLANE_POLL_INTERVAL"] = "60s";
     m_socket = m_dir.file("api.sock");
-    m_env["TUNEPLANE_API_LISTEN"] = "unix:" + m_socket;
-    m_env["TUNEPLANE_API_TOKENS_FILE"] = m_dir.file("api-tokens");
-    tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform " + kToken + "\n");
+    m_env = api_environment(m_dir.file("deploy"), m_socket, kToken);
     ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);
     std::string error;
     m_serve = tpslurm::testing::BackgroundProcess::start({TP_BINARY, "serve"}, m_env, m_dir.file("serve.log"), error);

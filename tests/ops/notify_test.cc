@@ -28,13 +28,8 @@ class ServeNotifyTest : public reconcile::testing::BinaryTest {
  protected:
   void SetUp() override {
     start_sim("26.05.3");
-    m_env = environment(m_dir.file("deploy"));
-    m_env["TUNEPLANE_POLL_INTERVAL"] = "60s";
-    m_env["TUNEPLANE_LOG_LEVEL"] = "info";
     m_api_socket = m_dir.file("api.sock");
-    m_env["TUNEPLANE_API_LISTEN"] = "unix:" + m_api_socket;
-    m_env["TUNEPLANE_API_TOKENS_FILE"] = m_dir.file("api-tokens");
-    tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform platform-token-0123456789\n");
+    m_env = api_environment(m_dir.file("deploy"), m_api_socket, "platform-token-0123456789");
     m_env["NOTIFY_SOCKET"] = m_notify.path();
     ASSERT_TRUE(m_notify.bound()) << m_notify.error();
     ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);

@@ -61,6 +61,20 @@ class BinaryTest : public ::testing::Test {
     return env;
   }
 
+  // environment(root) for a `serve` that also answers the platform API on the unix socket
+  // `socket`, with the one token `platform TOKEN`; a 60 s poll interval and info logs, so
+  // that what reaches Slurm within it came from the daemon noticing, not from a cycle.
+  tpslurm::testing::EnvironmentMap api_environment(const std::string& root, const std::string& socket,
+                                                   const std::string& token) {
+    auto env = environment(root);
+    env["TUNEPLANE_POLL_INTERVAL"] = "60s";
+    env["TUNEPLANE_LOG_LEVEL"] = "info";
+    env["TUNEPLANE_API_LISTEN"] = "unix:" + socket;
+    env["TUNEPLANE_API_TOKENS_FILE"] = m_dir.file("api-tokens");
+    tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform " + token + "\n");
+    return env;
+  }
+
   // A CPU-only (or `pools`) request for `job_id`, written under `root`; returns its path.
   std::string request_file(const std::string& root, const std::string& job_id, const std::string& pools = {}) {
     const std::string path = root + "/" + job_id + ".json";
