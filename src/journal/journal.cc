@@ -502,17 +502,20 @@ Result<JournalGauges> Journal::gauges() {
 }
 
 Result<std::vector<std::string>> Journal::live_job_ids() {
-  std::string phases;
-  for (model::JobPhase phase : model::kAllJobPhases) {
-    if (model::is_final(phase)) continue;
-    phases += std::string(phases.empty() ? "'" : ", '") + std::string(model::to_string(phase)) + "'";
-  }
+  // Built once: the phases that are not final, from the model's own list.
+  static const std::string sql = [] {
+    std::string phases;
+    for (model::JobPhase phase : model::kAllJobPhases) {
+      if (model::is_final(phase)) continue;
+      phases += std::string(phases.empty() ? "'" : ", '") + std::string(model::to_string(phase)) + "'";
+    }
+    return "SELECT job_id FROM jobs WHERE phase IN (" + phases +
+           ") OR job_id IN (SELECT job_id FROM attempts WHERE cleanup <> 'closed') ORDER BY created_at, job_id";
+  }();
   std::lock_guard lock(m_impl->mutex);
   try {
     std::vector<std::string> out;
-    Impl::Use query = m_impl->prepared("SELECT job_id FROM jobs WHERE phase IN (" + phases +
-                                       ") OR job_id IN (SELECT job_id FROM attempts WHERE cleanup <> 'closed') "
-                                       "ORDER BY created_at, job_id");
+    Impl::Use query = m_impl->prepared(sql);
     while (query->executeStep()) out.push_back(query->getColumn(0).getString());
     return out;
   } catch (const SQLite::Exception& e) {
