@@ -2,8 +2,10 @@
 //
 // On 22.05 a token slurmctld refuses makes a submit answer like any other 500 — a lost
 // answer, which would block the job. So before the first submit of a cycle the gate runs
-// SlurmClient::preflight(); the cycle's other submits reuse its answer. Only `ok` lets a
-// submit go; `auth` (and any failure) keeps the attempt prepared, nothing sent. Thread-safe:
+// SlurmClient::preflight(); the cycle's other submits reuse its answer — unless nothing was
+// sent (`not_sent`: the request budget's back-off, a refused connection), which the next
+// submit asks again. Only `ok` lets a submit go; `auth` (and any failure) keeps the attempt
+// prepared, nothing sent. Thread-safe:
 // concurrent passes wait for the one pre-flight in flight.
 #pragma once
 
