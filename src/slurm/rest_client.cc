@@ -359,16 +359,21 @@ PartitionsResult RestClient::partitions() {
 std::string RestClient::refresh_server_clock(const Dialect& codec) {
   const TimePoint now = m_caller.clock().now();
   if (auto at = m_server_clock.observed_at(); at && now - *at < m_options.server_clock_max_age) return {};
-  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec.diag_path());
-  CallResult result;
-  if (m_caller.refused(result, sent, codec.version())) return result.message;
-  auto reply = m_caller.read(result, sent, codec, &Dialect::decode_diag);
-  if (!result.ok() || !reply || !reply->request_time) {
-    if (result.ok()) return sent.label + ": no statistics.req_time in the answer";
-    return result.message;
+  // A second try when the first was sent and failed: without a reading, 22.05's next poll
+  // lists every job, which costs far more than one more diag.
+  std::string note;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec.diag_path());
+    CallResult result;
+    if (m_caller.refused(result, sent, codec.version())) return result.message;
+    auto reply = m_caller.read(result, sent, codec, &Dialect::decode_diag);
+    if (result.ok() && reply && reply->request_time) {
+      m_server_clock.observe(*reply->request_time, sent.received_at);
+      return {};
+    }
+    note = result.ok() ? sent.label + ": no statistics.req_time in the answer" : result.message;
   }
-  m_server_clock.observe(*reply->request_time, sent.received_at);
-  return {};
+  return note;
 }
 
 BulkStateResult RestClient::bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since) {
@@ -380,8 +385,10 @@ BulkStateResult RestClient::bulk_state(std::span<const std::uint32_t> ids, std::
   }
   if (codec->has_jobs_state()) return poll_jobs_state(m_caller, *codec, ids, m_options.bulk);
   // A failed clock reading only costs the next poll its baseline (next_since stays empty).
-  (void)refresh_server_clock(*codec);
-  return poll_update_time(m_caller, *codec, ids, since, m_server_clock);
+  std::string clock_note = refresh_server_clock(*codec);
+  BulkStateResult result = poll_update_time(m_caller, *codec, ids, since, m_server_clock);
+  if (!result.next_since) result.clock_note = std::move(clock_note);
+  return result;
 }
 
 SearchResult RestClient::find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) {

@@ -89,7 +89,8 @@ class RestClient final : public SlurmClient {
                                std::string_view verb, bool read_anyway);
   // One POST of the hold release for `job_id`.
   ReleaseResult post_release(const Dialect& codec, std::uint32_t job_id);
-  // Reads diag's req_time unless a recent reading exists; empty on success, else why not.
+  // Reads diag's req_time unless a recent reading exists, a second time if the first was sent
+  // and failed; empty on success, else why not.
   std::string refresh_server_clock(const Dialect& codec);
 
   static const SystemClock kSystemClock;

@@ -113,6 +113,8 @@ struct BulkStateResult : CallResult {
   // v0.0.38 only: pass as `since` next time (server clock, never later than the truth);
   // empty when the server's clock could not be read, and the next poll lists every job.
   std::optional<TimePoint> next_since;
+  // v0.0.38 only: why next_since is empty (the server's clock could not be read).
+  std::string clock_note;
   int calls = 0;  // REST calls made
 };
 

@@ -74,6 +74,7 @@ tpslurm::testing::EnvironmentMap EndToEndTest::daemon_env() {
   e["TUNEPLANE_SLURM_JWT_FILE"] = m_settings.jwt_file;
   e["TUNEPLANE_POLL_INTERVAL"] = "1s";
   e["TUNEPLANE_LOG_LEVEL"] = "info";
+  for (const auto& [key, value] : m_extra_env) e[key] = value;
   return e;
 }
 

@@ -54,6 +54,8 @@ class EndToEndTest : public ::testing::Test {
   tpslurm::testing::ProcessResult slurm_control(const std::vector<std::string>& args);
 
   tpslurm::testing::TempDir m_dir;
+  // Added to daemon_env() (a test's own settings, e.g. the platform API).
+  tpslurm::testing::EnvironmentMap m_extra_env;
   std::string m_instance;
   std::unique_ptr<tpslurm::testing::BackgroundProcess> m_serve;
   SystemClock m_clock;

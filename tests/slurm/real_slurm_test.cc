@@ -24,10 +24,10 @@ std::string env(const char* name) {
 class RealSlurmTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* name : {"TUNEPLANE_SLURM_REST_URL", "TUNEPLANE_SLURM_REST_USER", "TUNEPLANE_SLURM_JWT_FILE",
-                             "TUNEPLANE_LOCAL_SLURM_KEY_FILE", "TUNEPLANE_SLURM_PARTITION",
-                             "TUNEPLANE_LOCAL_SLURM_GPU_CONSTRAINT", "TUNEPLANE_LOCAL_SLURM_CPU_CONSTRAINT",
-                             "TUNEPLANE_LOCAL_SLURM_GRES"}) {
+    for (const char* name :
+         {"TUNEPLANE_SLURM_REST_URL", "TUNEPLANE_SLURM_REST_USER", "TUNEPLANE_SLURM_JWT_FILE",
+          "TUNEPLANE_LOCAL_SLURM_KEY_FILE", "TUNEPLANE_SLURM_PARTITION", "TUNEPLANE_LOCAL_SLURM_GPU_CONSTRAINT",
+          "TUNEPLANE_LOCAL_SLURM_CPU_CONSTRAINT", "TUNEPLANE_LOCAL_SLURM_GRES"}) {
       ASSERT_FALSE(env(name).empty()) << "the local Slurm is not up: " << name
                                       << " is not set; run tools/local-slurm up and export tools/local-slurm env";
     }
@@ -57,7 +57,12 @@ class RealSlurmTest : public ::testing::Test {
     return job;
   }
   model::SubmitComponent gpu_component() {
-    return {m_settings.partition, env("TUNEPLANE_LOCAL_SLURM_GPU_CONSTRAINT"), 1, 1, 1, 100,
+    return {m_settings.partition,
+            env("TUNEPLANE_LOCAL_SLURM_GPU_CONSTRAINT"),
+            1,
+            1,
+            1,
+            100,
             env("TUNEPLANE_LOCAL_SLURM_GRES") + ":1"};
   }
   model::SubmitComponent cpu_component() {
@@ -100,7 +105,8 @@ TEST_F(RealSlurmTest, DetectsTheServerAndPassesTheAuthenticatedPreflight) {
 }
 
 TEST_F(RealSlurmTest, SubmitsASingleGpuJobThatRunsWithoutRequeue) {
-  const SubmitResult submitted = m_client->submit(description("single", "#!/bin/bash\necho $CUDA_VISIBLE_DEVICES\n", {gpu_component()}));
+  const SubmitResult submitted =
+      m_client->submit(description("single", "#!/bin/bash\necho $CUDA_VISIBLE_DEVICES\n", {gpu_component()}));
   ASSERT_EQ(submitted.outcome, Outcome::ok) << submitted.message;
   ASSERT_TRUE(submitted.job_id);
   EXPECT_EQ(submitted.release.rfind("22.05.", 0), 0u);
@@ -170,7 +176,8 @@ TEST_F(RealSlurmTest, BulkStateListsNewJobsAndThenNothingChanged) {
 // bulk_state on 22.05: no jobs/state, so `jobs?update_time=` with a baseline read from the
 // server's own clock (diag); 304 once nothing changed; a purged job is not reported.
 TEST_F(RealSlurmTest, BulkStateReportsAskedJobsAndThenNothingChanged) {
-  const SubmitResult submitted = m_client->submit(description("bulkstate", "#!/bin/bash\nsleep 60\n", {cpu_component()}));
+  const SubmitResult submitted =
+      m_client->submit(description("bulkstate", "#!/bin/bash\nsleep 60\n", {cpu_component()}));
   ASSERT_EQ(submitted.outcome, Outcome::ok) << submitted.message;
   const std::vector<std::uint32_t> ids{*submitted.job_id, 67000000};
   BulkStateResult polled = m_client->bulk_state(ids);
@@ -179,7 +186,7 @@ TEST_F(RealSlurmTest, BulkStateReportsAskedJobsAndThenNothingChanged) {
   EXPECT_EQ(polled.states[0].job_id, *submitted.job_id);
   EXPECT_EQ(polled.records.at(0).name, "tp-realtest-bulkstate-1");
   EXPECT_EQ(polled.not_reported, std::vector<std::uint32_t>{67000000});
-  ASSERT_TRUE(polled.next_since) << "22.05 serves diag: the next baseline is on its clock";
+  ASSERT_TRUE(polled.next_since) << "22.05 serves diag: the next baseline is on its clock; " << polled.clock_note;
   // Other jobs may still be finishing; within a few seconds the cluster is quiet.
   bool unchanged = false;
   for (int i = 0; i < 20 && !unchanged; ++i) {
@@ -221,9 +228,10 @@ TEST_F(RealSlurmTest, AConstraintNoNodeHasIsRejected) {
 // 22.05 answers a bad token on submit with a 500 that a lost answer could also produce, so the
 // submit stays `uncertain`; the authenticated preflight is what says `auth`.
 TEST_F(RealSlurmTest, ABadTokenIsAuthInThePreflight) {
-  tpslurm::testing::write_test_file(m_dir.file("bad.jwt"),
-                                    "SLURM_JWT=" + mint_hs256("not the cluster key", m_settings.rest_user, m_clock.now(),
-                                                              std::chrono::seconds(600)) + "\n");
+  tpslurm::testing::write_test_file(
+      m_dir.file("bad.jwt"),
+      "SLURM_JWT=" + mint_hs256("not the cluster key", m_settings.rest_user, m_clock.now(), std::chrono::seconds(600)) +
+          "\n");
   FileTokenSource bad(m_settings.rest_user, m_dir.file("bad.jwt"), m_clock);
   auto rest = RestClient::create(*m_transport, bad, "v0.0.38");
   const CallResult preflight = (*rest)->preflight();
@@ -234,7 +242,8 @@ TEST_F(RealSlurmTest, ABadTokenIsAuthInThePreflight) {
 }
 
 TEST_F(RealSlurmTest, TokensMintedFromTheKeyAreAccepted) {
-  MintingTokenSource minted(m_settings.rest_user, env("TUNEPLANE_LOCAL_SLURM_KEY_FILE"), std::chrono::seconds(600), m_clock);
+  MintingTokenSource minted(m_settings.rest_user, env("TUNEPLANE_LOCAL_SLURM_KEY_FILE"), std::chrono::seconds(600),
+                            m_clock);
   auto rest = RestClient::create(*m_transport, minted, "v0.0.38");
   const CallResult preflight = (*rest)->preflight();
   EXPECT_EQ(preflight.outcome, Outcome::ok) << preflight.message;
