@@ -40,6 +40,10 @@ Admission RequestBudget::admit() {
   std::lock_guard lock(m_mutex);
   if (m_until) {
     const TimePoint now = m_clock.now();
+    // A wait longer than the whole delay means the clock was stepped back since the failure:
+    // wait the delay from now, not until a time that lies hours ahead.
+    const std::chrono::milliseconds delay = delay_after(m_failures);
+    if (*m_until - now > delay) m_until = now + delay;
     if (now < *m_until) {
       return {false,
               "request budget: backing off after " + std::to_string(m_failures) + " failed call(s) until " +

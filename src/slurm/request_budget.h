@@ -13,7 +13,8 @@
 //     the server answered about the request itself) ends the back-off.
 // A refused admission says why and when to try again; the caller treats it as not sent (no
 // byte left), so refusing is always safe. Time comes from the injected Clock: tests drive it
-// by hand and never sleep. Thread-safe.
+// by hand and never sleep. A clock stepped back never stretches a back-off: no wait lasts
+// longer than the delay it was set to. Thread-safe.
 #pragma once
 
 #include <chrono>

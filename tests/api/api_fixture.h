@@ -22,8 +22,8 @@
 
 namespace tpslurm::api::testing {
 
-inline const std::string kAliceToken = "alice-token-0123456789abcdef";
-inline const std::string kBobToken = "bob-token-0123456789abcdef";
+inline const std::string kAliceToken = "tpcanary-alice-0123456789abcdef";
+inline const std::string kBobToken = "tpcanary-bob-0123456789abcdef";
 
 class ApiFixture : public ::testing::Test {
  protected:

@@ -19,7 +19,7 @@ namespace {
 using tpslurm::testing::eventually;
 
 namespace json = boost::json;
-const std::string kToken = "platform-token-0123456789";
+const std::string kToken = "tpcanary-platform-0123456789";
 
 class ServeResolveTest : public reconcile::testing::BinaryTest {
  protected:

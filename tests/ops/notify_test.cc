@@ -29,7 +29,7 @@ class ServeNotifyTest : public reconcile::testing::BinaryTest {
   void SetUp() override {
     start_sim("26.05.3");
     m_api_socket = m_dir.file("api.sock");
-    m_env = api_environment(m_dir.file("deploy"), m_api_socket, "platform-token-0123456789");
+    m_env = api_environment(m_dir.file("deploy"), m_api_socket, "tpcanary-platform-0123456789");
     m_env["NOTIFY_SOCKET"] = m_notify.path();
     ASSERT_TRUE(m_notify.bound()) << m_notify.error();
     ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);

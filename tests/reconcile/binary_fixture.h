@@ -75,16 +75,17 @@ class BinaryTest : public ::testing::Test {
     return env;
   }
 
-  // A CPU-only (or `pools`) request for `job_id`, written under `root`; returns its path.
+  // A CPU-only (or `pools`) request for `job_id`, written to `root`/requests/ (it carries an
+  // ingest token: tools/secrets-scan leaves requests/ out); returns its path.
   std::string request_file(const std::string& root, const std::string& job_id, const std::string& pools = {}) {
-    const std::string path = root + "/" + job_id + ".json";
+    const std::string path = root + "/requests/" + job_id + ".json";
     tpslurm::testing::write_test_file(
         path, R"({"job_id": ")" + job_id +
                   R"(", "type": "custom", "spec": {"framework": {"name": "custom", "runtime_id": "custom-test"},
           "command": ["python", "train.py"], "pools": )" +
                   (pools.empty() ? R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])"
                                  : pools) +
-                  R"(, "time_limit_minutes": 10}, "credentials": {"ingest_token": "test-token"}})");
+                  R"(, "time_limit_minutes": 10}, "credentials": {"ingest_token": "tpcanary-ingest-token"}})");
     return path;
   }
 

@@ -90,7 +90,7 @@ TEST_F(DaemonTest, JsonLogsNameTheJobAndNeverTheToken) {
   EXPECT_NE(run.err.find(R"("job":"d2","attempt":1)"), std::string::npos) << run.err;
   const std::string token = tpslurm::testing::read_test_file(m_dir.file("jwt"));
   EXPECT_EQ(run.err.find(token.substr(10, 40)), std::string::npos) << "the token is never logged";
-  EXPECT_EQ(run.err.find("test-token"), std::string::npos) << "the ingest credential is never logged";
+  EXPECT_EQ(run.err.find("tpcanary-ingest-token"), std::string::npos) << "the ingest credential is never logged";
 }
 
 TEST_F(DaemonTest, AStorageRootThatRefusesWritesStopsPreparingUntilItClears) {

@@ -92,7 +92,7 @@ void EndToEndTest::submit(const std::string& job_id, const std::string& command,
       path, R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
       "framework": {"name": "custom", "runtime_id": "custom-e2e"}, "command": )" +
                 command + R"(, "pools": )" + pool_json + R"(, "time_limit_minutes": 5, "retry": {"max_attempts": )" +
-                std::to_string(max_attempts) + R"(}}, "credentials": {"ingest_token": "e2e-ingest-token"}})");
+                std::to_string(max_attempts) + R"(}}, "credentials": {"ingest_token": "tpcanary-e2e-ingest-token"}})");
   const auto added = cli({"submit", path});
   ASSERT_EQ(added.exit_code, 0) << added.err;
 }

@@ -96,7 +96,7 @@ void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_atte
       "command": ["python", "train.py"], "pools": )" +
                               pools_of(shape) + R"(, "time_limit_minutes": 10,
       "retry": {"max_attempts": )" +
-                              std::to_string(max_attempts) + R"(}}, "credentials": {"ingest_token": "ingest-)" +
+                              std::to_string(max_attempts) + R"(}}, "credentials": {"ingest_token": "tpcanary-ingest-)" +
                               job_id + R"("}})";
   const render::RenderCatalogs catalogs{m_catalogs.gpu_series, m_catalogs.runtimes};
   auto parsed = render::parse_request(request, catalogs, settings);

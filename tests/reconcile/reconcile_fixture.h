@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,17 @@
 #include "support/temp_dir.h"
 
 namespace tpslurm::reconcile::testing {
+
+// The wall clock, stepped by hand: what an NTP step or an operator's `date -s` does to the
+// local clock between two cycles. Thread-safe (the controller's pool reads it).
+class SteppedClock final : public Clock {
+ public:
+  TimePoint now() const override { return std::chrono::system_clock::now() + std::chrono::milliseconds(m_offset_ms); }
+  void step(std::chrono::milliseconds by) { m_offset_ms += by.count(); }
+
+ private:
+  std::atomic<std::int64_t> m_offset_ms{0};
+};
 
 enum class Shape { gpu_single, three_pools, cpu_only };
 std::string_view to_string(Shape shape);
@@ -61,20 +73,24 @@ class ReconcileTest : public ::testing::Test {
   std::uint32_t submit_copy(const model::JobSnapshot& original);
   void set_desire_cancel(const std::string& job_id, const std::string& reason = "test");
 
+  // Steps the local clock every part reads (journal, request budget, client, controller).
+  void step_local_clock(std::chrono::milliseconds by) { m_clock.step(by); }
+  const Clock& local_clock() const { return m_clock; }
+
   model::Settings settings;
   tpslurm::testing::TempDir dir;
   std::unique_ptr<slurm::testing::SimProcess> sim;
 
  private:
   model::Catalogs m_catalogs;
-  SystemClock m_clock;
+  SteppedClock m_clock;
   std::unique_ptr<journal::Journal> m_journal;
   std::unique_ptr<slurm::TokenSource> m_tokens;
   std::unique_ptr<slurm::CurlTransport> m_transport;
   std::unique_ptr<slurm::RequestBudget> m_budget;
   std::unique_ptr<slurm::RestClient> m_client;
   std::unique_ptr<Controller> m_controller;
-  std::string m_key = std::string(32, 'k');
+  std::string m_key = "tpcanary-credential-key-00000000";
 };
 
 }  // namespace tpslurm::reconcile::testing

@@ -1,8 +1,11 @@
 #include "sim_process.h"
 
+#include <boost/json.hpp>
 #include <chrono>
 
+#include "base/digest.h"
 #include "slurm/jwt.h"
+#include "support/canary.h"
 
 namespace tpslurm::slurm::testing {
 namespace {
@@ -18,12 +21,28 @@ class StaticTokens final : public TokenSource {
   std::string m_token;
 };
 
+// mint_hs256()'s token with one more claim, the canary (tests/support/canary.h), so that a
+// leaked token is found by its base64url form; Slurm and the simulator ignore unknown claims.
+std::string canary_token(std::string_view key, std::string_view user, TimePoint issued, std::chrono::seconds lifespan) {
+  const std::int64_t iat = unix_seconds(issued);
+  boost::json::object claims;
+  claims["iat"] = iat;
+  claims["exp"] = iat + lifespan.count();
+  claims["sun"] = user;
+  claims[tpslurm::testing::kCanary] = tpslurm::testing::kCanary;
+  const std::string signing_input =
+      base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." + base64url_encode(boost::json::serialize(claims));
+  const auto mac = hmac_sha256(key, signing_input);
+  return signing_input + "." +
+         base64url_encode(std::string_view(reinterpret_cast<const char*>(mac.data()), mac.size()));
+}
+
 }  // namespace
 
 Result<std::unique_ptr<SimProcess>> SimProcess::start(const std::vector<std::string>& args) {
   std::unique_ptr<SimProcess> sim(new SimProcess());
   sim->m_dir = std::make_unique<tpslurm::testing::TempDir>();
-  sim->m_key = "client2-test-key-0123456789abcdef";
+  sim->m_key = tpslurm::testing::canary("sim-hs256-key-0123456789abcdef");
   const std::string key_file = sim->m_dir->file("jwt_hs256.key");
   tpslurm::testing::write_test_file(key_file, sim->m_key);
 
@@ -87,7 +106,7 @@ TimePoint SimProcess::now() {
 }
 
 std::unique_ptr<TokenSource> SimProcess::tokens(const std::string& user) {
-  return std::make_unique<StaticTokens>(user, mint_hs256(m_key, user, now(), std::chrono::hours(24)));
+  return std::make_unique<StaticTokens>(user, canary_token(m_key, user, now(), std::chrono::hours(24)));
 }
 
 }  // namespace tpslurm::slurm::testing

@@ -39,8 +39,11 @@ class SimProcess {
   // The simulated clock (GET /sim/clock).
   TimePoint now();
 
+  // The simulator's HS256 key (a canary: tests/support/canary.h).
+  const std::string& key() const { return m_key; }
+
   // A token source for `user` whose tokens the simulator accepts (signed with its key, valid
-  // for a day of simulated time from now).
+  // for a day of simulated time from now; each carries the canary as a claim).
   std::unique_ptr<TokenSource> tokens(const std::string& user = "root");
 
  private:

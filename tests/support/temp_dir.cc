@@ -18,13 +18,20 @@ TempDir::TempDir() {
 
 TempDir::~TempDir() {
   std::error_code ignored;
+  namespace fs = std::filesystem;
+  // With TP_TEST_KEEP_DIRS set (tools/test does, for the secrets scan after the suite) the
+  // directory stays, made readable to its owner so the scan can clear every file in it; the
+  // modes the scan tells secret files by (0400) are left alone.
+  const char* keep = std::getenv("TP_TEST_KEEP_DIRS");
+  const bool keeping = keep != nullptr && *keep != '\0';
   // Tests make read-only files and directories; give the owner write access back first.
-  for (auto it = std::filesystem::recursive_directory_iterator(m_path, ignored);
-       it != std::filesystem::recursive_directory_iterator(); it.increment(ignored)) {
-    std::filesystem::permissions(it->path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add,
-                                 ignored);
+  const fs::perms access = keeping ? fs::perms::owner_read : fs::perms::owner_all;
+  for (auto it = fs::recursive_directory_iterator(m_path, ignored); it != fs::recursive_directory_iterator();
+       it.increment(ignored)) {
+    const bool directory = it->is_directory(ignored) && !it->is_symlink(ignored);
+    fs::permissions(it->path(), directory ? fs::perms::owner_all : access, fs::perm_options::add, ignored);
   }
-  std::filesystem::remove_all(m_path, ignored);
+  if (!keeping) fs::remove_all(m_path, ignored);
 }
 
 void write_test_file(const std::string& path, const std::string& content, std::filesystem::perms mode) {

@@ -1,0 +1,149 @@
+// Clocks that jump: the local wall clock stepped by hours, forward and back, between cycles
+// (ReconcileTest's SteppedClock, read by the journal, the request budget, the client and the
+// controller), and a simulator whose clock is days away from ours (--clock-start). Nothing
+// may follow from a step alone: no back-off that lasts hours after a backward step, no
+// running job lost or ended, no quiet period cut short by a backward step, and slurmdbd's
+// search window stays on the server's clock.
+#include <chrono>
+
+#include "journal/journal.h"
+#include "operations/resolution.h"
+#include "reconcile_fixture.h"
+#include "slurm/request_budget.h"
+
+namespace tpslurm::reconcile::testing {
+namespace {
+
+using model::AttemptState;
+using model::CleanupStep;
+using model::JobPhase;
+using std::chrono::hours;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+class ClockJumpTest : public ReconcileTest {
+ protected:
+  void step(std::uint32_t id, const std::string& body) {
+    auto answer = sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(id) + "/state", body);
+    ASSERT_TRUE(answer.ok()) << answer.error().message();
+  }
+
+  // Whether the attempt ever entered `state` ("attempt.state:running->lost").
+  bool ever(const std::string& job_id, const std::string& state) {
+    const std::string arrow = "->" + state;
+    for (const auto& e : story(job_id)) {
+      if (e.size() >= arrow.size() && e.compare(e.size() - arrow.size(), arrow.size(), arrow) == 0) return true;
+    }
+    return false;
+  }
+
+  // An attempt whose submit answer was lost and that Slurm never received: submit_unknown
+  // with its intent now, and nothing any search can find.
+  void blocked_attempt(const std::string& job_id) {
+    add_job(job_id, Shape::cpu_only);
+    const journal::AttemptKey key{job_id, 1};
+    ASSERT_TRUE(journal().add_attempt(job_id, 1, "token-" + job_id, job(job_id).request_sha256).ok());
+    ASSERT_TRUE(journal().transition(key, AttemptState::preparing, AttemptState::prepared, {}, {}).ok());
+    journal::AttemptChanges submitting;
+    submitting.submit_mode = "held";
+    ASSERT_TRUE(journal().transition(key, AttemptState::prepared, AttemptState::submitting, submitting, {}).ok());
+    ASSERT_TRUE(journal().transition(key, AttemptState::submitting, AttemptState::submit_unknown, {}, {}).ok());
+  }
+
+  std::optional<operations::Refusal> resolve(const std::string& job_id) {
+    auto resolved = operations::resolve_absent(journal(), attempt(job_id), settings, local_clock().now(), "tester",
+                                               "slurmctld's log shows no such job");
+    EXPECT_TRUE(resolved.ok()) << resolved.error().message();
+    return resolved.ok() ? resolved->refused : std::nullopt;
+  }
+};
+
+TEST(ClockJumpBudgetTest, ABackwardStepOfHoursNeverStretchesTheBackOff) {
+  ManualClock clock(from_unix_seconds(1'800'000'000));
+  slurm::RequestBudget budget(clock, slurm::BudgetLimits{});
+  ASSERT_TRUE(budget.admit().granted);
+  budget.record(slurm::Outcome::uncertain);  // back off 1 s
+  clock.advance(-hours(3));
+  const auto refused = budget.admit();
+  EXPECT_FALSE(refused.granted) << "the back-off still holds";
+  ASSERT_TRUE(refused.retry_at);
+  EXPECT_LE(*refused.retry_at - clock.now(), seconds(1)) << "not three hours";
+  clock.advance(seconds(1));
+  EXPECT_TRUE(budget.admit().granted) << "the probe goes one back-off after the step";
+}
+
+TEST_F(ClockJumpTest, StepsOfHoursBetweenCyclesNeitherLoseNorEndARunningJob) {
+  start();
+  add_job("j1", Shape::gpu_single);
+  once();
+  const std::uint32_t id = attempt("j1").slurm_job_id.value_or(0);
+  ASSERT_NE(id, 0U);
+  step(id, R"({"state": "RUNNING"})");
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::running);
+  for (const auto by : {hours(6), -hours(12), hours(30), -hours(24)}) {
+    step_local_clock(by);
+    once();
+    once();
+    EXPECT_EQ(attempt("j1").state, AttemptState::running) << "after a step of " << by.count() << " h";
+  }
+  step(id, R"({"state": "COMPLETED", "exit_code": 0})");
+  once();
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::succeeded);
+  EXPECT_EQ(a.cleanup, CleanupStep::closed);
+  EXPECT_FALSE(ever("j1", "lost"));
+  EXPECT_FALSE(ever("j1", "failed"));
+  EXPECT_EQ(slurm_job_count("j1"), 1);
+}
+
+TEST_F(ClockJumpTest, ABackwardStepDoesNotEndTheQuietPeriodEarly) {
+  settings.resolve_quiet_period = minutes(30);
+  start();
+  blocked_attempt("j1");
+  once();  // a complete search: nothing found
+  ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown);
+  ASSERT_FALSE(attempt("j1").complete_search_at.empty());
+  step_local_clock(-hours(2));
+  once();
+  EXPECT_EQ(resolve("j1"), operations::Refusal::too_early) << "2 h before the intent, on our clock";
+  step_local_clock(hours(2) + minutes(29));
+  once();
+  EXPECT_EQ(resolve("j1"), operations::Refusal::too_early) << "29 minutes after the intent";
+  step_local_clock(minutes(2));
+  EXPECT_EQ(resolve("j1"), operations::Refusal::too_early) << "no complete search since the quiet period ended";
+  once();
+  EXPECT_EQ(resolve("j1"), std::nullopt);
+  EXPECT_EQ(sim->stat("submits_received"), 0);
+}
+
+// A job that ended and left slurmctld (MinJobAge) is looked for in slurmdbd from a day before
+// its intent on the SERVER's clock, days away from ours: found there with its end, never lost.
+class ServerClockTest : public ClockJumpTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(ServerClockTest, AJobGoneFromSlurmctldIsFoundInSlurmdbdWithTheWindowOnTheServersClock) {
+  const auto server = std::chrono::system_clock::now() + hours(24 * GetParam());
+  start({"--clock-start", std::to_string(unix_seconds(server))});
+  add_job("j1", Shape::cpu_only);
+  once();
+  const std::uint32_t id = attempt("j1").slurm_job_id.value_or(0);
+  ASSERT_NE(id, 0U);
+  step(id, R"({"state": "RUNNING"})");
+  once();
+  step(id, R"({"state": "FAILED", "exit_code": 4})");
+  auto advanced = sim->control(slurm::HttpMethod::post, "/sim/clock/advance", R"({"seconds": 600})");
+  ASSERT_TRUE(advanced.ok()) << advanced.error().message();
+  once();
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::failed) << "server clock " << GetParam() << " days from ours";
+  EXPECT_EQ(a.exit_code, 4);
+  EXPECT_FALSE(ever("j1", "lost"));
+}
+
+INSTANTIATE_TEST_SUITE_P(DaysAway, ServerClockTest, ::testing::Values(-3, 3),
+                         [](const auto& days) { return days.param < 0 ? "Behind" : "Ahead"; });
+
+}  // namespace
+}  // namespace tpslurm::reconcile::testing
