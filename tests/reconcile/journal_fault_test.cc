@@ -1,11 +1,12 @@
 // The journal's I/O failing at every point of one job's life, in-process against the
 // simulator: the fault VFS (support/fault_vfs.h) fails the n-th read, write, sync or truncate
-// of the journal's files while a CPU job goes from added to a closed cleanup (prepared,
-// submitted held, released, running, ended by the simulator, followed, cleaned up) -- once
-// (an I/O error) and always from n on (a full disk) until cleared. Then, with the fault gone,
-// the job must converge. Each time: `journal check` is clean, Slurm holds exactly the one job
-// the journal names for the attempt (none it does not know), the daemon reported the condition
-// at most once, and the attempt ends succeeded with its cleanup closed.
+// of the journal's files while a CPU job, once journaled (as `submit` leaves it), goes to a
+// closed cleanup (prepared, submitted held, released, running, ended by the simulator,
+// followed, cleaned up) -- once (an I/O error) and always from n on (a full disk) until
+// cleared. Then, with the fault gone, the job must converge. Each time: `journal check` is
+// clean, Slurm holds exactly the one job the journal names for the attempt (none it does not
+// know), the daemon reported the condition at most once, and the attempt ends succeeded with
+// its cleanup closed.
 //
 // A first clean run counts the calls (N). The default run covers the first and last few n and
 // a stride between them; TUNEPLANE_FAULT_LOOP=all covers every n. The figures are printed.
