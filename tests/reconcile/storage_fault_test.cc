@@ -1,10 +1,11 @@
 // Real filesystems that fail under the real binary: the state directory (the journal) on a
 // tiny tmpfs that fills up while a job runs under `serve`, and the storage root on a tmpfs that
-// fills up while an attempt is prepared, turns read-only while a job ends, and vanishes while
-// one runs and another is prepared. Each time: nothing reaches Slurm that the journal does not hold (no half-written
-// attempt directory is sent), the condition is logged once, `journal check` is clean, and the
-// work resumes when the filesystem is back. Mounting needs root (as here and in CI): a refused
-// mount fails the test with the kernel's reason.
+// fills up while an attempt is prepared, turns read-only while a job ends, vanishes while one
+// runs and another is prepared, or is unmounted (an empty mount point left). Each time:
+// nothing reaches Slurm that the journal does not hold (no half-written attempt directory is
+// sent), the condition is logged once, `journal check` is clean, and the work resumes when the
+// filesystem is back. Mounting needs root (as here and in CI): a refused mount fails the test
+// with the kernel's reason.
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -183,6 +184,26 @@ TEST_F(StorageFaultTest, AStorageRootThatFillsUpTurnsReadOnlyOrVanishesHoldsWork
   s3 = attempt("s3");
   EXPECT_TRUE(s3 && s3->state == AttemptState::pending) << back.err;
   EXPECT_EQ(m_sim->stat("submits_received"), 3);
+  expect_journal_clean();
+}
+
+TEST_F(StorageFaultTest, AnUnmountedStorageRootFailsNoAttemptAndNothingIsWrittenIntoTheMountPoint) {
+  TmpfsMount storage(m_dir.file("nfs"));
+  ASSERT_EQ(storage.mount(1 << 20), "");
+  m_env = environment(m_dir.file("deploy"));
+  m_env["TUNEPLANE_STORAGE_ROOT"] = storage.dir();
+  tpslurm::testing::write_test_file(storage.dir() + "/runtimes/test.sqsh", kImage);
+  ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "u1")}).exit_code, 0);
+  ASSERT_EQ(storage.unmount(), "");  // what is left is the empty mount point
+
+  auto run = serve_once();
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(count_of(run.err, kStorageReport), 1) << run.err;
+  EXPECT_NE(run.err.find("is empty: is the shared filesystem mounted?"), std::string::npos) << run.err;
+  auto u1 = attempt("u1");
+  EXPECT_TRUE(u1 && u1->state == AttemptState::preparing) << run.err;
+  EXPECT_TRUE(std::filesystem::is_empty(storage.dir())) << "nothing is written into the bare mount point";
+  EXPECT_EQ(m_sim->stat("submits_received"), 0);
   expect_journal_clean();
 }
 
