@@ -80,8 +80,10 @@ struct Journal::Impl {
   class Use {
    public:
     explicit Use(SQLite::Statement& statement) : m_statement(statement) {}
+    // tryReset: after a failed step sqlite3_reset returns that step's error again, which the
+    // caller has already turned into an Error; a destructor must not throw it.
     ~Use() {
-      m_statement.reset();
+      (void)m_statement.tryReset();
       m_statement.clearBindings();
     }
     Use(const Use&) = delete;

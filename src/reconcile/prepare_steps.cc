@@ -39,6 +39,8 @@ StepEnd start_attempt(Step& step) {
 
 StepEnd prepare(Step& step) {
   if (step.gates.paused || step.gates.storage_unwritable) return StepEnd::wait;
+  // A missing credential or image on a vanished root is no reason to fail the attempt.
+  if (step.storage_missing()) return StepEnd::wait;
   const auto fail = [&](const Error& error) {
     journal::AttemptChanges changes;
     changes.outcome_reason = error.message();

@@ -3,6 +3,7 @@
 #include "model/job_tag.h"
 #include "reconcile/attempt_tag.h"
 #include "storage/layout.h"
+#include "storage/storage_root.h"
 
 namespace tpslurm::reconcile {
 
@@ -17,6 +18,13 @@ StepEnd Step::written(const Status& status) {
     log(config::LogLevel::warn, "journal write refused: " + status.error().message());
   }
   return StepEnd::failed;
+}
+
+bool Step::storage_missing() {
+  Status there = storage::check_storage_root(services.settings.storage_root);
+  if (there.ok()) return false;
+  result.storage_condition = there.error();
+  return true;
 }
 
 StepEnd Step::move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail) {

@@ -32,6 +32,9 @@ struct Step {
   StepEnd event(std::string_view kind, journal::EventDetail detail);
   // The result of a journal write: records progress or the failure.
   StepEnd written(const Status& status);
+  // Whether the storage root is gone (storage/storage_root.h); then the pass reports the
+  // storage condition and the step must wait.
+  bool storage_missing();
 
   config::LogFields fields() const;
   void log(config::LogLevel level, std::string_view message) const;

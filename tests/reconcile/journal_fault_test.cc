@@ -1,0 +1,173 @@
+// The journal's I/O failing at every point of one job's life, in-process against the
+// simulator: the fault VFS (support/fault_vfs.h) fails the n-th read, write, sync or truncate
+// of the journal's files while a CPU job, once journaled (as `submit` leaves it), goes to a
+// closed cleanup (prepared, submitted held, released, running, ended by the simulator,
+// followed, cleaned up) -- once (an I/O error) and always from n on (a full disk) until
+// cleared. Then, with the fault gone, the job must converge. Each time: `journal check` is
+// clean, Slurm holds exactly the one job the journal names for the attempt (none it does not
+// know), the daemon reported the condition at most once, and the attempt ends succeeded with
+// its cleanup closed.
+//
+// A first clean run counts the calls (N). The default run covers the first and last few n and
+// a stride between them; TUNEPLANE_FAULT_LOOP=all covers every n. The figures are printed.
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "config/logging.h"
+#include "journal/journal_check.h"
+#include "reconcile_fixture.h"
+#include "support/fault_vfs.h"
+
+namespace tpslurm::reconcile::testing {
+namespace {
+
+using model::AttemptState;
+using model::CleanupStep;
+using tpslurm::testing::FaultMode;
+using tpslurm::testing::FaultPlan;
+using tpslurm::testing::FaultVfs;
+using tpslurm::testing::WriteFault;
+
+constexpr std::string_view kReported = "the journal cannot be written: nothing new is submitted until it clears";
+constexpr int kDefaultCovered = 32;  // n per mode in the default run, edges included
+
+// Installed before ReconcileTest opens its journal, so the journal goes through it.
+struct WithFaultVfs {
+  WithFaultVfs() : vfs(FaultVfs::install()) {}
+  FaultVfs& vfs;
+};
+
+int count_of(const std::string& text, std::string_view needle) {
+  int n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// The n to cover: all of 1..total, or the first and last few and an even stride between.
+std::vector<std::int64_t> covered(std::int64_t total, bool all) {
+  std::vector<std::int64_t> out;
+  const std::int64_t edge = 5;
+  const std::int64_t stride = all ? 1 : std::max<std::int64_t>(1, total / (kDefaultCovered - 2 * edge));
+  for (std::int64_t n = 1; n <= total; ++n) {
+    if (all || n <= edge || n > total - edge || n % stride == 0) out.push_back(n);
+  }
+  return out;
+}
+
+class JournalFaultTest : protected WithFaultVfs, public ReconcileTest {
+ protected:
+  void SetUp() override {
+    start();
+    vfs.watch(settings.journal_path);
+    ASSERT_TRUE(config::configure_logging("warn", model::LogFormat::text, m_log).ok());
+  }
+  void TearDown() override {
+    vfs.clear();
+    (void)config::configure_logging("warn", model::LogFormat::text);
+  }
+
+  // Moves the job's Slurm record one step towards its end, as Slurm would once it was
+  // released: pending -> running -> completed (completing) -> completed. Reads only Slurm.
+  void advance_slurm(const std::string& job_id) {
+    for (const auto& record : slurm_jobs(job_id)) {
+      std::string body;
+      const model::SlurmBaseState state = record.state.base;
+      if (state == model::SlurmBaseState::pending && record.state_reason != "JobHeldUser") {
+        body = R"({"state": "RUNNING"})";
+      } else if (state == model::SlurmBaseState::running) {
+        body = R"({"state": "COMPLETED", "completing": true})";
+      } else if (state == model::SlurmBaseState::completed && record.state.has(model::SlurmStateFlag::completing)) {
+        body = R"({"completing": false})";
+      }
+      if (body.empty()) continue;
+      auto answer =
+          sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(record.job_id) + "/state", body);
+      ASSERT_TRUE(answer.ok()) << answer.error().message();
+    }
+  }
+
+  void drive(const std::string& job_id, int rounds) {
+    for (int i = 0; i < rounds; ++i) {
+      once();
+      advance_slurm(job_id);
+    }
+  }
+
+  bool closed(const std::string& job_id) {
+    auto attempts = journal().attempts(job_id);
+    return attempts.ok() && attempts->size() == 1 && attempts->front().cleanup == CleanupStep::closed;
+  }
+
+  // One run of a new job with `plan` armed once the job is journaled; then the fault clears
+  // and the job must converge. Returns whether the fault was reached; counts the runs whose
+  // condition the daemon reported.
+  bool run(const std::string& job_id, const FaultPlan& plan) {
+    add_job(job_id, Shape::cpu_only);
+    m_log.str("");
+    vfs.reset();
+    vfs.arm(plan);
+    drive(job_id, 6);
+    const bool reached = vfs.failures() > 0;
+    vfs.clear();
+    for (int i = 0; i < 10 && !closed(job_id); ++i) drive(job_id, 1);
+    check_converged(job_id, plan);
+    return reached;
+  }
+
+  void check_converged(const std::string& job_id, const FaultPlan& plan) {
+    const std::string what =
+        job_id + " (fault at " + std::to_string(plan.at) + (plan.mode == FaultMode::once ? ", once)" : ", always)");
+    for (const auto& check : journal::check_journal(settings.journal_path)) {
+      EXPECT_TRUE(check.ok) << what << ": journal check " << check.name << ": " << check.detail;
+    }
+    const auto a = attempt(job_id);
+    EXPECT_EQ(a.state, AttemptState::succeeded) << what << "\n" << m_log.str();
+    EXPECT_EQ(a.cleanup, CleanupStep::closed) << what << "\n" << m_log.str();
+    EXPECT_EQ(journal().attempts(job_id)->size(), 1u) << what;
+    const auto records = slurm_jobs(job_id);
+    ASSERT_EQ(records.size(), 1u) << what << ": one Slurm job per attempt";
+    EXPECT_EQ(a.slurm_job_id, records.front().job_id) << what << ": the journal knows the job Slurm holds";
+    const int reports = count_of(m_log.str(), kReported);
+    EXPECT_LE(reports, 1) << what << ": reported once\n" << m_log.str();
+    m_reported += reports;
+  }
+
+  std::ostringstream m_log;
+  int m_reported = 0;
+};
+
+TEST_F(JournalFaultTest, EveryFailedJournalCallLeavesAConsistentJournalAndTheJobConverges) {
+  // The clean run that numbers the calls.
+  add_job("clean", Shape::cpu_only);
+  vfs.reset();
+  drive("clean", 6);
+  const std::int64_t total = vfs.calls();
+  ASSERT_TRUE(closed("clean")) << m_log.str();
+  ASSERT_GT(total, 10) << "the fault VFS does not see the journal's I/O";
+
+  const char* loop = std::getenv("TUNEPLANE_FAULT_LOOP");
+  const std::vector<std::int64_t> ns = covered(total, loop != nullptr && std::string(loop) == "all");
+  const auto start_time = std::chrono::steady_clock::now();
+  int runs = 0;
+  int reached = 0;
+  for (const FaultMode mode : {FaultMode::once, FaultMode::always}) {
+    for (const std::int64_t n : ns) {
+      const FaultPlan plan{n, mode, mode == FaultMode::once ? WriteFault::io_error : WriteFault::disk_full};
+      const std::string job_id = std::string(mode == FaultMode::once ? "o" : "a") + std::to_string(n);
+      reached += run(job_id, plan) ? 1 : 0;
+      ++runs;
+      if (HasFailure()) break;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+  EXPECT_EQ(sim->stat("submits_received"), runs + 1) << "every submit is one the journal holds";
+  std::cout << "journal fault loop: " << total << " journal I/O calls in one submit-to-closed run; " << ns.size()
+            << " n covered per mode (" << (loop ? loop : "stride") << "), " << runs << " runs, " << reached
+            << " reached their fault, " << m_reported << " reported it (once each), all converged; "
+            << seconds / std::max(1, runs) * 1000 << " ms per run\n";
+}
+
+}  // namespace
+}  // namespace tpslurm::reconcile::testing
