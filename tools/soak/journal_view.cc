@@ -7,7 +7,9 @@
 namespace tpslurm::soak {
 namespace {
 
-constexpr const char* kInFlight = "('preparing', 'prepared', 'submitting', 'submit_unknown', 'submitted')";
+// What a kill can leave uncertain: a half-written attempt directory, a POST that may have been
+// sent, a receipt not yet identified or released. `prepared` is only a queue: nothing was sent.
+constexpr const char* kInFlight = "('preparing', 'submitting', 'submit_unknown', 'submitted')";
 
 // Runs `read` on a fresh read-only connection; SQLite's exceptions become errors.
 template <class T>

@@ -30,9 +30,9 @@ class JournalView {
  public:
   explicit JournalView(std::string path) : m_path(std::move(path)) {}
 
-  // Attempts whose submit protocol is in flight (preparing to submitted, submit_unknown): what
-  // a restart must act on, each with its progress marker (state, and when a blocked one was
-  // last searched for); an attempt has been acted on when its marker changed.
+  // Attempts a kill may have left uncertain (preparing, submitting, submit_unknown, submitted;
+  // not `prepared`, which is a queue with nothing sent): what a restart must act on, each with its progress marker
+  // (state, and when a blocked one was last searched for); an attempt has been acted on when its marker changed.
   Result<std::map<AttemptKey, std::string>> in_flight() const;
   // The progress marker of each of `keys` now (a key not found is left out).
   Result<std::map<AttemptKey, std::string>> markers(const std::map<AttemptKey, std::string>& keys) const;

@@ -39,5 +39,12 @@ int main(int argc, char** argv) {
                  "--kill-max at least --kill-min, --fault-probability within 0..1\n");
     return 2;
   }
-  return tpslurm::soak::run_soak(o);
+  // An exception is a bug of the soak's own; caught here so that the destructors stop the
+  // simulator and the daemon instead of leaving them running.
+  try {
+    return tpslurm::soak::run_soak(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tp-soak: %s\n", e.what());
+    return 2;
+  }
 }

@@ -9,7 +9,8 @@
 //
 // Time to converge after a kill: from the restart until the restarted daemon has journaled a
 // status poll (when any attempt was being followed) and every attempt whose submit protocol was
-// in flight at the kill (preparing .. submitted) has moved on. Measured for every restart; a
+// uncertain at the kill (preparing, submitting, submit_unknown, submitted; not the queue of
+// `prepared` ones, where nothing was sent) has moved on. Measured for every restart; a
 // restart killed again before it converged counts as not converged, with the time it had.
 //
 // run() prints progress lines on stdout ("soak: ..."), the figures and the final line
