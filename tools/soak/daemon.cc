@@ -64,7 +64,7 @@ std::optional<Deployment> Deployment::create(const DeploymentConfig& config, std
       {"TUNEPLANE_SLURM_REQUEST_TIMEOUT", "5s"},
       {"TUNEPLANE_SLURM_REQUEST_BUDGET", "5000"},
       {"TUNEPLANE_SLURM_BACKOFF_MAX", "5s"},
-      {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "1m"},
+      {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "20s"},
       {"TUNEPLANE_POLL_INTERVAL", config.poll_interval},
       {"TUNEPLANE_LOG_LEVEL", "warn"},
   };

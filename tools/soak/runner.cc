@@ -55,6 +55,8 @@ void Runner::watch_restart() {
     auto marker = m_journal.last_status_poll();
     if (!marker.ok() || *marker == m_restart->marker) return;
     m_restart->needs_poll = false;
+    ++m_figures.first_polls;
+    m_figures.worst_first_poll_s = std::max(m_figures.worst_first_poll_s, seconds_since(m_restart->at));
   }
   auto now = m_journal.markers(m_restart->due);
   if (!now.ok()) return;

@@ -34,6 +34,8 @@ struct Figures {
   int converged = 0;
   int unconverged = 0;
   double worst_converge_s = 0;
+  int first_polls = 0;  // restarts that journaled a status poll before the next kill
+  double worst_first_poll_s = 0;
   int unexpected_exits = 0;
   int resolved_absent = 0;
   long peak_live = 0;

@@ -49,8 +49,13 @@ void report(const SoakOptions& options, Runner& runner, const std::string& journ
   for (const auto& [state, n] : t.attempt_states) states += " " + state + "=" + std::to_string(n);
   say("attempts by state:" + states);
   say("daemon rss between " + mib(f.rss_min_kib) + " and " + mib(f.rss_max_kib) + " MiB over the run");
-  say("journal " + std::to_string(bytes) + " bytes = " +
-      fixed(t.attempts ? static_cast<double>(bytes) / static_cast<double>(t.attempts) : 0.0, 0) + " bytes per attempt");
+  const auto per_attempt = [&t](std::uintmax_t n) {
+    return fixed(t.attempts ? static_cast<double>(n) / static_cast<double>(t.attempts) : 0.0, 0);
+  };
+  say("journal " + std::to_string(bytes) + " bytes = " + per_attempt(bytes) + " bytes per attempt (+ WAL " +
+      std::to_string(wal) + " bytes = " + per_attempt(wal) + " per attempt)");
+  say("worst time from a restart to its first journaled status poll " + fixed(f.worst_first_poll_s, 2) + " s (" +
+      std::to_string(f.first_polls) + " restarts got that far before the next kill)");
   say("worst time to converge after a kill " + fixed(f.worst_converge_s, 2) + " s; " + std::to_string(f.converged) +
       " of " + std::to_string(f.restarts) + " starts converged, " + std::to_string(f.unconverged) +
       " killed again before converging");
