@@ -167,8 +167,6 @@ bool Runner::drain() {
   return false;
 }
 
-void Runner::stop_daemon() {
-  if (m_daemon && m_daemon->running()) m_daemon->signal_and_wait(SIGTERM);
-}
+int Runner::stop_daemon() { return m_daemon && m_daemon->running() ? m_daemon->signal_and_wait(SIGTERM) : 0; }
 
 }  // namespace tpslurm::soak

@@ -56,7 +56,8 @@ class Runner {
   bool drain();
   Figures& figures() { return m_figures; }
   Steady::time_point started() const { return m_started; }
-  void stop_daemon();
+  // SIGTERM and the exit code (0 when none runs); an ASan build's report at exit shows here.
+  int stop_daemon();
 
  private:
   bool start_daemon();

@@ -129,9 +129,10 @@ int run_soak(const SoakOptions& given) {
   const bool ran = runner.kill_phase();
   feeder.stop();
   const bool drained = ran && runner.drain();
-  runner.stop_daemon();
+  const int stopped = runner.stop_daemon();
+  if (stopped != 0) say("serve exited " + std::to_string(stopped) + " on SIGTERM; see its log");
   int status = ran ? finish(options, **sim, runner, *deployment, feeder) : 2;
-  if (status == 0 && !drained) status = 1;
+  if (status == 0 && (!drained || stopped != 0)) status = 1;
   if (status == 0 && !options.keep) {
     sim->reset();
     std::filesystem::remove_all(options.work_dir);

@@ -15,8 +15,8 @@
 //
 // run() prints progress lines on stdout ("soak: ..."), the figures and the final line
 // `soak: N attempts, K kills, D duplicates, L losses, U unfinished cleanups`; it returns the exit
-// status: 0 when D = L = U = 0 and the daemon never exited on its own, 1 otherwise, 2 when the
-// soak could not be set up.
+// status: 0 when D = L = U = 0, the drain ended in time and the daemon never exited on its own
+// nor failed its final SIGTERM, 1 otherwise, 2 when the soak could not be set up.
 #pragma once
 
 #include <cstdint>
