@@ -1,0 +1,46 @@
+// Deployment and Daemon: one tuneplane-slurm deployment under a root directory (state, storage
+// with a test image, catalogs; the daemon mints its tokens from the simulator's HS256 key file,
+// so no token is ever written by the soak) and the `serve` process on it, which the soak
+// SIGKILLs and restarts. Every process's output is appended to <root>/serve.log or
+// <root>/cli.log. The daemon polls every `poll_interval`. Not thread-safe, except submit(),
+// which may run on several threads at once.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "process.h"
+
+namespace tpslurm::soak {
+
+struct DeploymentConfig {
+  std::string binary;     // tuneplane-slurm
+  std::string root;       // an empty directory of the soak's
+  std::string slurm_url;  // the simulator
+  std::string key_file;   // the simulator's HS256 key
+  std::string poll_interval = "5s";
+};
+
+class Deployment {
+ public:
+  // Writes the catalogs, the image and the request template; false with `error` set if not.
+  static std::optional<Deployment> create(const DeploymentConfig& config, std::string& error);
+
+  const std::string& journal_path() const { return m_journal; }
+  const Environment& environment() const { return m_env; }
+
+  // `tuneplane-slurm submit` of a CPU-only job `job_id`; its exit code.
+  int submit(const std::string& job_id) const;
+  // `tuneplane-slurm resolve JOB/N --absent`, as the operator who checked that Slurm never had
+  // it; its exit code (refused while the quiet period runs or no complete search followed it).
+  int resolve_absent(const std::string& attempt) const;
+  // `tuneplane-slurm serve` started; nothing when it could not be.
+  std::optional<Process> serve(std::string& error) const;
+
+ private:
+  DeploymentConfig m_config;
+  Environment m_env;
+  std::string m_journal;
+};
+
+}  // namespace tpslurm::soak

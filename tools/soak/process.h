@@ -1,0 +1,49 @@
+// Process: the programs the soak runs (the simulator, `serve`, `submit`), started with
+// posix_spawn, an explicit environment (nothing inherited), stdin from /dev/null and stdout and
+// stderr appended to a log file, so that no secret can reach the soak's own output. The soak
+// owns every pid it starts and ends each one by that pid only. Not thread-safe per object;
+// run() may be called from several threads at once.
+#pragma once
+
+#include <sys/types.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tpslurm::soak {
+
+using Environment = std::map<std::string, std::string>;
+
+class Process {
+ public:
+  // The started child, or nothing when posix_spawn failed (`error` says why).
+  static std::optional<Process> start(const std::vector<std::string>& argv, const Environment& env,
+                                      const std::string& log_file, std::string& error);
+  Process(Process&& other) noexcept : m_pid(other.m_pid) { other.m_pid = -1; }
+  Process& operator=(Process&& other) noexcept;
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+  // Kills (SIGKILL) and reaps a child still running.
+  ~Process();
+
+  pid_t pid() const { return m_pid; }
+  bool running();
+  // Sends `signal` and waits for the exit; the exit code, 128 + signal when killed.
+  int signal_and_wait(int signal);
+  // Waits for the exit; the exit code as above.
+  int wait();
+
+ private:
+  explicit Process(pid_t pid) : m_pid(pid) {}
+  pid_t m_pid = -1;
+};
+
+// Runs argv to its end; its exit code (127 when it could not start).
+int run(const std::vector<std::string>& argv, const Environment& env, const std::string& log_file);
+
+// The resident set of `pid` in KiB (VmRSS in /proc/PID/status); 0 when unknown.
+long resident_kib(pid_t pid);
+
+}  // namespace tpslurm::soak

@@ -1,0 +1,42 @@
+// Tally: the soak's verdict, from every job the simulator ever created (GET /sim/jobs/{id} for
+// each id it handed out, purged ones included) and every attempt in the journal. An attempt's
+// Slurm jobs are those named like it (tp-soak-<job>-<n>).
+//   duplicates  Slurm jobs beyond one per attempt (of which `duplicates_ran` started running)
+//   losses      Slurm jobs named like this instance that no attempt knows; attempts ended
+//               `lost`; attempts with a Slurm job id that Slurm never had; jobs not ended
+//   unfinished  attempts ended whose cleanup is not `closed`
+// `findings` holds the first few cases of each, in words.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "journal_view.h"
+#include "sim.h"
+
+namespace tpslurm::soak {
+
+struct SimJob {
+  std::int64_t id = 0;
+  std::string name;
+  std::string state;
+  bool started = false;
+};
+
+// Every job the simulator created, by id; an error when one cannot be read.
+Result<std::vector<SimJob>> fetch_sim_jobs(Sim& sim);
+
+struct Tally {
+  long attempts = 0;
+  long slurm_jobs = 0;
+  long duplicates = 0;
+  long duplicates_ran = 0;
+  long losses = 0;
+  long unfinished = 0;
+  std::map<std::string, long> attempt_states;
+  std::vector<std::string> findings;
+};
+
+Tally tally(const std::vector<AttemptRow>& attempts, const std::vector<SimJob>& jobs);
+
+}  // namespace tpslurm::soak
