@@ -1,6 +1,7 @@
 // The platform API's tokens file (api/token_store.h parse_tokens): either entries or an
 // error, and the error never holds a token of the file. Every entry's name keeps the rules
 // ([A-Za-z0-9._@-], 1 to 64 bytes) and names are unique.
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <sstream>
@@ -24,19 +25,24 @@ bool is_name(const std::string& name) {
 
 constexpr std::string_view kPath = "/etc/tuneplane/api-tokens";
 
-// The second word of each line: what would be a token (but the file's own name, which the
-// error names).
+// The second word of each line: what would be a token, unless it is also some line's name
+// (names are what errors are for) or part of the fixed text around the message.
 std::vector<std::string> candidate_tokens(std::string_view text) {
-  std::vector<std::string> out;
+  std::vector<std::string> names, tokens;
   std::istringstream lines{std::string(text)};
   std::string line;
   while (std::getline(lines, line)) {
     std::istringstream words(line);
     std::string name, token;
-    if (words >> name >> token && token.size() >= 16 && !token.starts_with(kPath) &&
-        kPath.find(token) == std::string_view::npos) {
-      out.push_back(token);
-    }
+    if (words >> name) names.push_back(name);
+    if (words >> token && token.size() >= 16) tokens.push_back(token);
+  }
+  std::vector<std::string> out;
+  for (const auto& token : tokens) {
+    const bool named = std::find(names.begin(), names.end(), token) != names.end();
+    const bool fixed = std::string_view("TUNEPLANE_API_TOKENS_FILE").find(token) != std::string_view::npos ||
+                       token.starts_with(kPath) || kPath.find(token) != std::string_view::npos;
+    if (!named && !fixed) out.push_back(token);
   }
   return out;
 }
