@@ -40,6 +40,8 @@ class ManualClock final : public Clock {
 
 // Seconds since the Unix epoch.
 std::int64_t unix_seconds(TimePoint t);
+// Saturates about 146 years either side of 1970 (half TimePoint's range, so that the
+// difference of two times is always representable).
 TimePoint from_unix_seconds(std::int64_t seconds);
 
 // "2026-11-30T12:51:08Z" (UTC, second resolution): the journal's time format.

@@ -1,5 +1,7 @@
 #include "slurm/json_reader.h"
 
+#include <limits>
+
 namespace tpslurm::slurm::json {
 
 Result<boost::json::object> parse_object(std::string_view body) {
@@ -19,8 +21,17 @@ std::string string_field(const boost::json::object& object, std::string_view key
 std::optional<std::int64_t> plain_integer(const boost::json::value* value) {
   if (value == nullptr) return std::nullopt;
   if (value->is_int64()) return value->as_int64();
-  if (value->is_uint64()) return static_cast<std::int64_t>(value->as_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->as_double());
+  // Past int64's range a number is no number Slurm sends (and converting a double beyond it
+  // is undefined behaviour): none.
+  if (value->is_uint64()) {
+    if (value->as_uint64() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    return static_cast<std::int64_t>(value->as_uint64());
+  }
+  if (value->is_double()) {
+    const double number = value->as_double();
+    if (!(number >= -0x1p63 && number < 0x1p63)) return std::nullopt;
+    return static_cast<std::int64_t>(number);
+  }
   if (value->is_string()) return plain_integer_text(value->as_string());
   return std::nullopt;
 }
@@ -75,6 +86,10 @@ std::vector<SlurmMessage> read_messages(const boost::json::object& body, std::st
     SlurmMessage message;
     auto number = plain_integer(entry->if_contains("error_number"));
     if (!number) number = plain_integer(entry->if_contains("error_code"));
+    // A number no int holds would wrap onto another code (2^32 + 2017 onto 2017): none.
+    if (number && (*number < std::numeric_limits<int>::min() || *number > std::numeric_limits<int>::max())) {
+      number.reset();
+    }
     message.number = static_cast<int>(number.value_or(0));
     message.error = string_field(*entry, "error");
     message.description = string_field(*entry, "description");

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include <array>
+#include <limits>
 
 #include "base/digest.h"
 
@@ -24,8 +25,16 @@ std::optional<std::int64_t> int_claim(const boost::json::object& claims, std::st
   const auto* value = claims.if_contains(name);
   if (value == nullptr) return std::nullopt;
   if (value->is_int64()) return value->as_int64();
-  if (value->is_uint64()) return static_cast<std::int64_t>(value->as_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->as_double());
+  // A claim past int64's range is no time (converting such a double is undefined behaviour).
+  if (value->is_uint64()) {
+    if (value->as_uint64() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    return static_cast<std::int64_t>(value->as_uint64());
+  }
+  if (value->is_double()) {
+    const double number = value->as_double();
+    if (!(number >= -0x1p63 && number < 0x1p63)) return std::nullopt;
+    return static_cast<std::int64_t>(number);
+  }
   return std::nullopt;
 }
 

@@ -22,6 +22,17 @@ class DialectV0045Test : public ::testing::Test {
   std::unique_ptr<Dialect> m_dialect = make_dialect("v0.0.45");
 };
 
+// Found by tools/fuzz slurm_submit: 1e57 was converted to an integer (undefined behaviour),
+// and numbers past int's range wrapped onto other codes (2^32 + 2017 read as 2017).
+TEST_F(DialectV0045Test, AnErrorNumberNoIntHoldsIsNoNumber) {
+  const auto base = m_dialect->decode_base(R"({"errors": [{"error_code": 1.1e57}, {"error_code": 4294969313},
+    {"error_number": 18446744073709551615}, {"error_code": -1e300}, {"error_code": 2017}]})");
+  ASSERT_TRUE(base.ok()) << base.error().message();
+  ASSERT_EQ(base->errors.size(), 5U);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(base->errors[i].number, 0) << i;
+  EXPECT_EQ(base->errors[4].number, 2017);
+}
+
 TEST_F(DialectV0045Test, EncodesAHeterogeneousJobAsTheGoldenBody) {
   auto body = m_dialect->encode_submit(testing::hetjob_description());
   ASSERT_TRUE(body.ok()) << body.error().message();

@@ -48,6 +48,17 @@ TEST(JwtTest, ReadClaimsRefusesWhatIsNotAJwt) {
             "not a JWT: the claims are not a JSON object");
 }
 
+// Found by tools/fuzz jwt: an `exp` of 3.7e19 was converted to int64 (undefined behaviour).
+TEST(JwtTest, AClaimPastInt64IsNoClaim) {
+  for (const std::string exp : {"3.7e19", "-1e300", "18446744073709551615"}) {
+    const std::string token = base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." +
+                              base64url_encode(R"({"sun":"alice","exp":)" + exp + "}") + "." + base64url_encode("s");
+    const auto claims = read_claims(token);
+    ASSERT_TRUE(claims.ok()) << exp;
+    EXPECT_FALSE(claims->expires_at.has_value()) << exp;
+  }
+}
+
 TEST(JwtTest, Base64UrlRoundTripsEveryLength) {
   for (std::string text : {"", "f", "fo", "foo", "foob", "fooba", "foobar", "\xff\xfe\x00"}) {
     EXPECT_EQ(base64url_decode(base64url_encode(text)), text);

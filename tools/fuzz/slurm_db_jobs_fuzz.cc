@@ -1,0 +1,12 @@
+// Slurm's slurmdbd job records (GET slurmdb/vX/jobs), decoded by every dialect (Dialect::decode_db_jobs).
+#include <cstdint>
+
+#include "slurm_decoders.h"
+
+using namespace tpslurm;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view body = fuzz::as_text(data, size);
+  for (const auto& dialect : fuzz::all_dialects()) fuzz::check_decoded(dialect->decode_db_jobs(body), "decode_db_jobs");
+  return 0;
+}
