@@ -1,6 +1,7 @@
 #include "api/exchange.h"
 
 #include "operations/job_views.h"
+#include "storage/log_tail.h"
 
 namespace tpslurm::api {
 
@@ -17,9 +18,14 @@ Reply deferred_reply(std::function<Reply()> work) {
 Reply error_reply(unsigned status, std::string_view code, std::string_view message, const model::Problems& problems) {
   boost::json::array list;
   for (const auto& problem : problems.list()) {
-    list.push_back(boost::json::object{{"field", problem.path}, {"value", problem.value}, {"fix", problem.message}});
+    list.push_back(boost::json::object{{"field", storage::valid_utf8(problem.path)},
+                                       {"value", storage::valid_utf8(problem.value)},
+                                       {"fix", storage::valid_utf8(problem.message)}});
   }
-  return json_reply(status, boost::json::object{{"error", code}, {"message", message}, {"problems", std::move(list)}});
+  // Messages quote what the client sent (a path, a job id), which need not be UTF-8.
+  return json_reply(
+      status,
+      boost::json::object{{"error", code}, {"message", storage::valid_utf8(message)}, {"problems", std::move(list)}});
 }
 
 }  // namespace tpslurm::api

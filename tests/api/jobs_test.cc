@@ -100,6 +100,12 @@ TEST_F(ApiJobsTest, StatusAndAuditAreWhatTheCliPrints) {
   EXPECT_EQ(missing.status, 404);
   EXPECT_EQ(json::parse(missing.body).at("error"), "not_found");
   EXPECT_EQ(call("GET", "/v1/jobs/no-such-job/audit", kBobToken).status, 404);
+  // An id that is not UTF-8 once decoded is quoted back as valid JSON (found by fuzzing).
+  const auto bytes = call("GET", "/v1/jobs/%FF%9Dx", kBobToken);
+  EXPECT_EQ(bytes.status, 404);
+  boost::system::error_code error;
+  (void)json::parse(bytes.body, error);
+  EXPECT_FALSE(error) << "not valid JSON: " << bytes.body;
 }
 
 TEST_F(ApiJobsTest, CancelIsJournaledWithTheTokensName) {

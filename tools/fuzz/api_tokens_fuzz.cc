@@ -25,8 +25,8 @@ bool is_name(const std::string& name) {
 
 constexpr std::string_view kPath = "/etc/tuneplane/api-tokens";
 
-// The second word of each line: what would be a token, unless it is also some line's name
-// (names are what errors are for) or part of the fixed text around the message.
+// The second word of each line: what would be a token, unless it also lies within some line's
+// name (names are what errors are for) or part of the fixed text around the message.
 std::vector<std::string> candidate_tokens(std::string_view text) {
   std::vector<std::string> names, tokens;
   std::istringstream lines{std::string(text)};
@@ -39,7 +39,9 @@ std::vector<std::string> candidate_tokens(std::string_view text) {
   }
   std::vector<std::string> out;
   for (const auto& token : tokens) {
-    const bool named = std::find(names.begin(), names.end(), token) != names.end();
+    // Errors quote names, so a token that is (part of) some line's name proves nothing.
+    const bool named = std::any_of(names.begin(), names.end(),
+                                   [&](const std::string& name) { return name.find(token) != std::string::npos; });
     const bool fixed = std::string_view("TUNEPLANE_API_TOKENS_FILE").find(token) != std::string_view::npos ||
                        token.starts_with(kPath) || kPath.find(token) != std::string_view::npos;
     if (!named && !fixed) out.push_back(token);
