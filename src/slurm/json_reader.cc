@@ -18,22 +18,24 @@ std::string string_field(const boost::json::object& object, std::string_view key
   return std::string(value->as_string());
 }
 
-std::optional<std::int64_t> plain_integer(const boost::json::value* value) {
-  if (value == nullptr) return std::nullopt;
-  if (value->is_int64()) return value->as_int64();
-  // Past int64's range a number is no number Slurm sends (and converting a double beyond it
-  // is undefined behaviour): none.
-  if (value->is_uint64()) {
-    if (value->as_uint64() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
-    return static_cast<std::int64_t>(value->as_uint64());
+std::optional<std::int64_t> int64_number(const boost::json::value& value) {
+  if (value.is_int64()) return value.as_int64();
+  if (value.is_uint64()) {
+    if (value.as_uint64() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    return static_cast<std::int64_t>(value.as_uint64());
   }
-  if (value->is_double()) {
-    const double number = value->as_double();
+  if (value.is_double()) {
+    const double number = value.as_double();
     if (!(number >= -0x1p63 && number < 0x1p63)) return std::nullopt;
     return static_cast<std::int64_t>(number);
   }
-  if (value->is_string()) return plain_integer_text(value->as_string());
   return std::nullopt;
+}
+
+std::optional<std::int64_t> plain_integer(const boost::json::value* value) {
+  if (value == nullptr) return std::nullopt;
+  if (value->is_string()) return plain_integer_text(value->as_string());
+  return int64_number(*value);
 }
 
 std::optional<std::int64_t> plain_integer_text(std::string_view text) {

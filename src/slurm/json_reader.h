@@ -6,7 +6,6 @@
 #pragma once
 
 #include <boost/json.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +22,10 @@ namespace tpslurm::slurm::json {
 Result<boost::json::object> parse_object(std::string_view body);
 
 std::string string_field(const boost::json::object& object, std::string_view key);
+// A JSON number that is a whole int64 (a double is cut toward zero); empty for anything else,
+// a number past int64's range included (converting such a double is undefined behaviour).
+std::optional<std::int64_t> int64_number(const boost::json::value& value);
+// int64_number, or a string of decimal digits (plain_integer_text).
 std::optional<std::int64_t> plain_integer(const boost::json::value* value);
 // Decimal digits only ("15" of "15+1"); empty for anything else.
 std::optional<std::int64_t> plain_integer_text(std::string_view text);

@@ -1,11 +1,11 @@
 #include "slurm/jwt.h"
 
-#include <boost/json.hpp>
-
 #include <array>
+#include <boost/json.hpp>
 #include <limits>
 
 #include "base/digest.h"
+#include "slurm/json_reader.h"
 
 namespace tpslurm::slurm {
 namespace {
@@ -23,19 +23,8 @@ int value_of(char c) {
 
 std::optional<std::int64_t> int_claim(const boost::json::object& claims, std::string_view name) {
   const auto* value = claims.if_contains(name);
-  if (value == nullptr) return std::nullopt;
-  if (value->is_int64()) return value->as_int64();
-  // A claim past int64's range is no time (converting such a double is undefined behaviour).
-  if (value->is_uint64()) {
-    if (value->as_uint64() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
-    return static_cast<std::int64_t>(value->as_uint64());
-  }
-  if (value->is_double()) {
-    const double number = value->as_double();
-    if (!(number >= -0x1p63 && number < 0x1p63)) return std::nullopt;
-    return static_cast<std::int64_t>(number);
-  }
-  return std::nullopt;
+  // A claim past int64's range is no time.
+  return value == nullptr ? std::nullopt : json::int64_number(*value);
 }
 
 }  // namespace

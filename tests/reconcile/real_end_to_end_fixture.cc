@@ -85,7 +85,8 @@ tpslurm::testing::ProcessResult EndToEndTest::cli(std::vector<std::string> args)
 
 void EndToEndTest::submit(const std::string& job_id, const std::string& command, const std::string& pools,
                           int max_attempts) {
-  const std::string path = m_dir.file(job_id + ".json");
+  // Under requests/, where the secrets scan expects a LaunchRequest and its ingest token.
+  const std::string path = m_dir.file("requests/" + job_id + ".json");
   const std::string pool_json =
       pools.empty() ? R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])" : pools;
   tpslurm::testing::write_test_file(

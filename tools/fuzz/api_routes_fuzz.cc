@@ -23,8 +23,8 @@
 
 #include "api/routes.h"
 #include "config/logging.h"
-#include "fuzz_catalogs.h"
 #include "fuzz_support.h"
+#include "render_fixtures.h"
 
 using namespace tpslurm;
 
@@ -36,7 +36,7 @@ struct World {
   std::string dir;
   ManualClock clock{from_unix_seconds(1'800'000'000)};
   model::Settings settings;
-  model::Catalogs catalogs{fuzz::gpu_series(), fuzz::runtimes()};
+  model::Catalogs catalogs{render::testing::gpu_series(), render::testing::runtimes()};
   std::unique_ptr<journal::Journal> journal;
   std::unique_ptr<api::TokenStore> tokens;
   std::unique_ptr<api::Routes> routes;
@@ -55,7 +55,7 @@ World& world() {
     const std::string tokens_path = out->dir + "/api-tokens";
     std::ofstream(tokens_path) << "platform " << kToken << "\n";
     ::chmod(tokens_path.c_str(), 0600);
-    out->settings = fuzz::render_settings(model::RuntimeProfile::enroot_pyxis);
+    out->settings = render::testing::settings(model::RuntimeProfile::enroot_pyxis);
     out->settings.storage_root = out->dir + "/no-such-storage";
     out->settings.journal_path = out->dir + "/journal.db";
     if (!journal::Journal::open(out->settings.journal_path, out->clock).ok()) fuzz::fail("cannot create the journal");

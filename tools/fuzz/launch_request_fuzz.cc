@@ -5,16 +5,16 @@
 #include <boost/json.hpp>
 #include <cstdint>
 
-#include "fuzz_catalogs.h"
 #include "fuzz_support.h"
 #include "model/launch_request.h"
+#include "render_fixtures.h"
 
 using namespace tpslurm;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view json = fuzz::as_text(data, size);
   for (const auto profile : {model::RuntimeProfile::enroot_pyxis, model::RuntimeProfile::apptainer}) {
-    const model::ValidationContext context{fuzz::gpu_series(), fuzz::runtimes(), profile};
+    const model::ValidationContext context{render::testing::gpu_series(), render::testing::runtimes(), profile};
     auto parsed = model::parse_launch_request(json, context);
     if (!parsed.ok()) {
       if (parsed.error().empty()) fuzz::fail("a refusal without a problem", json);

@@ -14,9 +14,9 @@
 #include <boost/json.hpp>
 #include <cstdint>
 
-#include "fuzz_catalogs.h"
 #include "fuzz_support.h"
 #include "render/render_request.h"
+#include "render_fixtures.h"
 #include "sbatch_reader.h"
 #include "shell_words.h"
 #include "storage/layout.h"
@@ -151,8 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   request["credentials"] = {{"ingest_token", std::string(kTokenMark) + in.text()}};
   if (request["spec"].at("framework").at("name") == "verl") request["type"] = "training";
 
-  const model::Settings settings = fuzz::render_settings(profile);
-  const render::RenderCatalogs catalogs{fuzz::gpu_series(), fuzz::runtimes()};
+  const model::Settings settings = render::testing::settings(profile);
+  const render::RenderCatalogs catalogs{render::testing::gpu_series(), render::testing::runtimes()};
   auto parsed = render::parse_request(json::serialize(request), catalogs, settings);
   if (!parsed.ok()) {
     drop_refused(request, parsed.error());
