@@ -3,6 +3,10 @@
 // Production code asks a Clock for the time instead of calling system_clock::now(),
 // so tests can drive time by hand (ManualClock) and never sleep or read the wall clock.
 // SystemClock is stateless and thread-safe; ManualClock is for single-threaded tests.
+//
+// Two readings: now() is the wall clock (what the journal records; an NTP step or `date -s`
+// moves it either way), steady() the monotonic clock (never stepped, meaningful only within
+// one process): how long something lasted while the daemon watched it is measured on steady().
 #pragma once
 
 #include <chrono>
@@ -14,28 +18,37 @@
 namespace tpslurm {
 
 using TimePoint = std::chrono::system_clock::time_point;
+using SteadyPoint = std::chrono::steady_clock::time_point;
 using Seconds = std::chrono::seconds;
 
 class Clock {
  public:
   virtual ~Clock() = default;
   virtual TimePoint now() const = 0;
+  virtual SteadyPoint steady() const = 0;
 };
 
 class SystemClock final : public Clock {
  public:
   TimePoint now() const override { return std::chrono::system_clock::now(); }
+  SteadyPoint steady() const override { return std::chrono::steady_clock::now(); }
 };
 
+// advance() is time passing (both readings move); set() is a step of the wall clock alone.
 class ManualClock final : public Clock {
  public:
   explicit ManualClock(TimePoint start) : m_now(start) {}
   TimePoint now() const override { return m_now; }
-  void advance(std::chrono::milliseconds by) { m_now += by; }
+  SteadyPoint steady() const override { return m_steady; }
+  void advance(std::chrono::milliseconds by) {
+    m_now += by;
+    m_steady += by;
+  }
   void set(TimePoint to) { m_now = to; }
 
  private:
   TimePoint m_now;
+  SteadyPoint m_steady{};
 };
 
 // Seconds since the Unix epoch.

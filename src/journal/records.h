@@ -68,9 +68,13 @@ struct AttemptRecord {
   std::string searched_at;         // blocked: the last search by tag
   std::string complete_search_at;  // blocked: the last search every source answered
   std::string search_report;       // JSON: that search's report per source
-  std::string observed_at;         // when a change of its Slurm job was last journaled
-  std::string signalled_at;        // cancel with grace: when the checkpoint signal reached the job
-  std::string cleanup_at;          // when the cleanup step last moved
+  // How long after the intent the last search and the last complete search ran, as `serve`
+  // measured it (reconcile/elapsed_board.h); empty before the first such search.
+  std::optional<std::int64_t> search_elapsed_s;
+  std::optional<std::int64_t> complete_search_elapsed_s;
+  std::string observed_at;   // when a change of its Slurm job was last journaled
+  std::string signalled_at;  // cancel with grace: when the checkpoint signal reached the job
+  std::string cleanup_at;    // when the cleanup step last moved
   std::int64_t version = 1;
   std::string created_at;
   std::string updated_at;
@@ -107,6 +111,9 @@ struct AttemptChanges {
   // and stores the report.
   std::optional<std::string> search_report;
   bool search_complete = false;
+  // With search_report: how long after the intent the search ran (search_elapsed_s, and
+  // complete_search_elapsed_s when `search_complete`).
+  std::optional<std::int64_t> search_elapsed_s;
   bool observed = false;   // stamps observed_at: a change of the Slurm job was seen
   bool signalled = false;  // stamps signalled_at: the checkpoint signal was delivered
   // The job's phase after this transition; by default model::phase_of(new state). A retry

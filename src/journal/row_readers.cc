@@ -24,7 +24,8 @@ const std::string_view kAttemptColumns =
     "manifest_sha256, intent_at, slurm_job_id, sluid, het_job_id, components, server_release, dialect, receipt, "
     "slurm_state, slurm_reason, exit_code, exit_signal, failure_phase, outcome_reason, found_by, cleanup, "
     "logs_sha256, version, created_at, updated_at, submit_mode, identified_at, released_at, searched_at, "
-    "complete_search_at, search_report, observed_at, signalled_at, cleanup_at "
+    "complete_search_at, search_report, observed_at, signalled_at, cleanup_at, search_elapsed_s, "
+    "complete_search_elapsed_s "
     "FROM attempts";
 
 JobRecord read_job_row(SQLite::Statement& row) {
@@ -87,6 +88,8 @@ AttemptRecord read_attempt_row(SQLite::Statement& row) {
   a.observed_at = text(row, 35);
   a.signalled_at = text(row, 36);
   a.cleanup_at = text(row, 37);
+  a.search_elapsed_s = optional_number<std::int64_t>(row, 38);
+  a.complete_search_elapsed_s = optional_number<std::int64_t>(row, 39);
   return a;
 }
 
@@ -153,6 +156,8 @@ AttemptUpdate::AttemptUpdate(SQLite::Database& db, const AttemptChanges& c) : m_
   text_column("found_by", c.found_by);
   text_column("submit_mode", c.submit_mode);
   text_column("search_report", c.search_report);
+  if (c.search_report) number_column("search_elapsed_s", c.search_elapsed_s);
+  if (c.search_report && c.search_complete) number_column("complete_search_elapsed_s", c.search_elapsed_s);
 }
 
 void AttemptUpdate::set(std::string column, std::string value) {

@@ -13,23 +13,25 @@ std::string duration_words(std::chrono::seconds s) {
   return std::to_string(s.count()) + " s";
 }
 
-// Why absent must wait, or empty when it may go.
+// Why absent must wait, or empty when it may go. The quiet period is measured as `serve`
+// measured it at its searches (search_elapsed_s: a step of the wall clock does not count); the
+// wall clock is only the fallback for the time left before its first search.
 std::string absent_refusal(const journal::AttemptRecord& a, const model::Settings& settings, TimePoint now) {
   const auto intent = parse_utc(a.intent_at);
   if (!intent) return "the attempt has no intent time; it cannot have been searched for";
-  const TimePoint quiet_end = *intent + settings.resolve_quiet_period;
-  if (now < quiet_end) {
-    return "the quiet period (TUNEPLANE_RESOLVE_QUIET_PERIOD) has not passed: " +
-           duration_words(std::chrono::duration_cast<std::chrono::seconds>(quiet_end - now)) + " left (until " +
-           format_utc(quiet_end) + ")";
+  const auto quiet = settings.resolve_quiet_period;
+  if (a.complete_search_elapsed_s.value_or(-1) >= quiet.count()) return {};
+  const bool measured = a.search_elapsed_s.has_value();
+  const auto left = measured ? quiet - std::chrono::seconds(*a.search_elapsed_s)
+                             : std::chrono::duration_cast<std::chrono::seconds>(*intent + quiet - now);
+  if (left > std::chrono::seconds(0)) {
+    return "the quiet period (TUNEPLANE_RESOLVE_QUIET_PERIOD) has not passed: " + duration_words(left) + " left" +
+           (measured ? " at `serve`'s last search (" + a.searched_at + ")"
+                     : " (until " + format_utc(*intent + quiet) + ")");
   }
-  const auto complete = parse_utc(a.complete_search_at);
-  if (!complete || *complete < quiet_end) {
-    return "no complete search (every source answering) has run since the quiet period ended at " +
-           format_utc(quiet_end) + "; `serve` runs one at its next cycle (last search: " +
-           (a.searched_at.empty() ? std::string("none") : a.searched_at) + ", see `audit --blocked`)";
-  }
-  return {};
+  return "no complete search (every source answering) has run since the quiet period ended (" + duration_words(quiet) +
+         " after the intent, as `serve` measures it); `serve` runs one at its next cycle " +
+         "(last search: " + (a.searched_at.empty() ? std::string("none") : a.searched_at) + ", see `audit --blocked`)";
 }
 
 Resolution refusal(Refusal why, std::string message) { return {why, std::move(message), 0}; }

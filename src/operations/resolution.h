@@ -2,8 +2,9 @@
 // ARCHITECTURE.md §4 step 5): the rules `resolve` and POST /v1/attempts/{id}/resolve share.
 // Both answers are compare-and-set on the attempt's state and journaled with who asked.
 //
-//   absent: refused, with the time left, until TUNEPLANE_RESOLVE_QUIET_PERIOD has passed since
-//           the intent and a complete search (every source answered) ran after that; then the
+//   absent: refused, with the time left, until a complete search (every source answered) ran
+//           at least TUNEPLANE_RESOLVE_QUIET_PERIOD after the intent, as `serve` measured it
+//           (reconcile/elapsed_board.h: a step of the wall clock does not count); then the
 //           attempt is abandoned and the job gets a new attempt (or ends cancelled if a cancel
 //           was requested). The daemon keeps watching the resolved tag.
 //   adopt:  reads the job (a numeric id or a SLUID) from Slurm and adopts it only when every

@@ -12,6 +12,7 @@
 
 #include "base/file_system.h"
 #include "config/logging.h"
+#include "reconcile/elapsed_board.h"
 #include "reconcile/journal_writer.h"
 #include "reconcile/pass.h"
 #include "reconcile/preflight_gate.h"
@@ -30,6 +31,8 @@ namespace {
 
 constexpr std::chrono::milliseconds kTick{200};
 constexpr int kMaxOnceCycles = 200;
+// An attempt the ElapsedBoard was not asked about for this long has left the state it measured.
+constexpr std::chrono::hours kElapsedIdle{24};
 
 using config::LogLevel;
 
@@ -61,8 +64,9 @@ struct Controller::Impl {
         writer(parts.journal, io.get_executor(), parts.metrics),
         gate(parts.slurm),
         hasher(parts.journal.hash_cache()),
-        services{writer,         parts.slurm, parts.settings, parts.catalogs, parts.clock,    hasher,
-                 parts.hmac_key, board,       statuses,       gate,           parts.observer, parts.metrics} {}
+        elapsed(parts.clock),
+        services{writer, parts.slurm, parts.settings, parts.catalogs, parts.clock,    hasher,       parts.hmac_key,
+                 board,  statuses,    elapsed,        gate,           parts.observer, parts.metrics} {}
 
   ControllerParts parts;
   boost::asio::io_context io;
@@ -73,6 +77,7 @@ struct Controller::Impl {
   StatusRoundState status_state;
   PreflightGate gate;
   storage::ArtifactHasher hasher;
+  ElapsedBoard elapsed;
   Services services;
 
   Condition journal_condition{"the journal cannot be written", {}};
@@ -113,6 +118,7 @@ struct Controller::Impl {
     ++report.cycles;
     if (parts.budget != nullptr) parts.budget->begin_cycle();
     gate.new_cycle();
+    elapsed.forget_idle(kElapsedIdle);
     read_controls();
   }
 

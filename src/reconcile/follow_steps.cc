@@ -10,6 +10,7 @@
 #include "base/file_system.h"
 #include "model/attempt_layout.h"
 #include "reconcile/components.h"
+#include "reconcile/elapsed_board.h"
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
 #include "reconcile/steps.h"
@@ -48,13 +49,14 @@ journal::AttemptChanges observed_changes(const Verdict& v, const std::vector<mod
   return changes;
 }
 
-// Pending since it was released (held submits) or identified (direct), on our clock.
+// Pending since it was released (held submits) or identified (direct), as the ElapsedBoard
+// measures it (a step of our wall clock does not count).
 std::string pending_limit_problem(const Step& step) {
   const auto limit = step.services.settings.max_pending;
   if (limit.count() == 0) return {};
   auto since = parse_utc(step.attempt.released_at);
   if (!since) since = parse_utc(step.attempt.identified_at);
-  if (!since || step.services.clock.now() - *since < limit) return {};
+  if (!since || step.services.elapsed.since("pending:" + step.attempt.submit_token, *since) < limit) return {};
   return "pending for longer than TUNEPLANE_MAX_PENDING (" + format_duration(limit) + ")";
 }
 

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include "config/logging.h"
+#include "reconcile/elapsed_board.h"
 #include "reconcile/found_jobs.h"
 #include "reconcile/journal_writer.h"
 #include "reconcile/search_board.h"
@@ -19,6 +20,7 @@ enum class Why { blocked, safe_mode, watched };
 struct Wanted {
   AttemptRecord attempt;
   Why why;
+  std::chrono::seconds blocked{0};  // Why::blocked: how long since the intent
 };
 
 std::string report_json(const slurm::SearchResult& result) {
@@ -35,12 +37,15 @@ std::string report_json(const slurm::SearchResult& result) {
 
 TimePoint time_or(const std::string& text, TimePoint fallback) { return parse_utc(text).value_or(fallback); }
 
+// How long ago the blocked attempt's intent was, as the ElapsedBoard measures it.
+std::chrono::seconds blocked_for(Services& services, const AttemptRecord& attempt, TimePoint now) {
+  return services.elapsed.since("blocked:" + attempt.submit_token, time_or(attempt.intent_at, now));
+}
+
 // Wants a complete search: its quiet period passed and no complete search ran after it.
-bool needs_complete(const Services& services, const AttemptRecord& attempt, TimePoint now) {
-  const TimePoint quiet_end = time_or(attempt.intent_at, now) + services.settings.resolve_quiet_period;
-  if (now < quiet_end) return false;
-  auto complete = parse_utc(attempt.complete_search_at);
-  return !complete || *complete < quiet_end;
+bool needs_complete(const Services& services, const AttemptRecord& attempt, std::chrono::seconds blocked) {
+  const auto quiet = services.settings.resolve_quiet_period;
+  return blocked >= quiet && attempt.complete_search_elapsed_s.value_or(-1) < quiet.count();
 }
 
 std::vector<Wanted> wanted_attempts(Services& services, bool safe_mode, TimePoint now) {
@@ -54,7 +59,8 @@ std::vector<Wanted> wanted_attempts(Services& services, bool safe_mode, TimePoin
           (a.found_by.size() || now - time_or(a.updated_at, now) > kWatchResolved || a.intent_at.empty())) {
         continue;
       }
-      out.push_back({std::move(a), why});
+      const auto blocked = why == Why::blocked ? blocked_for(services, a, now) : std::chrono::seconds(0);
+      out.push_back({std::move(a), why, blocked});
     }
   };
   add(AttemptState::submit_unknown, Why::blocked);
@@ -76,11 +82,13 @@ std::vector<std::uint32_t> known_ids(Services& services) {
   return ids;
 }
 
-void journal_report(Services& services, const AttemptRecord& attempt, const slurm::SearchResult& result) {
+void journal_report(Services& services, const Wanted& wanted, const slurm::SearchResult& result) {
+  const AttemptRecord& attempt = wanted.attempt;
   const std::string report = report_json(result);
   journal::AttemptChanges changes;
   changes.search_report = report;
   changes.search_complete = result.complete();
+  changes.search_elapsed_s = wanted.blocked.count();
   // An event only when the report says something new: a search every cycle is not history.
   const std::string kind = report == attempt.search_report ? "" : "search";
   Status written = services.journal.write([&](journal::Journal& j) {
@@ -126,7 +134,7 @@ SearchRoundReport run_search_round(Services& services, bool safe_mode, int round
   for (const auto& w : wanted) {
     tags.push_back(tag_of(services, w.attempt));
     earliest = std::min(earliest, time_or(w.attempt.intent_at, time_or(w.attempt.created_at, now)));
-    if (w.why == Why::blocked && needs_complete(services, w.attempt, now)) full = true;
+    if (w.why == Why::blocked && needs_complete(services, w.attempt, w.blocked)) full = true;
   }
   slurm::SearchOptions options;
   options.full = full;
@@ -145,7 +153,7 @@ SearchRoundReport run_search_round(Services& services, bool safe_mode, int round
       continue;
     }
     services.searches.put(w.attempt.submit_token, result, now);
-    if (w.why == Why::blocked) journal_report(services, w.attempt, result);
+    if (w.why == Why::blocked) journal_report(services, w, result);
   }
   return report;
 }

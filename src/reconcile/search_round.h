@@ -1,15 +1,16 @@
 // The cycle's search by tag: ONE batch search (slurm::SlurmClient::find_jobs_by_tags) serves
 // every attempt that needs one —
 //   - blocked attempts (submit_unknown): their report per source is journaled on the attempt
-//     (searched_at, complete_search_at, search_report; a `search` event when it changes);
+//     (searched_at, complete_search_at, search_report, and how long after the intent each
+//     ran as the ElapsedBoard measures it; a `search` event when the report changes);
 //   - in safe mode, attempts that are prepared or submitting: nothing is sent for them
 //     before a complete search;
 //   - attempts resolved absent in the last kWatchResolved: a job that appears later carrying
 //     their tag is cancelled, and the event says so.
 // The search is complete (every source answered, no cached skip) only when asked `full`; the
-// round asks for it when a blocked attempt's quiet period has passed without a complete
-// search since, in safe mode, on the first round and every kFullEvery rounds after it. Runs on a pool thread; writes go
-// through the JournalWriter.
+// round asks for it when a blocked attempt's quiet period has passed (by the ElapsedBoard, not
+// the wall clock alone) without a complete search since, in safe mode, on the first round and
+// every kFullEvery rounds after it. Runs on a pool thread; writes go through the JournalWriter.
 #pragma once
 
 #include <chrono>

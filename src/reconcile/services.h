@@ -1,7 +1,7 @@
 // Services: what every reconciler step is given — the journal (reads anywhere, writes through
 // the JournalWriter), Slurm, the settings and catalogs, the clock, the artifact hasher, the
-// local HMAC key, the cycle's search and status results, the pre-flight gate and the metrics, if
-// any. Owned by the controller
+// local HMAC key, the cycle's search and status results, how long attempts have been blocked or
+// pending, the pre-flight gate and the metrics, if any. Owned by the controller
 // (or a test); steps only borrow it. Every member is safe to use from the pass threads.
 #pragma once
 
@@ -20,6 +20,7 @@
 namespace tpslurm::reconcile {
 
 class JournalWriter;
+class ElapsedBoard;
 class SearchBoard;
 class StatusBoard;
 class PreflightGate;
@@ -40,6 +41,7 @@ struct Services {
   std::string hmac_key;  // the local key the job credentials' HMACs are taken under
   SearchBoard& searches;
   StatusBoard& statuses;
+  ElapsedBoard& elapsed;
   PreflightGate& preflight;
   StepObserver observer;
   metrics::Metrics* metrics = nullptr;  // where steps record (submit outcomes); none: nothing recorded

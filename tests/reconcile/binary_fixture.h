@@ -13,6 +13,7 @@
 
 #include "../slurm/sim_process.h"
 #include "base/digest.h"
+#include "support/journal_reader.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 
@@ -59,6 +60,11 @@ class BinaryTest : public ::testing::Test {
     env["TUNEPLANE_SLURM_REQUEST_TIMEOUT"] = "3s";
     env["TUNEPLANE_LOG_LEVEL"] = "warn";
     return env;
+  }
+
+  // The journal of the deployment `env` describes.
+  static std::string journal_of(const tpslurm::testing::EnvironmentMap& env) {
+    return env.at("TUNEPLANE_STATE_DIR") + "/journal.db";
   }
 
   // environment(root) for a `serve` that also answers the platform API on the unix socket

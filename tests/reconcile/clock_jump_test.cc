@@ -2,8 +2,8 @@
 // (ReconcileTest's SteppedClock, read by the journal, the request budget, the client and the
 // controller), and a simulator whose clock is days away from ours (--clock-start). Nothing
 // may follow from a step alone: no back-off that lasts hours after a backward step, no
-// running job lost or ended, no quiet period cut short by a backward step, and slurmdbd's
-// search window stays on the server's clock.
+// running job lost or ended, no quiet period or pending limit cut short or stretched, and
+// slurmdbd's search window stays on the server's clock.
 #include <chrono>
 
 #include "journal/journal.h"
@@ -63,7 +63,7 @@ TEST(ClockJumpBudgetTest, ABackwardStepOfHoursNeverStretchesTheBackOff) {
   slurm::RequestBudget budget(clock, slurm::BudgetLimits{});
   ASSERT_TRUE(budget.admit().granted);
   budget.record(slurm::Outcome::uncertain);  // back off 1 s
-  clock.advance(-hours(3));
+  clock.set(clock.now() - hours(3));
   const auto refused = budget.admit();
   EXPECT_FALSE(refused.granted) << "the back-off still holds";
   ASSERT_TRUE(refused.retry_at);
@@ -98,24 +98,50 @@ TEST_F(ClockJumpTest, StepsOfHoursBetweenCyclesNeitherLoseNorEndARunningJob) {
   EXPECT_EQ(slurm_job_count("j1"), 1);
 }
 
-TEST_F(ClockJumpTest, ABackwardStepDoesNotEndTheQuietPeriodEarly) {
+TEST_F(ClockJumpTest, StepsOfTheWallClockNeitherShortenNorStretchTheQuietPeriod) {
   settings.resolve_quiet_period = minutes(30);
   start();
   blocked_attempt("j1");
   once();  // a complete search: nothing found
   ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown);
   ASSERT_FALSE(attempt("j1").complete_search_at.empty());
-  step_local_clock(-hours(2));
+  step_local_clock(hours(2));
+  once();
+  EXPECT_EQ(resolve("j1"), operations::Refusal::too_early) << "a step forward of 2 h is not 2 h passing";
+  step_local_clock(-hours(4));
   once();
   EXPECT_EQ(resolve("j1"), operations::Refusal::too_early) << "2 h before the intent, on our clock";
-  step_local_clock(hours(2) + minutes(29));
+  pass_local_time(minutes(29));
   once();
   EXPECT_EQ(resolve("j1"), operations::Refusal::too_early) << "29 minutes after the intent";
-  step_local_clock(minutes(2));
+  pass_local_time(minutes(2));
   EXPECT_EQ(resolve("j1"), operations::Refusal::too_early) << "no complete search since the quiet period ended";
   once();
-  EXPECT_EQ(resolve("j1"), std::nullopt);
+  EXPECT_EQ(attempt("j1").complete_search_elapsed_s, seconds(minutes(31)).count());
+  EXPECT_EQ(resolve("j1"), std::nullopt) << "31 minutes passed, though our clock reads 2 h before the intent";
   EXPECT_EQ(sim->stat("submits_received"), 0);
+}
+
+TEST_F(ClockJumpTest, AStepForwardDoesNotCutThePendingLimitShort) {
+  settings.max_pending = minutes(30);
+  start();
+  add_job("j1", Shape::cpu_only);
+  once();
+  const std::uint32_t id = attempt("j1").slurm_job_id.value_or(0);
+  ASSERT_NE(id, 0U);
+  step(id, R"({"state": "PENDING", "reason": "Resources"})");
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::pending);
+  step_local_clock(hours(2));
+  once();
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::pending) << "a step of 2 h is not 2 h pending";
+  pass_local_time(minutes(31));
+  once();
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::failed);
+  EXPECT_NE(a.outcome_reason.find("TUNEPLANE_MAX_PENDING"), std::string::npos) << a.outcome_reason;
 }
 
 // A job that ended and left slurmctld (MinJobAge) is looked for in slurmdbd from a day before

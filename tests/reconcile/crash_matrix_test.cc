@@ -220,14 +220,13 @@ void CrashMatrixTest::check(const tpslurm::testing::EnvironmentMap& env, const s
   const auto fail = [&](const std::string& what) { c.failures.push_back(what); };
   const ProcessResult check = cli(env, {"journal", "check"});
   if (check.exit_code != 0) fail("journal check: " + check.out);
-  SystemClock clock;
-  journal::OpenOptions options;
-  options.mode = journal::OpenOptions::Mode::read_only;
-  auto journal = journal::Journal::open(env.at("TUNEPLANE_STATE_DIR") + "/journal.db", clock, options);
-  if (!journal.ok()) return fail("open the journal: " + journal.error().message());
-  auto attempts = (*journal)->attempts(job_id);
-  if (!attempts.ok() || attempts->size() != 1) return fail("expected exactly one attempt");
-  const journal::AttemptRecord& a = attempts->front();
+  auto reader = tpslurm::testing::open_read_only(journal_of(env));
+  if (!reader) return fail("the journal cannot be opened read-only");
+  auto read = reader->attempts(job_id);
+  const auto attempts = read.ok() ? std::move(*read) : std::vector<journal::AttemptRecord>{};
+  if (attempts.size() != 1)
+    return fail("expected exactly one attempt, the journal holds " + std::to_string(attempts.size()));
+  const journal::AttemptRecord& a = attempts.front();
 
   // What Slurm holds with this attempt's name, grouped by het job.
   // A copy is allowed only when the scenario made one, and only cancelled without having run.
@@ -268,7 +267,7 @@ void CrashMatrixTest::check(const tpslurm::testing::EnvironmentMap& env, const s
   }
 
   // The story: every state change starts where the previous one ended.
-  auto timeline = (*journal)->timeline(job_id);
+  auto timeline = reader->timeline(job_id);
   if (!timeline.ok()) return fail("timeline: " + timeline.error().message());
   std::string at = "preparing";
   for (const auto& e : *timeline) {

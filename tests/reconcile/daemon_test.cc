@@ -39,14 +39,7 @@ class DaemonTest : public BinaryTest {
   }
 
   std::optional<journal::AttemptRecord> attempt(const std::string& job_id) {
-    SystemClock clock;
-    journal::OpenOptions options;
-    options.mode = journal::OpenOptions::Mode::read_only;
-    auto journal = journal::Journal::open(m_env.at("TUNEPLANE_STATE_DIR") + "/journal.db", clock, options);
-    if (!journal.ok()) return std::nullopt;
-    auto attempts = (*journal)->attempts(job_id);
-    if (!attempts.ok() || attempts->empty()) return std::nullopt;
-    return attempts->front();
+    return tpslurm::testing::first_attempt(journal_of(m_env), job_id);
   }
 
   tpslurm::testing::EnvironmentMap m_env;

@@ -8,6 +8,7 @@
 #include "model/job_tag.h"
 #include "real_end_to_end_test.h"
 #include "slurm/jwt_source.h"
+#include "support/journal_reader.h"
 
 namespace tpslurm::reconcile::testing {
 
@@ -132,26 +133,15 @@ bool EndToEndTest::closed_in(const std::string& job_id, model::JobPhase phase, s
       limit);
 }
 
-namespace {
-
-std::unique_ptr<journal::Journal> read_journal(const std::string& path, const Clock& clock) {
-  journal::OpenOptions options;
-  options.mode = journal::OpenOptions::Mode::read_only;
-  auto journal = journal::Journal::open(path, clock, options);
-  return journal.ok() ? std::move(*journal) : nullptr;
-}
-
-}  // namespace
-
 journal::JobRecord EndToEndTest::job(const std::string& job_id) {
-  auto journal = read_journal(m_dir.file("state/journal.db"), m_clock);
+  auto journal = tpslurm::testing::open_read_only(m_dir.file("state/journal.db"));
   if (!journal) return {};
   auto found = journal->job(job_id);
   return found.ok() && found->has_value() ? **found : journal::JobRecord{};
 }
 
 std::vector<journal::AttemptRecord> EndToEndTest::attempts(const std::string& job_id) {
-  auto journal = read_journal(m_dir.file("state/journal.db"), m_clock);
+  auto journal = tpslurm::testing::open_read_only(m_dir.file("state/journal.db"));
   if (!journal) return {};
   auto list = journal->attempts(job_id);
   return list.ok() ? *list : std::vector<journal::AttemptRecord>{};
@@ -159,7 +149,7 @@ std::vector<journal::AttemptRecord> EndToEndTest::attempts(const std::string& jo
 
 std::vector<std::string> EndToEndTest::event_kinds(const std::string& job_id) {
   std::vector<std::string> out;
-  auto journal = read_journal(m_dir.file("state/journal.db"), m_clock);
+  auto journal = tpslurm::testing::open_read_only(m_dir.file("state/journal.db"));
   if (!journal) return out;
   auto timeline = journal->timeline(job_id);
   if (!timeline.ok()) return out;
@@ -168,7 +158,7 @@ std::vector<std::string> EndToEndTest::event_kinds(const std::string& job_id) {
 }
 
 std::string EndToEndTest::last_state_detail(const std::string& job_id) {
-  auto journal = read_journal(m_dir.file("state/journal.db"), m_clock);
+  auto journal = tpslurm::testing::open_read_only(m_dir.file("state/journal.db"));
   if (!journal) return {};
   auto timeline = journal->timeline(job_id);
   std::string out;

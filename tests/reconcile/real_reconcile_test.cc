@@ -19,6 +19,7 @@
 #include "slurm/curl_transport.h"
 #include "slurm/jwt_source.h"
 #include "slurm/rest_client.h"
+#include "support/journal_reader.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 
@@ -121,14 +122,9 @@ class RealReconcileTest : public ::testing::Test {
   }
 
   journal::AttemptRecord attempt(const std::string& job_id) {
-    journal::OpenOptions options;
-    options.mode = journal::OpenOptions::Mode::read_only;
-    auto journal = journal::Journal::open(m_dir.file("state/journal.db"), m_clock, options);
-    EXPECT_TRUE(journal.ok());
-    if (!journal.ok()) return {};
-    auto attempts = (*journal)->attempts(job_id);
-    EXPECT_TRUE(attempts.ok() && attempts->size() == 1);
-    return attempts.ok() && !attempts->empty() ? attempts->front() : journal::AttemptRecord{};
+    auto attempts = tpslurm::testing::journaled_attempts(m_dir.file("state/journal.db"), job_id);
+    EXPECT_EQ(attempts.size(), 1U) << "attempts of " << job_id;
+    return attempts.empty() ? journal::AttemptRecord{} : attempts.front();
   }
 
   model::Settings settings;

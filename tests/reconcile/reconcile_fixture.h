@@ -24,15 +24,23 @@
 
 namespace tpslurm::reconcile::testing {
 
-// The wall clock, stepped by hand: what an NTP step or an operator's `date -s` does to the
-// local clock between two cycles. Thread-safe (the controller's pool reads it).
+// The real clocks, moved by hand: step() is what an NTP step or an operator's `date -s` does to
+// the wall clock between two cycles (the monotonic clock does not move); pass() is time going
+// by (both move). Thread-safe (the controller's pool reads it).
 class SteppedClock final : public Clock {
  public:
-  TimePoint now() const override { return std::chrono::system_clock::now() + std::chrono::milliseconds(m_offset_ms); }
-  void step(std::chrono::milliseconds by) { m_offset_ms += by.count(); }
+  TimePoint now() const override {
+    return std::chrono::system_clock::now() + std::chrono::milliseconds(m_stepped_ms + m_passed_ms);
+  }
+  SteadyPoint steady() const override {
+    return std::chrono::steady_clock::now() + std::chrono::milliseconds(m_passed_ms);
+  }
+  void step(std::chrono::milliseconds by) { m_stepped_ms += by.count(); }
+  void pass(std::chrono::milliseconds by) { m_passed_ms += by.count(); }
 
  private:
-  std::atomic<std::int64_t> m_offset_ms{0};
+  std::atomic<std::int64_t> m_stepped_ms{0};
+  std::atomic<std::int64_t> m_passed_ms{0};
 };
 
 enum class Shape { gpu_single, three_pools, cpu_only };
@@ -75,6 +83,7 @@ class ReconcileTest : public ::testing::Test {
 
   // Steps the local clock every part reads (journal, request budget, client, controller).
   void step_local_clock(std::chrono::milliseconds by) { m_clock.step(by); }
+  void pass_local_time(std::chrono::milliseconds by) { m_clock.pass(by); }
   const Clock& local_clock() const { return m_clock; }
 
   model::Settings settings;

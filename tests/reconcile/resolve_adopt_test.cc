@@ -40,12 +40,9 @@ TEST_F(ResolveAdoptTest, AFoundJobIsAdoptedOnlyWithTheAttemptsTag) {
   EXPECT_EQ(adopted.out, "a1/1: adopted Slurm job 1\n");
   ASSERT_EQ(cli(env, {"serve", "--once"}).exit_code, 0);
 
-  SystemClock clock;
-  journal::OpenOptions options;
-  options.mode = journal::OpenOptions::Mode::read_only;
-  auto journal = journal::Journal::open(env.at("TUNEPLANE_STATE_DIR") + "/journal.db", clock, options);
-  ASSERT_TRUE(journal.ok());
-  const auto a = (*journal)->attempts("a1")->front();
+  const auto found = tpslurm::testing::first_attempt(journal_of(env), "a1");
+  ASSERT_TRUE(found);
+  const auto& a = *found;
   EXPECT_EQ(a.state, model::AttemptState::pending);
   EXPECT_EQ(a.found_by, "operator");
   EXPECT_FALSE(a.released_at.empty());

@@ -97,14 +97,7 @@ class SecretsTest : public BinaryTest {
   }
 
   std::optional<journal::AttemptRecord> attempt(const std::string& job_id) {
-    SystemClock clock;
-    journal::OpenOptions options;
-    options.mode = journal::OpenOptions::Mode::read_only;
-    auto journal = journal::Journal::open(m_root + "/state/journal.db", clock, options);
-    if (!journal.ok()) return std::nullopt;
-    auto attempts = (*journal)->attempts(job_id);
-    if (!attempts.ok() || attempts->empty()) return std::nullopt;
-    return attempts->front();
+    return tpslurm::testing::first_attempt(m_root + "/state/journal.db", job_id);
   }
 
   bool attempt_is(const std::string& job_id, model::AttemptState state) {

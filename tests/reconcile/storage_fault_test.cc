@@ -39,15 +39,11 @@ class StorageFaultTest : public BinaryTest {
  protected:
   void SetUp() override { start_sim("26.05.3"); }
 
+  // The job's only attempt: a second one would be a test failure here.
   std::optional<journal::AttemptRecord> attempt(const std::string& job_id) {
-    SystemClock clock;
-    journal::OpenOptions options;
-    options.mode = journal::OpenOptions::Mode::read_only;
-    auto journal = journal::Journal::open(m_env.at("TUNEPLANE_STATE_DIR") + "/journal.db", clock, options);
-    if (!journal.ok()) return std::nullopt;
-    auto attempts = (*journal)->attempts(job_id);
-    if (!attempts.ok() || attempts->size() != 1) return std::nullopt;
-    return attempts->front();
+    auto attempts = tpslurm::testing::journaled_attempts(journal_of(m_env), job_id);
+    if (attempts.size() != 1) return std::nullopt;
+    return attempts.front();
   }
 
   void slurm_state(const std::optional<journal::AttemptRecord>& a, const std::string& body) {

@@ -28,6 +28,11 @@ Status record_search(const std::string& journal_path, const std::string& job_id,
       R"({"complete":)" + std::string(complete ? "true" : "false") +
       R"(,"matches":0,"sources":[{"source":"slurmctld job list","outcome":"ok","records":3,"message":""}]})";
   changes.search_complete = complete;
+  auto attempts = (*journal)->attempts(job_id);
+  if (!attempts.ok()) return attempts.error();
+  if (attempts->empty()) return not_found("no attempt of " + job_id);
+  const auto intent = parse_utc(attempts->front().intent_at).value_or(at);
+  changes.search_elapsed_s = std::chrono::duration_cast<std::chrono::seconds>(at - intent).count();
   return (*journal)->update_attempt({job_id, 1}, AttemptState::submit_unknown, changes, "search", {});
 }
 

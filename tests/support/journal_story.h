@@ -15,7 +15,7 @@ namespace tpslurm::testing {
 Status add_blocked_job(const std::string& journal_path, const std::string& job_id, TimePoint intent);
 
 // A search by tag for `job_id`'s first attempt journaled at `at`, complete (every source
-// answered) or not.
+// answered) or not, measured as `serve` would with no step of the clock (`at` minus the intent).
 Status record_search(const std::string& journal_path, const std::string& job_id, TimePoint at, bool complete);
 
 }  // namespace tpslurm::testing

@@ -30,6 +30,9 @@ int main(int argc, char** argv) {
   app.add_option("--sim", o.sim_binary, "the slurmrestd-sim binary")->capture_default_str();
   app.add_option("--work-dir", o.work_dir, "where the run keeps its files (default: a new one under $TMPDIR)");
   app.add_flag("--keep", o.keep, "keep the work directory even when the soak passed");
+  app.add_flag(
+      "--plant", o.plant,
+      "after the drain, plant a duplicate, a loss and an unfinished cleanup; pass only if exactly those are counted");
   CLI11_PARSE(app, argc, argv);
   if (minutes > 0) o.seconds = minutes * 60;
   if (o.seconds < 1 || o.attempts < 1 || o.kill_min_s < 1 || o.kill_max_s < o.kill_min_s || o.feeders < 1 ||

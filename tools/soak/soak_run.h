@@ -15,8 +15,9 @@
 //
 // run() prints progress lines on stdout ("soak: ..."), the figures and the final line
 // `soak: N attempts, K kills, D duplicates, L losses, U unfinished cleanups`; it returns the exit
-// status: 0 when D = L = U = 0, the drain ended in time and the daemon never exited on its own
-// nor failed its final SIGTERM, 1 otherwise, 2 when the soak could not be set up.
+// status: 0 when D = L = U = 0 (exactly 1 each with `plant`), the drain ended in time and the
+// daemon never exited on its own nor failed its final SIGTERM, 1 otherwise, 2 when the soak
+// could not be set up.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,7 @@ struct SoakOptions {
   std::string sim_binary;
   std::string work_dir;  // empty: a new directory under $TMPDIR (or /tmp)
   bool keep = false;     // keep work_dir even when the soak passed
+  bool plant = false;    // plant one fault of each kind after the drain (plant.h)
 };
 
 int run_soak(const SoakOptions& options);
