@@ -1,12 +1,11 @@
 #include "slurm/curl_transport.h"
 
-#include "base/crash_point.h"
-
 #include <curl/curl.h>
 
 #include <array>
 #include <mutex>
 
+#include "base/crash_point.h"
 #include "model/rest_endpoint.h"
 
 namespace tpslurm::slurm {
@@ -20,8 +19,21 @@ void global_init_once() {
 struct Sink {
   std::string* body;
   std::size_t limit;
+  CURL* curl;
   bool overflowed = false;
+  bool sized = false;
 };
+
+// A body with a Content-Length within the limit gets its whole buffer at once: a listing of
+// every job is tens of megabytes, and growing a string to it by doubling copies it over and
+// over and can hold twice its size.
+void reserve_body(Sink& sink) {
+  sink.sized = true;
+  curl_off_t length = -1;
+  if (curl_easy_getinfo(sink.curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) != CURLE_OK) return;
+  if (length > 0 && static_cast<std::uint64_t>(length) <= sink.limit)
+    sink.body->reserve(static_cast<std::size_t>(length));
+}
 
 std::size_t write_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto* sink = static_cast<Sink*>(user);
@@ -30,6 +42,7 @@ std::size_t write_body(char* data, std::size_t size, std::size_t count, void* us
     sink->overflowed = true;
     return 0;  // makes libcurl stop with CURLE_WRITE_ERROR
   }
+  if (!sink->sized) reserve_body(*sink);
   sink->body->append(data, bytes);
   return bytes;
 }
@@ -59,37 +72,27 @@ bool before_send_code(CURLcode code) {
     case CURLE_UNSUPPORTED_PROTOCOL:
     case CURLE_URL_MALFORMAT:
     case CURLE_FAILED_INIT:
-    case CURLE_OUT_OF_MEMORY:
-      return true;
-    default:
-      return false;
+    case CURLE_OUT_OF_MEMORY: return true;
+    default: return false;
   }
 }
 
 TransportFault fault_of(CURLcode code, bool request_left) {
   switch (code) {
     case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-      return TransportFault::dns;
-    case CURLE_COULDNT_CONNECT:
-      return TransportFault::connect_refused;
-    case CURLE_OPERATION_TIMEDOUT:
-      return request_left ? TransportFault::send_timeout : TransportFault::connect_timeout;
+    case CURLE_COULDNT_RESOLVE_PROXY: return TransportFault::dns;
+    case CURLE_COULDNT_CONNECT: return TransportFault::connect_refused;
+    case CURLE_OPERATION_TIMEDOUT: return request_left ? TransportFault::send_timeout : TransportFault::connect_timeout;
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CACERT_BADFILE:
     case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CIPHER:
-      return TransportFault::tls_handshake;
-    case CURLE_GOT_NOTHING:
-      return TransportFault::empty_reply;
+    case CURLE_SSL_CIPHER: return TransportFault::tls_handshake;
+    case CURLE_GOT_NOTHING: return TransportFault::empty_reply;
     case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-      return TransportFault::reset;
-    case CURLE_PARTIAL_FILE:
-      return TransportFault::truncated;
-    default:
-      return TransportFault::other;
+    case CURLE_RECV_ERROR: return TransportFault::reset;
+    case CURLE_PARTIAL_FILE: return TransportFault::truncated;
+    default: return TransportFault::other;
   }
 }
 
@@ -116,7 +119,8 @@ Result<std::unique_ptr<CurlTransport>> CurlTransport::create(CurlTransportOption
   if (url.rfind("unix:", 0) == 0) {
     socket = url.substr(5);
     if (socket.empty() || socket.front() != '/') {
-      return invalid_argument("REST URL \"" + url + "\": a unix socket URL needs an absolute path, e.g. unix:/run/slurmrestd.sock");
+      return invalid_argument("REST URL \"" + url +
+                              "\": a unix socket URL needs an absolute path, e.g. unix:/run/slurmrestd.sock");
     }
     base = "http://localhost";
   } else if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
@@ -196,7 +200,7 @@ HttpExchange CurlTransport::perform(const HttpRequest& request) {
 
   std::array<char, CURL_ERROR_SIZE> error_buffer{};
   std::string body;
-  Sink sink{&body, m_options.max_response_bytes};
+  Sink sink{&body, m_options.max_response_bytes, curl};
   HeaderList headers;
   headers.add("Accept: application/json");
   headers.add("Expect:");
@@ -237,17 +241,13 @@ HttpExchange CurlTransport::perform(const HttpRequest& request) {
     }
   }
   switch (request.method) {
-    case HttpMethod::get:
-      curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
-      break;
+    case HttpMethod::get: curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L); break;
     case HttpMethod::post:
       curl_easy_setopt(curl, CURLOPT_POST, 1L);
       curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
       curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
       break;
-    case HttpMethod::del:
-      curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "DELETE");
-      break;
+    case HttpMethod::del: curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "DELETE"); break;
   }
 
   const CURLcode code = curl_easy_perform(curl);

@@ -18,7 +18,9 @@
 
 namespace tpslurm::slurm::json {
 
-// corrupt("the body is not JSON: ...") / ("... is not a JSON object").
+// corrupt("the body is not JSON: ...") / ("... is not a JSON object"). The object's tree is
+// in an arena of its own (boost::json::monotonic_resource), freed when the object is; do not
+// grow it.
 Result<boost::json::object> parse_object(std::string_view body);
 
 std::string string_field(const boost::json::object& object, std::string_view key);
