@@ -162,7 +162,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Cl
 Result<AddJobOutcome> Journal::add_job(const NewJob& job, std::string_view submitted_by) {
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     if (auto existing = m_impl->read_job(job.job_id)) {
       if (existing->request_sha256 == job.request_sha256) return AddJobOutcome::unchanged;
       return invalid_argument("job " + job.job_id + " was already submitted with a different request (sha256 " +
@@ -217,7 +217,7 @@ Status Journal::set_desire(std::string_view job_id, model::Desire desire, std::s
                            std::int64_t expected_version, std::optional<int> grace_seconds) {
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     auto current = m_impl->read_job(job_id);
     if (!current) return not_found("no job " + std::string(job_id) + " in the journal");
     SQLite::Statement update(m_impl->db,
@@ -247,7 +247,7 @@ Status Journal::set_desire(std::string_view job_id, model::Desire desire, std::s
 Status Journal::set_phase(std::string_view job_id, JobPhase from, JobPhase to, std::string_view reason) {
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     if (from == to) return model::check_transition(from, to);
     if (Status moved = m_impl->move_phase(job_id, from, to, reason); !moved.ok()) return moved;
     transaction.commit();
@@ -261,7 +261,7 @@ Result<AttemptRecord> Journal::add_attempt(std::string_view job_id, int number, 
                                            std::string_view input_sha256) {
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     auto job = m_impl->read_job(job_id);
     if (!job) return not_found("no job " + std::string(job_id) + " in the journal");
     if (model::is_final(job->phase)) {
@@ -328,7 +328,7 @@ Status Journal::transition(const AttemptKey& key, AttemptState from, AttemptStat
   if (Status legal = model::check_transition(from, to); !legal.ok()) return legal.error().with_context(which);
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     auto current = m_impl->read_attempt(key);
     if (!current) return not_found("no " + which + " in the journal");
     if (current->state != from) return moved_by_another_writer(which, current->state, from);
@@ -373,7 +373,7 @@ Status Journal::advance_cleanup(const AttemptKey& key, CleanupStep from, Cleanup
   if (Status legal = model::check_transition(from, to); !legal.ok()) return legal.error().with_context(which);
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     auto attempt = m_impl->read_attempt(key);
     if (!attempt) return not_found("no " + which + " in the journal");
     if (!model::is_final(attempt->state)) {

@@ -128,6 +128,16 @@ class Journal {
   // lock past the busy timeout (transient). It cannot see a full disk, since nothing is written.
   Status probe_write();
 
+  // Group commit (the daemon's JournalWriter): the writes made between begin_group() and
+  // end_group() share one transaction and one commit, so one fsync serves them all; each is
+  // still all or nothing on its own (a savepoint), and a write that fails leaves the others.
+  // end_group() commits; when it fails, or an earlier failure made SQLite roll the group back,
+  // nothing of the group was written and the error says so. Reads on this connection meanwhile
+  // see the group's writes; other connections see them once committed. Not nested; the caller
+  // is the journal's one writer thread.
+  Status begin_group();
+  Status end_group();
+
   // An event that changes no state (evidence found, a search ran, a warning).
   Status record_event(std::string_view job_id, std::optional<int> attempt, std::string_view kind,
                       const EventDetail& detail);

@@ -17,6 +17,7 @@
 #include "journal/journal.h"
 #include "journal/journal_hash_cache.h"
 #include "journal/row_readers.h"
+#include "journal/write_transaction.h"
 #include "model/attempt_sequence.h"
 
 namespace tpslurm::journal {
@@ -133,7 +134,11 @@ struct Journal::Impl {
     return read_attempt_row(*query);
   }
 
+  // The write of a journal call: its own transaction, or a savepoint of the open group.
+  WriteTransaction begin_write() { return WriteTransaction(db, group_open); }
+
   std::mutex mutex;
+  bool group_open = false;  // between begin_group() and end_group()
   std::string path;
   SQLite::Database db;
   const Clock& clock;

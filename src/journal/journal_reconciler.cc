@@ -2,7 +2,6 @@
 // schema (migrations/0003_reconciler.sql): same-state attempt updates, resolving a lost submit
 // as absent, controls and orphans.
 #include <SQLiteCpp/Backup.h>
-#include <SQLiteCpp/Transaction.h>
 
 #include "journal/journal.h"
 #include "journal/journal_impl.h"
@@ -24,7 +23,7 @@ Status Journal::update_attempt(const AttemptKey& key, AttemptState state, const 
   const std::string which = which_attempt(key);
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     AttemptUpdate update(m_impl->db, changes);
     m_impl->stamp_times(update, changes);
     update.set("updated_at", m_impl->now());
@@ -49,7 +48,7 @@ Status Journal::resolve_absent(const AttemptKey& key, std::string_view by, std::
   const std::string which = which_attempt(key);
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     auto job = m_impl->read_job(key.job_id);
     auto attempt = m_impl->read_attempt(key);
     if (!job || !attempt) return not_found("no " + which + " in the journal");
@@ -117,7 +116,7 @@ Status Journal::set_control(std::string_view name, std::string_view by, std::str
   if (!known_control(name)) return invalid_argument("unknown control \"" + std::string(name) + "\"");
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     SQLite::Statement insert(m_impl->db,
                              "INSERT INTO controls (name, reason, set_by, set_at) VALUES (?, ?, ?, ?) "
                              "ON CONFLICT (name) DO NOTHING");
@@ -137,7 +136,7 @@ Status Journal::clear_control(std::string_view name, std::string_view by, std::s
   if (!known_control(name)) return invalid_argument("unknown control \"" + std::string(name) + "\"");
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     SQLite::Statement remove(m_impl->db, "DELETE FROM controls WHERE name = ?");
     remove.bind(1, std::string(name));
     if (remove.exec() == 1) append_control_event(m_impl->db, m_impl->now(), name, "cleared", by, reason);
@@ -259,10 +258,39 @@ Result<std::int64_t> Journal::data_version() {
 Status Journal::probe_write() {
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Transaction transaction(m_impl->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction transaction = m_impl->begin_write();
     return {};  // rolled back: nothing was written
   } catch (const SQLite::Exception& e) {
     return sqlite_error(e, m_impl->path, "begin a write");
+  }
+}
+
+Status Journal::begin_group() {
+  std::lock_guard lock(m_impl->mutex);
+  if (m_impl->group_open) return permanent("begin_group: a group is already open");
+  try {
+    m_impl->db.exec("BEGIN IMMEDIATE");
+    m_impl->group_open = true;
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "begin a group of writes");
+  }
+}
+
+Status Journal::end_group() {
+  std::lock_guard lock(m_impl->mutex);
+  if (!m_impl->group_open) return permanent("end_group: no group is open");
+  m_impl->group_open = false;
+  if (!in_transaction(m_impl->db)) {
+    return transient("journal " + m_impl->path +
+                     ": a failed write rolled its group of writes back; none of them was written");
+  }
+  try {
+    m_impl->db.exec("COMMIT");
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    if (in_transaction(m_impl->db)) (void)m_impl->db.tryExec("ROLLBACK");
+    return sqlite_error(e, m_impl->path, "commit a group of writes");
   }
 }
 

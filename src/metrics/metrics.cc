@@ -87,7 +87,7 @@ struct Metrics::Impl {
                         .Add({});
   Histogram& journal_commit = prometheus::BuildHistogram()
                                   .Name("tuneplane_journal_commit_duration_seconds")
-                                  .Help("time of one journal write (its transaction and commit) on the writer thread")
+                                  .Help("time of the journal commit that served a write (the group of writes and its commit) on the writer thread")
                                   .Register(registry)
                                   .Add({}, kCommitBuckets);
   std::atomic<std::int64_t> token_expiry{kNoExpiry};

@@ -1,7 +1,8 @@
 #include "reconcile/journal_writer.h"
 
 #include <boost/asio/post.hpp>
-#include <future>
+#include <chrono>
+#include <utility>
 
 namespace tpslurm::reconcile {
 
@@ -9,20 +10,77 @@ JournalWriter::JournalWriter(journal::Journal& journal, std::optional<boost::asi
                              metrics::Metrics* metrics)
     : m_journal(journal), m_writer(std::move(writer)), m_metrics(metrics) {}
 
-Status JournalWriter::commit(const std::function<Status(journal::Journal&)>& change) {
-  if (m_metrics == nullptr) return change(m_journal);
+void JournalWriter::count(std::int64_t writes) {
+  std::lock_guard lock(m_mutex);
+  ++m_commits;
+  m_writes += writes;
+}
+
+std::int64_t JournalWriter::commits() const {
+  std::lock_guard lock(m_mutex);
+  return m_commits;
+}
+
+std::int64_t JournalWriter::writes() const {
+  std::lock_guard lock(m_mutex);
+  return m_writes;
+}
+
+std::size_t JournalWriter::queued() const {
+  std::lock_guard lock(m_mutex);
+  return m_queue.size();
+}
+
+Status JournalWriter::commit_alone(const Change& change) {
   const auto start = std::chrono::steady_clock::now();
   Status done = change(m_journal);
-  m_metrics->observe_journal_commit(std::chrono::steady_clock::now() - start);
+  if (m_metrics != nullptr) m_metrics->observe_journal_commit(std::chrono::steady_clock::now() - start);
+  count(1);
   return done;
 }
 
-Status JournalWriter::write(const std::function<Status(journal::Journal&)>& change) {
-  if (!m_writer || std::this_thread::get_id() == m_writer_thread) return commit(change);
-  std::promise<Status> done;
-  auto result = done.get_future();
-  boost::asio::post(*m_writer, [&] { done.set_value(commit(change)); });
+Status JournalWriter::write(const Change& change) {
+  if (!m_writer || std::this_thread::get_id() == m_writer_thread) return commit_alone(change);
+  Pending pending{&change, {}};
+  auto result = pending.done.get_future();
+  bool post = false;
+  {
+    std::lock_guard lock(m_mutex);
+    m_queue.push_back(&pending);
+    post = !std::exchange(m_drain_posted, true);
+  }
+  if (post) boost::asio::post(*m_writer, [this] { drain(); });
   return result.get();
+}
+
+// On the writer thread: everything queued since the last drain, as one group.
+void JournalWriter::drain() {
+  std::vector<Pending*> batch;
+  {
+    std::lock_guard lock(m_mutex);
+    batch.swap(m_queue);
+    m_drain_posted = false;
+  }
+  if (batch.size() == 1) {
+    batch.front()->done.set_value(commit_alone(*batch.front()->change));
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  if (Status begun = m_journal.begin_group(); !begun.ok()) {
+    for (Pending* p : batch) p->done.set_value(begun);
+    return;
+  }
+  std::vector<Status> results;
+  results.reserve(batch.size());
+  for (Pending* p : batch) results.push_back((*p->change)(m_journal));
+  const Status committed = m_journal.end_group();
+  const auto took = std::chrono::steady_clock::now() - start;
+  count(static_cast<std::int64_t>(batch.size()));
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (m_metrics != nullptr) m_metrics->observe_journal_commit(took);
+    // A write that failed keeps its own error; the others share the commit's.
+    batch[i]->done.set_value(results[i].ok() ? committed : results[i]);
+  }
 }
 
 }  // namespace tpslurm::reconcile

@@ -1,16 +1,23 @@
-// JournalWriter: every journal write of the daemon happens on one thread.
+// JournalWriter: every journal write of the daemon happens on one thread, in group commits.
 //
 // Passes run on a small pool (their HTTP and filesystem calls block); when a pass must write
 // — an intent before an act, a result after it — it hands the write to the writer thread and
 // waits for the commit, so the protocol's order (intent committed before any byte is sent)
-// holds, and SQLite sees one writer. Reads go straight to the journal (it is thread-safe).
-// Called on the writer thread itself, a write runs inline. Thread-safe.
+// holds, and SQLite sees one writer. The writes that wait while the writer is busy go
+// together: one journal group (Journal::begin_group), one commit and one fsync for all of
+// them, each still all or nothing on its own; none of them returns before that commit, and
+// when it fails every one of them gets the failure. Reads go straight to the journal (it is
+// thread-safe). Called on the writer thread itself, a write runs inline. Thread-safe.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
+#include <cstdint>
 #include <functional>
+#include <future>
+#include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "base/result.h"
 #include "journal/journal.h"
@@ -20,25 +27,44 @@ namespace tpslurm::reconcile {
 
 class JournalWriter {
  public:
+  using Change = std::function<Status(journal::Journal&)>;
+
   // Without an executor every write runs inline on the caller's thread (tests, one-shot tools).
-  // With `metrics` each write's time (the change and its commit, not the wait for the writer
-  // thread) is observed.
+  // With `metrics` each commit's time (the changes and their commit, not the wait for the
+  // writer thread) is observed once per write it served.
   explicit JournalWriter(journal::Journal& journal, std::optional<boost::asio::any_io_executor> writer = {},
                          metrics::Metrics* metrics = nullptr);
 
   // The writer thread: set by the controller once its event loop runs there.
   void set_writer_thread(std::thread::id id) { m_writer_thread = id; }
 
-  Status write(const std::function<Status(journal::Journal&)>& change);
+  Status write(const Change& change);
   journal::Journal& read() { return m_journal; }
 
+  // Commits made and writes served since construction (a group is one commit), and the
+  // writes waiting for the writer thread now.
+  std::int64_t commits() const;
+  std::int64_t writes() const;
+  std::size_t queued() const;
+
  private:
-  Status commit(const std::function<Status(journal::Journal&)>& change);
+  struct Pending {
+    const Change* change;
+    std::promise<Status> done;
+  };
+  Status commit_alone(const Change& change);
+  void drain();
+  void count(std::int64_t writes);
 
   journal::Journal& m_journal;
   std::optional<boost::asio::any_io_executor> m_writer;
   metrics::Metrics* m_metrics;
   std::thread::id m_writer_thread;
+  mutable std::mutex m_mutex;
+  std::vector<Pending*> m_queue;  // waiting for the next drain
+  bool m_drain_posted = false;
+  std::int64_t m_commits = 0;
+  std::int64_t m_writes = 0;
 };
 
 }  // namespace tpslurm::reconcile

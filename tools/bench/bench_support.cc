@@ -1,6 +1,7 @@
 #include "bench_support.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -179,6 +181,17 @@ std::vector<long long> parse_sizes(const std::string& flag, const std::string& t
   }
   std::sort(sizes.begin(), sizes.end());
   return sizes;
+}
+
+long long journal_commits(const std::string& journal_path) {
+  const std::string shm = journal_path + "-shm";
+  const int fd = ::open(shm.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) die("cannot open " + shm + " (the journal must be open in WAL mode)");
+  std::uint32_t change = 0;
+  const ssize_t got = ::pread(fd, &change, sizeof change, 8);
+  ::close(fd);
+  if (got != static_cast<ssize_t>(sizeof change)) die("cannot read the wal-index header of " + shm);
+  return change;
 }
 
 std::string human_bytes(double bytes) {

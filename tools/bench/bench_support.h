@@ -83,6 +83,11 @@ long long number_after(const std::string& body, const std::string& key);
 
 std::string human_bytes(double bytes);
 
+// SQLite's count of committed write transactions of the journal at `journal_path` (open in WAL
+// mode by someone): iChange, the third u32 (native byte order) of the wal-index header at the
+// start of <journal>-shm, which moves once per commit of any connection. Dies when unreadable.
+long long journal_commits(const std::string& journal_path);
+
 // "1000,10000" -> {1000, 10000}, sorted; "" -> none. Dies naming `flag` when an item is not a
 // number of at least `least`.
 std::vector<long long> parse_sizes(const std::string& flag, const std::string& text, long long least = 1);

@@ -154,19 +154,6 @@ std::string kib(double bytes) {
   return text;
 }
 
-// SQLite's count of committed write transactions: iChange, the third u32 (native byte order)
-// of the wal-index header at the start of <journal>-shm.
-long long journal_commits(const std::string& journal_path) {
-  const std::string shm = journal_path + "-shm";
-  const int fd = ::open(shm.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) die("cannot open " + shm + " (the journal must be open in WAL mode)");
-  std::uint32_t change = 0;
-  const ssize_t got = ::pread(fd, &change, sizeof change, 8);
-  ::close(fd);
-  if (got != static_cast<ssize_t>(sizeof change)) die("cannot read the wal-index header of " + shm);
-  return change;
-}
-
 // A plain sqlite3 connection: the fixture writer and the readers of figures the Journal API
 // does not give (page counts, event counts).
 class Db {
