@@ -332,10 +332,12 @@ class RequestParser {
     }
   }
 
+  // Counts the entries of spec.pools, not the pools parsed: an entry that is not an object was
+  // reported and left out, and the one pool checked here must be entry 0.
   void check_cpu_only(const json::array& pools, const LaunchRequest& out) {
-    if (out.pools.size() != 1) {
+    if (pools.size() != 1) {
       m_problems.add("spec.pools", "a pool without GPUs makes this a CPU-only job, which has exactly one pool (got " +
-                                       std::to_string(out.pools.size()) +
+                                       std::to_string(pools.size()) +
                                        "); remove the other pools or give every pool GPUs");
       return;
     }

@@ -184,6 +184,18 @@ TEST(LaunchRequestTest, RefusesCpuOnlyWithSeveralPools) {
             "the other pools or give every pool GPUs\n");
 }
 
+// Found by fuzzing: an entry that is not an object before the CPU-only pool was counted out of
+// the pools, and the check then read entry 0 as that pool's object.
+TEST(LaunchRequestTest, RefusesCpuOnlyBesideAnEntryThatIsNotAPool) {
+  json::value request = cpu_only_request();
+  json::array& pools = spec(request)["pools"].as_array();
+  pools.insert(pools.begin(), json::value("custom"));
+  EXPECT_EQ(refusal(request),
+            "spec.pools[0] \"custom\": must be an object\n"
+            "spec.pools: a pool without GPUs makes this a CPU-only job, which has exactly one pool (got 2); remove "
+            "the other pools or give every pool GPUs\n");
+}
+
 TEST(LaunchRequestTest, RefusesCpuOnlyOnSeveralNodes) {
   json::value request = cpu_only_request();
   pool(request, 0)["nodes"] = 2;
