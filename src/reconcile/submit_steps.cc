@@ -1,5 +1,6 @@
 // Sending the submit (ARCHITECTURE.md §4 steps 2-3): the intent committed before any byte
 // leaves, one POST on a fresh connection, and its answer classified into the journal.
+#include <algorithm>
 #include <boost/json.hpp>
 
 #include "base/crash_point.h"
@@ -72,6 +73,13 @@ StepEnd send_submit(Step& step) {
       StepEnd end = step.move(AttemptState::submitting, {}, {{"reason", "safe mode: found in Slurm by tag"}});
       return end == StepEnd::next ? mark_unknown(step) : end;
     }
+  }
+  if (const auto until = step.services.slurm.backing_off_until(); until && *until > step.services.clock.now()) {
+    // The request budget would refuse the POST: no intent to journal and take back again.
+    // Looked at again when it ends, and at least every 5 s (a clock stepped back meanwhile).
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*until - step.services.clock.now());
+    step.result.look_again = std::clamp(left, std::chrono::milliseconds(100), std::chrono::milliseconds(5000));
+    return StepEnd::wait;
   }
   if (Status intact = verify_prepared(step.services, step.attempt); !intact.ok()) {
     return step.move(AttemptState::preparing, {}, {{"reason", "prepared files changed: " + intact.error().message()}});

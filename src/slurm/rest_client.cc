@@ -424,4 +424,9 @@ BatchSearchResult RestClient::find_jobs_by_tags(std::span<const model::JobTag> t
                         clock_note);
 }
 
+std::optional<TimePoint> RestClient::backing_off_until() const {
+  if (m_caller.budget() == nullptr) return std::nullopt;
+  return m_caller.budget()->backing_off_until();
+}
+
 }  // namespace tpslurm::slurm

@@ -62,6 +62,7 @@ class RestClient final : public SlurmClient {
   ReleaseResult release_hold(const JobRef& job) override;
   PingResult ping() override;
   PartitionsResult partitions() override;
+  std::optional<TimePoint> backing_off_until() const override;
   BulkStateResult bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since = {}) override;
   SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) override;
   BatchSearchResult find_jobs_by_tags(std::span<const model::JobTag> tags, TimePoint earliest_intent,

@@ -204,6 +204,9 @@ class SlurmClient {
   virtual ServerResult detect() = 0;
   // A cheap call that slurmctld authenticates: `auth` means the token is refused.
   virtual CallResult preflight() = 0;
+  // Until when the client's request budget is backing off (every call before then is
+  // `not_sent`); empty without a budget or a back-off. The time may be past already.
+  virtual std::optional<TimePoint> backing_off_until() const { return std::nullopt; }
   virtual SubmitResult submit(const model::SubmitDescription& description) = 0;
   // All components when the id is a heterogeneous job's leader. `not_found` for unknown jobs.
   virtual JobsResult get_job(const JobRef& job) = 0;

@@ -85,6 +85,7 @@ void ReconcileTest::start(std::vector<std::string> args, std::string dialect) {
   m_budget = std::make_unique<slurm::RequestBudget>(m_clock, slurm::BudgetLimits{});
   slurm::RestClientOptions client_options;
   client_options.clock = &m_clock;
+  if (client_asks_budget) client_options.budget = m_budget.get();
   auto client = slurm::RestClient::create(*m_transport, *m_tokens, std::move(dialect), client_options);
   ASSERT_TRUE(client.ok()) << client.error().message();
   m_client = std::move(*client);

@@ -85,8 +85,13 @@ class ReconcileTest : public ::testing::Test {
   void step_local_clock(std::chrono::milliseconds by) { m_clock.step(by); }
   void pass_local_time(std::chrono::milliseconds by) { m_clock.pass(by); }
   const Clock& local_clock() const { return m_clock; }
+  // The client's request budget (the controller calls begin_cycle on it).
+  slurm::RequestBudget& budget() { return *m_budget; }
 
   model::Settings settings;
+  // Set before start(): the client asks budget() before each call, as the daemon's does (by
+  // default the tests' client has no back-off).
+  bool client_asks_budget = false;
   tpslurm::testing::TempDir dir;
   std::unique_ptr<slurm::testing::SimProcess> sim;
 
