@@ -1,7 +1,7 @@
-// POST /v1/attempts/{attempt}/resolve: an operator's answer to a submit whose answer was lost,
-// with the rules of `resolve` (operations/resolution.h). `absent` is journal only and answered
-// at once; `adopt` reads the job from Slurm, so it runs as deferred work off the server's
-// thread.
+// POST /v1/attempts/{attempt}/resolve: an operator's answer to a submit whose answer was lost
+// (`absent`, `adopt`) or to a job Slurm forgot (`lost`), with the rules of `resolve`
+// (operations/resolution.h). `absent` is journal only and answered at once; `adopt` and `lost`
+// read the job from Slurm, so they run as deferred work off the server's thread.
 #include "api/body_fields.h"
 #include "api/job_routes.h"
 #include "config/logging.h"
@@ -21,6 +21,9 @@ Reply refused_reply(const operations::Resolution& answer) {
     }
     case operations::Refusal::not_its_job: return error_reply(422, "not_this_attempt", answer.message);
     case operations::Refusal::slurm_unreadable: return error_reply(502, "slurm_unavailable", answer.message);
+    case operations::Refusal::not_followed: return error_reply(409, "not_followed", answer.message);
+    case operations::Refusal::still_in_slurm: return error_reply(409, "still_in_slurm", answer.message);
+    case operations::Refusal::end_known: return error_reply(409, "end_known", answer.message);
   }
   return error_reply(500, "internal_error", answer.message);
 }
@@ -33,7 +36,7 @@ Reply resolution_reply(const Result<operations::Resolution>& answer, const journ
   boost::json::object out{{"attempt", operations::attempt_name(attempt)},
                           {"job_id", attempt.job_id},
                           {"number", attempt.number},
-                          {"resolution", answer->slurm_job_id != 0 ? "adopted" : "absent"}};
+                          {"resolution", answer->resolution}};
   if (answer->slurm_job_id != 0) out["slurm_job_id"] = answer->slurm_job_id;
   return json_reply(200, out);
 }
@@ -47,17 +50,25 @@ Reply invalid(std::string_view field, std::string_view fix) {
 }  // namespace
 
 Reply resolve_attempt(RouteContext& context, const std::string& actor, std::string_view spec, std::string_view body) {
-  auto fields =
-      read_fields(body, {{"absent", FieldType::boolean}, {"adopt", FieldType::string}, {"reason", FieldType::string}});
+  auto fields = read_fields(body, {{"absent", FieldType::boolean},
+                                   {"adopt", FieldType::string},
+                                   {"lost", FieldType::boolean},
+                                   {"reason", FieldType::string}});
   if (auto* refused = std::get_if<Reply>(&fields)) return std::move(*refused);
   const auto& object = std::get<boost::json::object>(fields);
   const bool absent = boolean_field(object, "absent").value_or(false);
+  const bool lost = boolean_field(object, "lost").value_or(false);
   const std::string adopt = string_field(object, "adopt").value_or("");
   const std::string reason = string_field(object, "reason").value_or("");
-  if (absent == !adopt.empty()) {
-    return invalid("absent", "give exactly one of \"absent\": true (with a reason) or \"adopt\": JOB ID or SLUID");
+  if (int(absent) + int(lost) + int(!adopt.empty()) != 1) {
+    return invalid("absent",
+                   "give exactly one of \"absent\": true or \"lost\": true (each with a reason), or \"adopt\": "
+                   "JOB ID or SLUID");
   }
-  if (absent && reason.empty()) return invalid("reason", "absent needs a reason (journaled with the token's name)");
+  if ((absent || lost) && reason.empty()) {
+    return invalid("reason",
+                   std::string(absent ? "absent" : "lost") + " needs a reason (journaled with the token's name)");
+  }
   auto attempt = operations::find_attempt(context.journal, spec);
   if (!attempt.ok()) return error_from(attempt.error());
   if (absent) {
@@ -69,9 +80,11 @@ Reply resolve_attempt(RouteContext& context, const std::string& actor, std::stri
     return error_reply(503, "slurm_unavailable", "this API has no Slurm client to read the job from");
   }
   RouteContext* shared = &context;
-  return deferred_reply([shared, attempt = *attempt, actor, adopt, reason] {
+  return deferred_reply([shared, attempt = *attempt, actor, adopt, lost, reason] {
     return resolution_reply(
-        operations::resolve_adopt(shared->journal, *shared->slurm, attempt, shared->settings, adopt, actor, reason),
+        lost ? operations::resolve_lost(shared->journal, *shared->slurm, attempt, shared->settings, actor, reason)
+             : operations::resolve_adopt(shared->journal, *shared->slurm, attempt, shared->settings, adopt, actor,
+                                         reason),
         attempt, actor);
   });
 }

@@ -11,8 +11,9 @@
 //   GET  /v1/jobs/{id}/logs?attempt=&component=&stream=&offset=   exactly what `logs --json` prints
 //   POST /v1/jobs/{id}/cancel      {"reason"?, "grace_seconds"?}, as `cancel`
 //   POST /v1/pause                 {"reason"} as `pause`;  POST /v1/resume  {"reason"?} as `resume`
-//   POST /v1/attempts/{JOB/N}/resolve   {"absent": true, "reason"} or {"adopt": ID|SLUID,
-//                                  "reason"?}, as `resolve` (the attempt percent-encoded: j1%2F2)
+//   POST /v1/attempts/{JOB/N}/resolve   {"absent": true, "reason"}, {"adopt": ID|SLUID, "reason"?}
+//                                  or {"lost": true, "reason"}, as `resolve` (the attempt
+//                                  percent-encoded: j1%2F2)
 //   GET  /v1/events?after=&wait=&limit=   the change feed (operations/change_feed.h), a long poll
 //   GET  /metrics                  Prometheus' text format (metrics/metrics.h); 404 when none are kept
 //
@@ -43,7 +44,7 @@ struct RouteContext {
   const model::Catalogs& catalogs;
   TokenStore& tokens;
   const Clock& clock;
-  slurm::SlurmClient* slurm = nullptr;  // none: resolve --adopt answers 503
+  slurm::SlurmClient* slurm = nullptr;  // none: resolve's adopt and lost answer 503
   Readiness* readiness = nullptr;       // none: /readyz answers 503
   metrics::Metrics* metrics = nullptr;  // serve's metrics; none: /metrics is 404
 };

@@ -1,9 +1,11 @@
 // tuneplane-slurm resolve JOB/N --absent --reason TEXT
 // tuneplane-slurm resolve JOB/N --adopt <job id|SLUID>
+// tuneplane-slurm resolve JOB/N --lost --reason TEXT
 //
-// An operator's answer to a submit whose answer was lost, journaled with the invoking user;
-// the rules (quiet period, complete search, the tag check) are operations/resolution.h's,
-// shared with POST /v1/attempts/{id}/resolve.
+// An operator's answer to a submit whose answer was lost (--absent, --adopt) or to a job Slurm
+// forgot (--lost), journaled with the invoking user; the rules (quiet period, complete search,
+// the tag check, Slurm no longer holding the job) are operations/resolution.h's, shared with
+// POST /v1/attempts/{id}/resolve.
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
@@ -19,6 +21,7 @@ namespace {
 struct ResolveOptions {
   std::string attempt;
   bool absent = false;
+  bool lost = false;
   std::string adopt;
   std::string reason;
 };
@@ -37,19 +40,25 @@ Result<operations::Resolution> resolve(Context& context, journal::Journal& journ
                                        const ResolveOptions& options) {
   const model::Settings& settings = *context.settings();
   if (options.absent) {
-    if (options.reason.empty()) return invalid_argument("resolve --absent needs --reason TEXT");
     return operations::resolve_absent(journal, a, settings, context.clock().now(), operator_name(), options.reason);
   }
   auto slurm = connect_slurm(settings, context.clock());
   if (!slurm.ok()) return slurm.error();
+  if (options.lost) {
+    return operations::resolve_lost(journal, *slurm->client, a, settings, operator_name(), options.reason);
+  }
   return operations::resolve_adopt(journal, *slurm->client, a, settings, options.adopt, operator_name(),
                                    options.reason);
 }
 
 int run_resolve(Context& context, const ResolveOptions& options) {
   if (context.settings() == nullptr) return kExitBadInput;
-  if (options.absent == !options.adopt.empty()) {
-    return context.fail(invalid_argument("resolve needs exactly one of --absent or --adopt <job id|SLUID>"));
+  if (int(options.absent) + int(options.lost) + int(!options.adopt.empty()) != 1) {
+    return context.fail(invalid_argument("resolve needs exactly one of --absent, --adopt <job id|SLUID> or --lost"));
+  }
+  if ((options.absent || options.lost) && options.reason.empty()) {
+    return context.fail(
+        invalid_argument(std::string("resolve ") + (options.absent ? "--absent" : "--lost") + " needs --reason TEXT"));
   }
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::write, exit_code);
@@ -68,11 +77,14 @@ int run_resolve(Context& context, const ResolveOptions& options) {
 void add_resolve_command(CLI::App& app, Context& context, int& exit_code) {
   auto options = std::make_shared<ResolveOptions>();
   CLI::App* command =
-      app.add_subcommand("resolve", "Resolve a submit whose answer was lost: --absent, or --adopt a job you found");
+      app.add_subcommand("resolve",
+                         "Resolve a submit whose answer was lost (--absent, or --adopt a job you found), or a job "
+                         "Slurm forgot (--lost)");
   add_version_flag(*command);
   command->add_option("ATTEMPT", options->attempt, "JOB/N (or JOB: its newest attempt)")->required();
   command->add_flag("--absent", options->absent, "Slurm never created it: allow a new attempt");
   command->add_option("--adopt", options->adopt, "The Slurm job id or SLUID that is this attempt's job");
+  command->add_flag("--lost", options->lost, "Slurm no longer has the job and cannot say how it ended: end it lost");
   command->add_option("--reason", options->reason, "Why (journaled with your user name)");
   command->callback([&context, &exit_code, options] { exit_code = run_resolve(context, *options); });
 }

@@ -1,7 +1,9 @@
 #include "operations/resolution.h"
 
 #include <charconv>
+#include <filesystem>
 
+#include "model/attempt_layout.h"
 #include "storage/attempt_tag.h"
 
 namespace tpslurm::operations {
@@ -34,7 +36,7 @@ std::string absent_refusal(const journal::AttemptRecord& a, const model::Setting
          "(last search: " + (a.searched_at.empty() ? std::string("none") : a.searched_at) + ", see `audit --blocked`)";
 }
 
-Resolution refusal(Refusal why, std::string message) { return {why, std::move(message), 0}; }
+Resolution refusal(Refusal why, std::string message) { return {why, std::move(message), 0, {}}; }
 
 std::optional<Resolution> not_blocked(const journal::AttemptRecord& a) {
   if (a.state == model::AttemptState::submit_unknown) return std::nullopt;
@@ -53,6 +55,36 @@ std::optional<slurm::JobRef> job_ref(std::string_view reference) {
   if (error != std::errc{} || end != reference.data() + reference.size() || id == 0) return std::nullopt;
   ref.job_id = id;
   return ref;
+}
+
+std::optional<Resolution> not_followed(const journal::AttemptRecord& a) {
+  using model::AttemptState;
+  if ((a.state == AttemptState::submitted || a.state == AttemptState::pending || a.state == AttemptState::running) &&
+      a.slurm_job_id) {
+    return std::nullopt;
+  }
+  return refusal(Refusal::not_followed,
+                 attempt_name(a) + " is " + std::string(model::to_string(a.state)) +
+                     ": only an attempt Slurm held (submitted, pending or running, with a job id) is resolved lost");
+}
+
+// Why Slurm's answer about the attempt's own job forbids calling it lost, or empty when Slurm
+// has no such job (or only another job under a reused id).
+std::optional<Resolution> still_held(slurm::SlurmClient& slurm, const journal::AttemptRecord& a,
+                                     const model::Settings& settings) {
+  const slurm::JobRef ref(*a.slurm_job_id, a.sluid);
+  const std::string name = a.sluid.empty() ? std::to_string(*a.slurm_job_id) : a.sluid;
+  slurm::JobsResult read = slurm.get_job(ref);
+  if (!read.ok() && read.outcome == slurm::Outcome::not_found) return std::nullopt;
+  if (!read.ok()) return refusal(Refusal::slurm_unreadable, "cannot read Slurm job " + name + ": " + read.message);
+  const model::JobTag tag = storage::attempt_tag(settings, a.job_id, a.number, a.submit_token);
+  for (const auto& record : read.jobs) {
+    if (tag.identifies(record.tag())) {
+      return refusal(Refusal::still_in_slurm, "Slurm still holds " + attempt_name(a) + "'s job " + name + " (" +
+                                                  record.state.to_string() + "): it is not lost");
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -84,7 +116,7 @@ Result<Resolution> resolve_absent(journal::Journal& journal, const journal::Atte
     return refusal(Refusal::too_early, "refused to resolve " + attempt_name(attempt) + " as absent: " + why);
   }
   if (Status done = journal.resolve_absent(attempt.key(), by, reason); !done.ok()) return done.error();
-  return Resolution{std::nullopt, attempt_name(attempt) + ": resolved absent; the tag stays watched", 0};
+  return Resolution{std::nullopt, attempt_name(attempt) + ": resolved absent; the tag stays watched", 0, "absent"};
 }
 
 Result<Resolution> resolve_adopt(journal::Journal& journal, slurm::SlurmClient& slurm,
@@ -124,7 +156,33 @@ Result<Resolution> resolve_adopt(journal::Journal& journal, slurm::SlurmClient& 
   Status done = journal.transition(attempt.key(), model::AttemptState::submit_unknown, model::AttemptState::submitted,
                                    changes, {{"reason", words}, {"operator", std::string(by)}});
   if (!done.ok()) return done.error();
-  return Resolution{std::nullopt, attempt_name(attempt) + ": adopted Slurm job " + std::to_string(leader), leader};
+  return Resolution{std::nullopt, attempt_name(attempt) + ": adopted Slurm job " + std::to_string(leader), leader,
+                    "adopted"};
+}
+
+Result<Resolution> resolve_lost(journal::Journal& journal, slurm::SlurmClient& slurm,
+                                const journal::AttemptRecord& attempt, const model::Settings& settings,
+                                std::string_view by, std::string_view reason) {
+  if (auto refused = not_followed(attempt)) return *refused;
+  std::error_code ignored;
+  if (std::filesystem::exists(attempt.attempt_dir + "/" + std::string(model::kExitEvidenceFile), ignored)) {
+    return refusal(Refusal::end_known, std::string(model::kExitEvidenceFile) + " of " + attempt_name(attempt) +
+                                           " holds the job's end: `serve` ends the attempt from it at its next cycle");
+  }
+  if (auto refused = still_held(slurm, attempt, settings)) return *refused;
+  const std::string words = "resolved lost by " + std::string(by) + ": " + std::string(reason);
+  journal::AttemptChanges changes;
+  changes.outcome_reason = words;
+  Status done =
+      journal.transition(attempt.key(), attempt.state, model::AttemptState::lost, changes,
+                         {{"reason", words},
+                          {"operator", std::string(by)},
+                          {"resolution", "lost"},
+                          {"evidence", "Slurm has no such job (slurmctld forgot it; no slurmdbd record could be read)"},
+                          {"retry", "no: an operator resolved it lost"}});
+  if (!done.ok()) return done.error();
+  return Resolution{std::nullopt, attempt_name(attempt) + ": resolved lost; its cleanup runs at the next cycle", 0,
+                    "lost"};
 }
 
 }  // namespace tpslurm::operations

@@ -1,6 +1,9 @@
-// Resolving a submit whose answer was lost (the attempt is submit_unknown and its job blocked,
-// ARCHITECTURE.md §4 step 5): the rules `resolve` and POST /v1/attempts/{id}/resolve share.
-// Both answers are compare-and-set on the attempt's state and journaled with who asked.
+// An operator's answers to what the daemon cannot settle alone: the rules `resolve` and
+// POST /v1/attempts/{id}/resolve share. Every answer is compare-and-set on the attempt's state
+// and journaled with who asked.
+//
+// A submit whose answer was lost (the attempt is submit_unknown and its job blocked,
+// ARCHITECTURE.md §4 step 5):
 //
 //   absent: refused, with the time left, until a complete search (every source answered) ran
 //           at least TUNEPLANE_RESOLVE_QUIET_PERIOD after the intent, as `serve` measured it
@@ -10,6 +13,13 @@
 //   adopt:  reads the job (a numeric id or a SLUID) from Slurm and adopts it only when every
 //           component carries the attempt's tag (two of three marks); the daemon then
 //           identifies and releases it.
+//
+// A job Slurm forgot (slurmctld purged it or lost its state, and no slurmdbd can say how it
+// ended: the daemon keeps looking, never `lost` on its own):
+//   lost:   for an attempt Slurm held (submitted, pending, running): refused while Slurm still
+//           has a job with that id (or SLUID) carrying the attempt's tag, while logs/exit.json
+//           holds its end (`serve` ends it from that), or when Slurm cannot be asked; then
+//           the attempt ends `lost` with the reason, is not retried, and its cleanup runs.
 //
 // A refusal is an answer, not an error (`Resolution::refused`); errors are the journal's
 // (not_found for no such job or attempt). Thread-safe as the journal and the client are.
@@ -33,13 +43,17 @@ enum class Refusal {
   too_early,         // absent: the quiet period, or no complete search since it ended
   not_a_reference,   // adopt: neither a job id nor a SLUID
   not_its_job,       // adopt: Slurm has no such job, or it does not carry the attempt's tag
-  slurm_unreadable,  // adopt: Slurm could not be asked, or its answer says nothing
+  slurm_unreadable,  // adopt, lost: Slurm could not be asked, or its answer says nothing
+  not_followed,      // lost: the attempt is not one Slurm held (submitted, pending, running)
+  still_in_slurm,    // lost: Slurm still has the attempt's job
+  end_known,         // lost: logs/exit.json holds the job's end
 };
 
 struct Resolution {
   std::optional<Refusal> refused;
   std::string message;             // the refusal's reason, or what was done
   std::uint32_t slurm_job_id = 0;  // adopt: the leader's id
+  std::string resolution;          // "absent", "adopted" or "lost" when done
 };
 
 // An attempt as an operator names it: "JOB/N", or "JOB" for its newest. not_found naming the
@@ -57,5 +71,9 @@ Result<Resolution> resolve_absent(journal::Journal& journal, const journal::Atte
 Result<Resolution> resolve_adopt(journal::Journal& journal, slurm::SlurmClient& slurm,
                                  const journal::AttemptRecord& attempt, const model::Settings& settings,
                                  std::string_view reference, std::string_view by, std::string_view reason);
+
+Result<Resolution> resolve_lost(journal::Journal& journal, slurm::SlurmClient& slurm,
+                                const journal::AttemptRecord& attempt, const model::Settings& settings,
+                                std::string_view by, std::string_view reason);
 
 }  // namespace tpslurm::operations

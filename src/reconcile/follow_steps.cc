@@ -111,8 +111,11 @@ StepEnd follow_absent(Step& step) {
   }
   if (!search.complete()) {
     if (step.services.statuses.warn_once(step.attempt.submit_token + ":end unknown")) {
-      step.log(config::LogLevel::warn, "Slurm no longer lists the job and not every source answered (" +
-                                           search.message + "): its end is unknown; looking again every cycle");
+      step.log(config::LogLevel::warn,
+               "Slurm no longer lists the job and not every source answered (" + search.message +
+                   "): its end is unknown; looking again every cycle. If Slurm forgot it for good (no slurmdbd): "
+                   "`tuneplane-slurm resolve " +
+                   step.job.job_id + "/" + std::to_string(step.attempt.number) + " --lost --reason TEXT`");
     }
     return StepEnd::wait;
   }

@@ -66,10 +66,18 @@ TEST_F(ApiResolveTest, AbsentNeedsACompleteSearchAfterTheQuietPeriodThenAbandons
   EXPECT_EQ(json::parse(again.body).at("error"), "not_blocked");
 }
 
-TEST_F(ApiResolveTest, AnAdoptionWithoutASlurmClientIs503AndUnknownAttemptsAre404) {
+TEST_F(ApiResolveTest, AdoptOrLostWithoutASlurmClientIs503AndUnknownAttemptsAre404) {
   const auto adopt = call("POST", "/v1/attempts/b1%2F1/resolve", kAliceToken, R"({"adopt": "7"})");
   EXPECT_EQ(adopt.status, 503) << adopt.body;
   EXPECT_EQ(json::parse(adopt.body).at("error"), "slurm_unavailable");
+  EXPECT_EQ(state(), model::AttemptState::submit_unknown);
+  const auto lost = call("POST", "/v1/attempts/b1%2F1/resolve", kAliceToken, R"({"lost": true, "reason": "gone"})");
+  EXPECT_EQ(lost.status, 503) << lost.body;
+  const auto no_reason = call("POST", "/v1/attempts/b1%2F1/resolve", kAliceToken, R"({"lost": true})");
+  EXPECT_EQ(no_reason.status, 422) << no_reason.body;
+  EXPECT_NE(no_reason.body.find("lost needs a reason"), std::string::npos) << no_reason.body;
+  const auto two = call("POST", "/v1/attempts/b1%2F1/resolve", kAliceToken, R"({"lost": true, "adopt": "7"})");
+  EXPECT_EQ(two.status, 422) << two.body;
   EXPECT_EQ(state(), model::AttemptState::submit_unknown);
   EXPECT_EQ(call("POST", "/v1/attempts/b1%2F3/resolve", kAliceToken, R"({"adopt": "7"})").status, 404);
   EXPECT_EQ(call("POST", "/v1/attempts/nope/resolve", kAliceToken, R"({"adopt": "7"})").status, 404);

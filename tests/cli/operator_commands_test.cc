@@ -183,7 +183,13 @@ TEST_F(OperatorCommandsTest, ResolveAbsentNeedsACompleteSearchAfterTheQuietPerio
 TEST_F(OperatorCommandsTest, ResolveTakesExactlyOneAnswer) {
   const auto neither = cli({"resolve", "b1/1", "--reason", "x"});
   EXPECT_EQ(neither.exit_code, 2);
-  EXPECT_EQ(neither.err, "tuneplane-slurm: resolve needs exactly one of --absent or --adopt <job id|SLUID>\n");
+  EXPECT_EQ(neither.err, "tuneplane-slurm: resolve needs exactly one of --absent, --adopt <job id|SLUID> or --lost\n");
+  const auto both = cli({"resolve", "b1/1", "--absent", "--lost", "--reason", "x"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_EQ(both.err, neither.err);
+  const auto no_reason = cli({"resolve", "b1/1", "--lost"});
+  EXPECT_EQ(no_reason.exit_code, 2);
+  EXPECT_EQ(no_reason.err, "tuneplane-slurm: resolve --lost needs --reason TEXT\n");
 }
 
 TEST_F(OperatorCommandsTest, RestoreKeepsTheCurrentJournalAndTurnsSafeModeOn) {

@@ -87,6 +87,8 @@ class ReconcileTest : public ::testing::Test {
   const Clock& local_clock() const { return m_clock; }
   // The client's request budget (the controller calls begin_cycle on it).
   slurm::RequestBudget& budget() { return *m_budget; }
+  // The client the reconciler uses (operator answers that read Slurm share it).
+  slurm::SlurmClient& slurm() { return *m_client; }
 
   model::Settings settings;
   // Set before start(): the client asks budget() before each call, as the daemon's does (by
