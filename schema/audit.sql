@@ -23,7 +23,9 @@ JOIN jobs j ON j.job_id = e.job_id
 LEFT JOIN attempts a ON a.job_id = e.job_id AND a.number = e.attempt;
 
 -- Submissions whose response was lost: nothing more is sent for these jobs until the
--- allocation is found or an operator resolves it.
+-- allocation is found or an operator resolves it. The *_elapsed_s columns: how long after the
+-- intent the last search and the last complete one ran, as `serve` measured it (the figure
+-- `resolve --absent` goes by).
 CREATE VIEW audit_blocked AS
 SELECT a.job_id        AS job_id,
        a.number        AS attempt,
@@ -34,7 +36,9 @@ SELECT a.job_id        AS job_id,
        a.searched_at   AS last_search_at,
        a.outcome_reason AS reason,
        a.complete_search_at AS last_complete_search_at,
-       a.search_report AS search_report
+       a.search_report AS search_report,
+       a.search_elapsed_s          AS last_search_elapsed_s,
+       a.complete_search_elapsed_s AS last_complete_search_elapsed_s
 FROM attempts a
 WHERE a.state = 'submit_unknown';
 

@@ -6,6 +6,7 @@
 #include <boost/json.hpp>
 #include <functional>
 
+#include "base/duration.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
@@ -53,6 +54,13 @@ std::string age(const std::string& since, TimePoint now) {
   return minutes < 120 ? std::to_string(minutes) + " min" : std::to_string(minutes / 60) + " h";
 }
 
+// "2026-12-01T10:31:00Z (31m after the intent)": a search's time with how long after the
+// intent `serve` measured it to be.
+std::string search_words(const std::string& at, const std::optional<std::int64_t>& elapsed_s) {
+  if (at.empty() || !elapsed_s) return at;
+  return at + " (" + format_duration(std::chrono::seconds(*elapsed_s)) + " after the intent)";
+}
+
 // "slurmctld job list: ok (12 records); slurmdbd job search: uncertain (...)".
 std::string report_words(const std::string& report) {
   boost::system::error_code error;
@@ -88,8 +96,8 @@ int run_audit(Context& context, const AuditOptions& options) {
                                           e.submit_token,
                                           e.intent_at,
                                           age(e.intent_at, now),
-                                          e.last_search_at,
-                                          e.last_complete_search_at,
+                                          search_words(e.last_search_at, e.last_search_elapsed_s),
+                                          search_words(e.last_complete_search_at, e.last_complete_search_elapsed_s),
                                           report_words(e.search_report),
                                           e.reason};
         },

@@ -452,7 +452,8 @@ Result<std::vector<BlockedEntry>> Journal::blocked() {
     std::vector<BlockedEntry> out;
     SQLite::Statement query(m_impl->db,
                             "SELECT job_id, attempt, submit_token, intent_at, blocked_since, attempt_dir, "
-                            "last_search_at, reason, last_complete_search_at, search_report FROM audit_blocked ORDER "
+                            "last_search_at, reason, last_complete_search_at, search_report, last_search_elapsed_s, "
+                            "last_complete_search_elapsed_s FROM audit_blocked ORDER "
                             "BY blocked_since, job_id");
     while (query.executeStep()) out.push_back(read_blocked_row(query));
     return out;

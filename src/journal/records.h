@@ -151,6 +151,10 @@ struct BlockedEntry {
   std::string reason;
   std::string last_complete_search_at;
   std::string search_report;  // JSON: the last search's report per source
+  // How long after the intent the last search and the last complete one ran, as `serve`
+  // measured it (a step of the wall clock does not count; resolve --absent goes by these).
+  std::optional<std::int64_t> last_search_elapsed_s;
+  std::optional<std::int64_t> last_complete_search_elapsed_s;
 };
 
 // An operator control that is on (controls table): `paused` or `safe_mode`.

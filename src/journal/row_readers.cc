@@ -112,11 +112,18 @@ TimelineEntry read_timeline_row(SQLite::Statement& row) {
 }
 
 BlockedEntry read_blocked_row(SQLite::Statement& row) {
-  return {text(row, 0), row.getColumn(1).getInt(),
-          text(row, 2), text(row, 3),
-          text(row, 4), text(row, 5),
-          text(row, 6), text(row, 7),
-          text(row, 8), text(row, 9)};
+  return {text(row, 0),
+          row.getColumn(1).getInt(),
+          text(row, 2),
+          text(row, 3),
+          text(row, 4),
+          text(row, 5),
+          text(row, 6),
+          text(row, 7),
+          text(row, 8),
+          text(row, 9),
+          optional_number<std::int64_t>(row, 10),
+          optional_number<std::int64_t>(row, 11)};
 }
 
 CleanupEntry read_cleanup_row(SQLite::Statement& row) {

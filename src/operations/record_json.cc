@@ -103,6 +103,8 @@ json::object to_json(const journal::BlockedEntry& e) {
           {"last_search_at", text(e.last_search_at)},
           {"last_complete_search_at", text(e.last_complete_search_at)},
           {"search_report", embedded(e.search_report)},
+          {"last_search_elapsed_s", number(e.last_search_elapsed_s)},
+          {"last_complete_search_elapsed_s", number(e.last_complete_search_elapsed_s)},
           {"reason", text(e.reason)}};
 }
 

@@ -165,6 +165,10 @@ TEST_F(OperatorCommandsTest, ResolveAbsentNeedsACompleteSearchAfterTheQuietPerio
   const auto blocked = cli({"audit", "--blocked"});
   EXPECT_NE(blocked.out.find("slurmctld job list: ok"), std::string::npos) << blocked.out;
   EXPECT_NE(blocked.out.find("60 min"), std::string::npos) << blocked.out;
+  EXPECT_NE(blocked.out.find("(20m after the intent)"), std::string::npos) << "the last search\n" << blocked.out;
+  EXPECT_NE(blocked.out.find("(5m after the intent)"), std::string::npos) << "the last complete one\n" << blocked.out;
+  const auto as_json = cli({"audit", "--blocked", "--json"});
+  EXPECT_NE(as_json.out.find("\"last_complete_search_elapsed_s\":300"), std::string::npos) << as_json.out;
 
   searched("b1", intent + std::chrono::minutes(30), true);
   const auto no_reason = cli({"resolve", "b1/1", "--absent"});

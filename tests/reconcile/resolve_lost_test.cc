@@ -41,13 +41,15 @@ class ResolveLostTest : public ReconcileTest {
     return operations::resolve_lost(journal(), slurm(), attempt(job_id, number), settings, "tester",
                                     "slurmctld lost its state; no accounting");
   }
+  void forgotten_job_is_resolved_lost();
   static std::optional<Refusal> refused(const Result<operations::Resolution>& answer) {
     return answer.ok() ? answer->refused : std::nullopt;
   }
 };
 
-TEST_F(ResolveLostTest, AJobSlurmForgotIsResolvedLostOnlyOnceSlurmNoLongerHoldsIt) {
-  start({"--no-accounting"});
+// On 26.05 the job is asked for by its SLUID, before by its id: the newcomer that took the old
+// id must not count as the attempt's job either way.
+void ResolveLostTest::forgotten_job_is_resolved_lost() {
   const std::uint32_t id = running();
   EXPECT_EQ(refused(resolve("j1")), Refusal::still_in_slurm) << "Slurm holds it";
 
@@ -69,6 +71,16 @@ TEST_F(ResolveLostTest, AJobSlurmForgotIsResolvedLostOnlyOnceSlurmNoLongerHoldsI
   EXPECT_EQ(journal().attempts("j1")->size(), 1u) << "an operator's lost is not retried";
   EXPECT_TRUE(sim_view(id).at("name").as_string().starts_with("someone-")) << "the newcomer was left alone";
   EXPECT_EQ(refused(resolve("j1")), Refusal::not_followed) << "a second answer finds it ended";
+}
+
+TEST_F(ResolveLostTest, AJobSlurmForgotIsResolvedLostOnlyOnceSlurmNoLongerHoldsIt) {
+  start({"--no-accounting"});
+  forgotten_job_is_resolved_lost();
+}
+
+TEST_F(ResolveLostTest, On2205AnIdSlurmGaveToAnotherJobIsNotTheAttemptsJob) {
+  start({"--no-accounting", "--release", "22.05.8"}, "v0.0.38");
+  forgotten_job_is_resolved_lost();
 }
 
 TEST_F(ResolveLostTest, NothingIsResolvedLostWhileSlurmCannotBeAskedOrExitJsonHoldsTheEnd) {
