@@ -84,8 +84,7 @@ Result<JobLogs> read_job_logs(journal::Journal& journal, std::string_view storag
   if (*picked == nullptr) return logs;
   const journal::AttemptRecord& attempt = **picked;
   logs.attempt = attempt;
-  logs.dir = attempt.attempt_dir.empty() ? storage::attempt_dir(storage_root, query.job_id, attempt.number)
-                                         : attempt.attempt_dir;
+  logs.dir = storage::recorded_attempt_dir(attempt.attempt_dir, storage_root, query.job_id, attempt.number);
   storage::LogSelection selection;
   selection.component = query.component;
   selection.stream = query.stream;

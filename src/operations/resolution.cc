@@ -5,6 +5,7 @@
 
 #include "model/attempt_layout.h"
 #include "storage/attempt_tag.h"
+#include "storage/layout.h"
 
 namespace tpslurm::operations {
 namespace {
@@ -164,8 +165,10 @@ Result<Resolution> resolve_lost(journal::Journal& journal, slurm::SlurmClient& s
                                 const journal::AttemptRecord& attempt, const model::Settings& settings,
                                 std::string_view by, std::string_view reason) {
   if (auto refused = not_followed(attempt)) return *refused;
+  const std::string dir =
+      storage::recorded_attempt_dir(attempt.attempt_dir, settings.storage_root, attempt.job_id, attempt.number);
   std::error_code ignored;
-  if (std::filesystem::exists(attempt.attempt_dir + "/" + std::string(model::kExitEvidenceFile), ignored)) {
+  if (std::filesystem::exists(dir + "/" + std::string(model::kExitEvidenceFile), ignored)) {
     return refusal(Refusal::end_known, std::string(model::kExitEvidenceFile) + " of " + attempt_name(attempt) +
                                            " holds the job's end: `serve` ends the attempt from it at its next cycle");
   }
@@ -173,13 +176,12 @@ Result<Resolution> resolve_lost(journal::Journal& journal, slurm::SlurmClient& s
   const std::string words = "resolved lost by " + std::string(by) + ": " + std::string(reason);
   journal::AttemptChanges changes;
   changes.outcome_reason = words;
-  Status done =
-      journal.transition(attempt.key(), attempt.state, model::AttemptState::lost, changes,
-                         {{"reason", words},
-                          {"operator", std::string(by)},
-                          {"resolution", "lost"},
-                          {"evidence", "Slurm has no such job (slurmctld forgot it; no slurmdbd record could be read)"},
-                          {"retry", "no: an operator resolved it lost"}});
+  Status done = journal.transition(attempt.key(), attempt.state, model::AttemptState::lost, changes,
+                                   {{"reason", words},
+                                    {"operator", std::string(by)},
+                                    {"resolution", "lost"},
+                                    {"evidence", "operator; Slurm, asked, had no job with its id (or SLUID) and tag"},
+                                    {"retry", "no: an operator resolved it lost"}});
   if (!done.ok()) return done.error();
   return Resolution{std::nullopt, attempt_name(attempt) + ": resolved lost; its cleanup runs at the next cycle", 0,
                     "lost"};

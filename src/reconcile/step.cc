@@ -95,8 +95,8 @@ void Step::log(config::LogLevel level, std::string_view message) const { config:
 std::string Step::which() const { return "attempt " + job.job_id + "/" + std::to_string(attempt.number); }
 
 std::string attempt_dir_of(const Services& services, const journal::AttemptRecord& attempt) {
-  if (!attempt.attempt_dir.empty()) return attempt.attempt_dir;
-  return storage::attempt_dir(services.settings.storage_root, attempt.job_id, attempt.number);
+  return storage::recorded_attempt_dir(attempt.attempt_dir, services.settings.storage_root, attempt.job_id,
+                                       attempt.number);
 }
 
 model::JobTag tag_of(const Services& services, const journal::AttemptRecord& attempt) {

@@ -13,6 +13,11 @@ std::string attempt_dir(std::string_view storage_root, std::string_view job_id, 
   return join_path(job_dir(storage_root, job_id), "attempts/" + std::to_string(attempt));
 }
 
+std::string recorded_attempt_dir(std::string_view recorded, std::string_view storage_root, std::string_view job_id,
+                                 int attempt) {
+  return recorded.empty() ? attempt_dir(storage_root, job_id, attempt) : std::string(recorded);
+}
+
 std::string job_credential_path(std::string_view storage_root, std::string_view job_id) {
   return join_path(job_dir(storage_root, job_id), "credentials/ingest_token");
 }

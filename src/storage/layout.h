@@ -15,6 +15,9 @@ namespace tpslurm::storage {
 
 std::string job_dir(std::string_view storage_root, std::string_view job_id);
 std::string attempt_dir(std::string_view storage_root, std::string_view job_id, int attempt);
+// The directory an attempt's journal record names, or attempt_dir() when it names none yet.
+std::string recorded_attempt_dir(std::string_view recorded, std::string_view storage_root, std::string_view job_id,
+                                 int attempt);
 std::string job_credential_path(std::string_view storage_root, std::string_view job_id);
 
 // `path` must lie under `storage_root`; returns it re-rooted at `cluster_root` (or unchanged
