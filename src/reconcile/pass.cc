@@ -38,6 +38,7 @@ StepEnd take_step(Step& step, bool has_attempt) {
 
 PassResult run_pass(Services& services, const std::string& job_id, const PassGates& gates) {
   PassResult result;
+  PassCarry carry;
   for (int i = 0; i < kMaxStepsPerPass; ++i) {
     journal::Journal& journal = services.journal.read();
     auto job = journal.job(job_id);
@@ -46,7 +47,7 @@ PassResult run_pass(Services& services, const std::string& job_id, const PassGat
       return result;
     }
     if (!job->has_value()) return result;
-    Step step{services, gates, result, **job, {}};
+    Step step{services, gates, result, **job, {}, carry};
     bool has_attempt = false;
     if (step.job.current_attempt) {
       auto attempts = journal.attempts(job_id);

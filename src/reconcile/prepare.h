@@ -3,8 +3,9 @@
 // manifest last.
 //
 // render_attempt_of() is deterministic (same request, settings, catalogs and mount targets
-// give the same bytes), so a prepared attempt is rendered again before its submit rather than
-// stored twice; the files on disk are the authority for the script and must still match it.
+// give the same bytes), so a prepared attempt is rendered again before a later pass submits
+// it rather than stored twice (a pass that prepares and submits keeps its render); the files
+// on disk are the authority for the script and must still match it.
 // The job's ingest credential is verified against its HMAC before an attempt copies it.
 //
 // A request that no longer renders under the current settings or catalogs fails its attempt

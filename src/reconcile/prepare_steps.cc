@@ -60,7 +60,13 @@ StepEnd prepare(Step& step) {
   changes.script_sha256 = files->script_sha256;
   changes.env_sha256 = files->env_sha256;
   changes.manifest_sha256 = files->manifest_sha256;
-  return step.move(AttemptState::prepared, changes, {});
+  StepEnd end = step.move(AttemptState::prepared, changes, {});
+  if (end == StepEnd::next) {
+    step.carry.rendered_attempt = step.attempt.number;
+    step.carry.rendered_token = step.attempt.submit_token;
+    step.carry.rendered = std::move(*rendered);
+  }
+  return end;
 }
 
 }  // namespace tpslurm::reconcile

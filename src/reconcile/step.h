@@ -1,8 +1,9 @@
 // Step: what every step of a pass shares — the services, the job and its current attempt as
 // last read, the gates — and the journal writes they make, each recorded in the pass's
-// result. Internal to reconcile/. One per pass; not shared between threads.
+// result. Internal to reconcile/. One per step of a pass; not shared between threads.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,7 @@
 #include "journal/records.h"
 #include "reconcile/journal_writer.h"
 #include "reconcile/pass.h"
+#include "render/renderer.h"
 
 namespace tpslurm::reconcile {
 
@@ -17,12 +19,23 @@ namespace tpslurm::reconcile {
 // can happen now; `failed` — a journal write failed (the result says why).
 enum class StepEnd { next, wait, failed };
 
+// What a step leaves for the later steps of its pass. The journal is still the only state that
+// outlives a pass: this only saves doing the same work twice within one.
+struct PassCarry {
+  // prepare's render of the attempt it has just written (number, token), for send_submit:
+  // within a pass the request, settings and catalogs are the ones it was rendered from.
+  int rendered_attempt = 0;
+  std::string rendered_token;
+  std::optional<render::RenderedAttempt> rendered;
+};
+
 struct Step {
   Services& services;
   const PassGates& gates;
   PassResult& result;
   journal::JobRecord job;
   journal::AttemptRecord attempt;
+  PassCarry& carry;
 
   // Attempt state change with its event (and the job's phase), through the writer.
   StepEnd move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail);

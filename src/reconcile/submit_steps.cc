@@ -58,6 +58,19 @@ StepEnd record_answer(Step& step, const slurm::SubmitResult& answer) {
                    {{"reason", "the submission may have happened: " + answer.message}});
 }
 
+// What prepare rendered in this pass, else the journaled request rendered again (the same
+// bytes: rendering is deterministic, and the files were just verified against the manifest).
+Result<render::RenderedAttempt> rendered_for_send(Step& step) {
+  PassCarry& carry = step.carry;
+  if (carry.rendered && carry.rendered_attempt == step.attempt.number &&
+      carry.rendered_token == step.attempt.submit_token) {
+    render::RenderedAttempt rendered = std::move(*carry.rendered);
+    carry.rendered.reset();
+    return rendered;
+  }
+  return render_attempt_of(step.services, step.job, step.attempt);
+}
+
 }  // namespace
 
 StepEnd send_submit(Step& step) {
@@ -84,7 +97,7 @@ StepEnd send_submit(Step& step) {
   if (Status intact = verify_prepared(step.services, step.attempt); !intact.ok()) {
     return step.move(AttemptState::preparing, {}, {{"reason", "prepared files changed: " + intact.error().message()}});
   }
-  auto rendered = render_attempt_of(step.services, step.job, step.attempt);
+  auto rendered = rendered_for_send(step);
   if (!rendered.ok()) return step.move(AttemptState::preparing, {}, {{"reason", rendered.error().message()}});
   const slurm::CallResult preflight = step.services.preflight.check();
   if (!preflight.ok()) {

@@ -25,6 +25,20 @@ Status write_all(int fd, std::string_view content, const std::string& path) {
   return ok_status();
 }
 
+// The content, then the group, then the mode (so no other group ever reads it), then fsync;
+// closes fd either way.
+Status fill_and_close(int fd, std::string_view content, mode_t mode, std::optional<gid_t> group,
+                      const std::string& path) {
+  Status status = write_all(fd, content, path);
+  if (status.ok() && group && ::fchown(fd, static_cast<uid_t>(-1), *group) != 0) {
+    status = system_error("chgrp", path, errno);
+  }
+  if (status.ok() && ::fchmod(fd, mode) != 0) status = system_error("chmod", path, errno);
+  if (status.ok() && ::fsync(fd) != 0) status = system_error("fsync", path, errno);
+  if (::close(fd) != 0 && status.ok()) status = system_error("close", path, errno);
+  return status;
+}
+
 }  // namespace
 
 Status write_file_atomically(const std::string& path, std::string_view content, mode_t mode, Overwrite overwrite,
@@ -32,13 +46,7 @@ Status write_file_atomically(const std::string& path, std::string_view content, 
   const std::string temp = path + ".tmp-" + new_uuid();
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) return system_error("create", temp, errno);
-  Status status = write_all(fd, content, temp);
-  if (status.ok() && group && ::fchown(fd, static_cast<uid_t>(-1), *group) != 0) {
-    status = system_error("chgrp", temp, errno);
-  }
-  if (status.ok() && ::fchmod(fd, mode) != 0) status = system_error("chmod", temp, errno);
-  if (status.ok() && ::fsync(fd) != 0) status = system_error("fsync", temp, errno);
-  if (::close(fd) != 0 && status.ok()) status = system_error("close", temp, errno);
+  Status status = fill_and_close(fd, content, mode, group, temp);
   if (status.ok()) {
     if (overwrite == Overwrite::yes) {
       if (::rename(temp.c_str(), path.c_str()) != 0) status = system_error("rename to", path, errno);
@@ -56,6 +64,17 @@ Status write_file_atomically(const std::string& path, std::string_view content, 
     return status;
   }
   return fsync_directory(parent_directory(path));
+}
+
+Status write_new_file(const std::string& path, std::string_view content, mode_t mode, std::optional<gid_t> group) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    if (errno == EEXIST) return invalid_argument(path + " already exists; it is never overwritten");
+    return system_error("create", path, errno);
+  }
+  Status status = fill_and_close(fd, content, mode, group, path);
+  if (!status.ok()) ::unlink(path.c_str());  // what a full disk left of it is of no use
+  return status;
 }
 
 }  // namespace tpslurm::storage

@@ -25,4 +25,12 @@ enum class Overwrite { yes, no };
 Status write_file_atomically(const std::string& path, std::string_view content, mode_t mode,
                              Overwrite overwrite = Overwrite::yes, std::optional<gid_t> group = std::nullopt);
 
+// A file of a directory whose completeness something written later vouches for (an attempt
+// directory's manifest): created exclusively under its final name (0600), then group, mode and
+// fsync as above, but neither a temporary name nor a directory fsync. After a crash it may be
+// absent or half-written, which is why only such directories use it; the caller fsyncs each
+// directory once after all its new files (fsync_directory) and before the voucher is written.
+Status write_new_file(const std::string& path, std::string_view content, mode_t mode,
+                      std::optional<gid_t> group = std::nullopt);
+
 }  // namespace tpslurm::storage

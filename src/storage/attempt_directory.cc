@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 
 #include "base/crash_point.h"
 #include "base/digest.h"
@@ -105,13 +106,22 @@ Status write_fresh(const std::string& dir, const model::AttemptLayout& contents,
   const model::AttemptModes modes = model::attempt_modes(group->has_value());
   if (Status made = make_directories(dir, modes.directory, *group); !made.ok()) return made;
   if (Status mode = make_directory(dir, modes.directory, *group); !mode.ok()) return mode;
+  // The directory is new (or was just discarded) and the manifest alone makes it complete, so
+  // each file goes straight to its name; every directory that gained an entry is fsynced once.
+  std::set<std::string> parents{dir};
   for (const auto& sub : contents.directories) {
-    if (Status made = make_directory(join_path(dir, sub.path), sub.mode, *group); !made.ok()) return made;
+    const std::string path = join_path(dir, sub.path);
+    if (Status made = make_directory(path, sub.mode, *group); !made.ok()) return made;
+    parents.insert(parent_directory(path));
   }
   for (const auto& file : files) {
-    Status written = write_file_atomically(join_path(dir, file.path), file.bytes, static_cast<mode_t>(file.mode),
-                                           Overwrite::no, *group);
+    const std::string path = join_path(dir, file.path);
+    Status written = write_new_file(path, file.bytes, static_cast<mode_t>(file.mode), *group);
     if (!written.ok()) return written;
+    parents.insert(parent_directory(path));
+  }
+  for (const auto& parent : parents) {
+    if (Status synced = fsync_directory(parent); !synced.ok()) return synced;
   }
   crash_point("attempt_dir.before_manifest");
   return write_file_atomically(join_path(dir, kManifestFile), manifest_text, modes.file, Overwrite::no, *group);

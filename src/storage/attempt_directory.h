@@ -2,8 +2,8 @@
 //
 // write_attempt_directory() first verifies the image (through the ArtifactHasher, so a
 // manifest never records an image that was not checked), then creates the directory, its
-// subdirectories and files (each written atomically: temp file, fsync, rename, fsync of the
-// directory) and writes manifest.json last. So:
+// subdirectories and files (each fsynced, then every directory holding them once) and writes
+// manifest.json last, atomically (temp file, fsync, link, fsync of the directory). So:
 //   - no directory                       -> written;
 //   - a complete manifest, same content  -> left alone (already_complete), after checking the
 //                                           files still match it;

@@ -53,5 +53,25 @@ TEST(AtomicFileTest, ReportsAMissingDirectoryWithItsPath) {
   EXPECT_NE(status.error().message().find("No such file or directory"), std::string::npos);
 }
 
+TEST(AtomicFileTest, NewFileGoesStraightToItsNameWithItsMode) {
+  TempDir dir;
+  ASSERT_TRUE(write_new_file(dir.file("job.sh"), "#!/bin/bash\n", 0440).ok());
+  EXPECT_EQ(testing::read_test_file(dir.file("job.sh")), "#!/bin/bash\n");
+  EXPECT_EQ(mode_of(dir.file("job.sh")), 0440u);
+  int count = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) ++count;
+  EXPECT_EQ(count, 1);
+}
+
+TEST(AtomicFileTest, NewFileRefusesAnExistingOneAndLeavesItAsItWas) {
+  TempDir dir;
+  ASSERT_TRUE(write_new_file(dir.file("a"), "first", 0400).ok());
+  const Status second = write_new_file(dir.file("a"), "second", 0600);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().message(), dir.file("a") + " already exists; it is never overwritten");
+  EXPECT_EQ(testing::read_test_file(dir.file("a")), "first");
+  EXPECT_EQ(mode_of(dir.file("a")), 0400u);
+}
+
 }  // namespace
 }  // namespace tpslurm::storage
