@@ -1,5 +1,6 @@
 #include "slurm/json_dialect.h"
 
+#include "slurm/json_listing.h"
 #include "slurm/json_reader.h"
 #include "slurm/receipt.h"
 
@@ -32,6 +33,16 @@ std::optional<JobStateEntry> state_entry(const bj::object& entry) {
   if (out.job_id == 0) return std::nullopt;
   out.state = model::SlurmState::from_list(json::string_list(entry.if_contains("state")));
   return out;
+}
+
+// The "jobs" list of a listing answer, one entry at a time; the rest of the answer as an object
+// (its "jobs" left empty), or why the body is no listing.
+Result<bj::object> read_listing(std::string_view body, const json::ListingEntry& on_entry) {
+  auto object = json::parse_listing(body, "jobs", on_entry);
+  if (!object.ok()) return object.error();
+  const auto* jobs = object->if_contains("jobs");
+  if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
+  return object;
 }
 
 }  // namespace
@@ -100,16 +111,14 @@ model::JobSnapshot JsonDialect::read_db_common(const bj::object& record) {
 }
 
 Result<JobsReply> JsonDialect::decode_records(std::string_view body, RecordReader read) const {
-  auto object = json::parse_object(body);
-  if (!object.ok()) return object.error();
   JobsReply reply;
-  static_cast<ReplyBase&>(reply) = json::read_base(*object);
-  const auto* jobs = object->if_contains("jobs");
-  if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
-  for (const auto& record : jobs->as_array()) {
+  auto object = read_listing(body, [&](const bj::value& record) -> Status {
     if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
     reply.jobs.push_back((this->*read)(record.as_object()));
-  }
+    return ok_status();
+  });
+  if (!object.ok()) return object.error();
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
   return reply;
 }
 
@@ -161,18 +170,16 @@ Result<PartitionsReply> JsonDialect::decode_partitions(std::string_view body) co
 }
 
 Result<JobsStateReply> JsonDialect::decode_jobs_state(std::string_view body) const {
-  auto object = json::parse_object(body);
-  if (!object.ok()) return object.error();
   JobsStateReply reply;
-  static_cast<ReplyBase&>(reply) = json::read_base(*object);
-  const auto* jobs = object->if_contains("jobs");
-  if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
-  for (const auto& entry : jobs->as_array()) {
+  auto object = read_listing(body, [&](const bj::value& entry) -> Status {
     const auto* fields = entry.if_object();
     if (fields == nullptr) return corrupt("a \"jobs\" entry is not an object");
     // An entry whose id is not numeric (an array task) cannot be one we asked for.
     if (auto parsed = state_entry(*fields)) reply.entries.push_back(std::move(*parsed));
-  }
+    return ok_status();
+  });
+  if (!object.ok()) return object.error();
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
   return reply;
 }
 

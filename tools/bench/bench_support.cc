@@ -48,6 +48,27 @@ double cpu_seconds_self() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
 }
 
+double resident_bytes() {
+  std::ifstream in("/proc/self/statm");
+  long long size = 0, resident = 0;
+  in >> size >> resident;
+  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
+double peak_resident_bytes() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::atof(line.c_str() + 6) * 1024;
+  }
+  return 0;
+}
+
+void reset_peak() {
+  std::ofstream out("/proc/self/clear_refs");
+  out << "5";
+}
+
 // Fields 14 and 15 of /proc/PID/stat, counted after the command name's closing parenthesis
 // (the name may hold spaces).
 double cpu_seconds_of(pid_t pid) {

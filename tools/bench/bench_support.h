@@ -35,6 +35,12 @@ using Steady = std::chrono::steady_clock;
 double cpu_seconds_self();
 double cpu_seconds_of(pid_t pid);
 
+// This process's resident set now (/proc/self/statm) and its peak (VmHWM) since the last
+// reset_peak(), which sets the peak back to the resident set now (/proc/self/clear_refs).
+double resident_bytes();
+double peak_resident_bytes();
+void reset_peak();
+
 // Counts what goes through a client's transport.
 class CountingTransport final : public slurm::Transport {
  public:

@@ -126,28 +126,6 @@ std::string job_id_of(long long i) {
   return text;
 }
 
-double resident_bytes() {
-  std::ifstream in("/proc/self/statm");
-  long long size = 0, resident = 0;
-  in >> size >> resident;
-  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE));
-}
-
-double peak_resident_bytes() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::atof(line.c_str() + 6) * 1024;
-  }
-  return 0;
-}
-
-// Writing 5 to clear_refs sets the peak (VmHWM) back to the current resident set.
-void reset_peak() {
-  std::ofstream out("/proc/self/clear_refs");
-  out << "5";
-}
-
 std::string kib(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f KiB", bytes / 1024);

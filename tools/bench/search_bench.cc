@@ -17,10 +17,13 @@
 //     ones and the T that carry the marks are read.
 // Per row: REST calls (one GET diag on a client's first search included), records read one
 // by one, bytes (request targets + bodies sent, response bodies received, client side), the
+// client's peak resident set during the search above where it started (VmHWM), the
 // client's CPU, the simulator's CPU (standing in for slurmrestd's; /proc, 10 ms ticks), wall
 // time, and the ratios of time and bytes received against the full listing of the same N.
 // --quick: N = 2,000 for both releases, K = 10 (seconds, for a smoke run). Prints numbers
 // only; asserts nothing.
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -68,6 +71,7 @@ model::SubmitDescription tagged(int i) {
 struct Run {
   Cost cost;
   BatchSearchResult result;
+  double peak_growth = 0;  // the client's peak resident set during the search, above the start
 };
 
 class Bench {
@@ -91,10 +95,14 @@ class Bench {
   }
 
   Run search(RestClient& client, const std::vector<model::JobTag>& tags, const SearchOptions& options) {
+    malloc_trim(0);
+    reset_peak();
+    const double resident_before = resident_bytes();
     Meter meter(*m_transport, m_sim.pid);
     Run run;
     run.result = client.find_jobs_by_tags(tags, m_intent, options);
     run.cost = meter.stop();
+    run.peak_growth = std::max(0.0, peak_resident_bytes() - resident_before);
     if (!run.result.ok()) die("find_jobs_by_tags: " + run.result.message);
     for (std::size_t i = 0; i < tags.size(); ++i) {
       if (run.result.searches[i].matches.empty()) die("the search missed " + tags[i].name);
@@ -114,8 +122,9 @@ class Bench {
 };
 
 void print_header() {
-  std::printf("%8s  %-8s  %-30s %6s %6s %10s %11s %10s %10s %10s %7s %7s  %s\n", "jobs", "version", "approach", "calls",
-              "gets", "sent", "received", "client CPU", "sim CPU", "wall ms", "time x", "bytes x", "note");
+  std::printf("%8s  %-8s  %-30s %6s %6s %10s %11s %11s %10s %10s %10s %7s %7s  %s\n", "jobs", "version", "approach",
+              "calls", "gets", "sent", "received", "client peak", "client CPU", "sim CPU", "wall ms", "time x",
+              "bytes x", "note");
 }
 
 void print_row(long long n, const std::string& version, const std::string& approach, const Run& run, const Run* full,
@@ -127,11 +136,11 @@ void print_row(long long n, const std::string& version, const std::string& appro
     std::snprintf(bytes_ratio, sizeof bytes_ratio, "%.4f", run.cost.bytes_received / full->cost.bytes_received);
   }
   const bool complete = !run.result.searches.empty() && run.result.searches.front().complete();
-  std::printf("%8lld  %-8s  %-30s %6.0f %6d %10s %11s %10.1f %10.1f %10.1f %7s %7s  %s%s\n", n, version.c_str(),
+  std::printf("%8lld  %-8s  %-30s %6.0f %6d %10s %11s %11s %10.1f %10.1f %10.1f %7s %7s  %s%s\n", n, version.c_str(),
               approach.c_str(), run.cost.calls, run.result.record_gets, human_bytes(run.cost.bytes_sent).c_str(),
-              human_bytes(run.cost.bytes_received).c_str(), run.cost.client_cpu_ms, run.cost.sim_cpu_ms,
-              run.cost.wall_ms, time_ratio, bytes_ratio, complete ? "complete" : "not proof of absence",
-              note.empty() ? "" : ("; " + note).c_str());
+              human_bytes(run.cost.bytes_received).c_str(), human_bytes(run.peak_growth).c_str(),
+              run.cost.client_cpu_ms, run.cost.sim_cpu_ms, run.cost.wall_ms, time_ratio, bytes_ratio,
+              complete ? "complete" : "not proof of absence", note.empty() ? "" : ("; " + note).c_str());
   std::fflush(stdout);
 }
 

@@ -1,13 +1,52 @@
 // Slurm's slurmctld job lists (GET job/{id} and jobs): one JobSnapshot per component, decoded by every dialect
-// (Dialect::decode_jobs).
+// (Dialect::decode_jobs). The listing is read one entry at a time (slurm/json_listing.h); the
+// same bytes parsed as one tree must give the same entries and the same rest, and what the tree
+// refuses the listing refuses too.
+#include <boost/json.hpp>
 #include <cstdint>
+#include <vector>
 
+#include "slurm/json_listing.h"
 #include "slurm_decoders.h"
 
 using namespace tpslurm;
+namespace bj = boost::json;
+
+namespace {
+
+void check_listing_matches_tree(std::string_view body) {
+  std::vector<bj::value> entries;
+  auto top = slurm::json::parse_listing(body, "jobs", [&](const bj::value& entry) {
+    entries.push_back(bj::value(entry, bj::storage_ptr()));
+    return ok_status();
+  });
+  bj::error_code ec;
+  bj::value tree = bj::parse(body, ec);
+  if (ec || !tree.is_object()) {
+    if (top.ok()) fuzz::fail("parse_listing read what boost::json::parse refuses");
+    if (top.error().kind() != ErrorKind::corrupt) fuzz::fail("parse_listing", top.error().message());
+    return;
+  }
+  if (!top.ok()) {
+    // Two arrays under "jobs" are refused on purpose; the tree keeps only the last.
+    if (top.error().message() == "the answer holds two \"jobs\" lists") return;
+    fuzz::fail("parse_listing refused what boost::json::parse reads", top.error().message());
+  }
+  bj::object& object = tree.as_object();
+  if (auto* listed = object.if_contains("jobs"); listed != nullptr && listed->is_array()) {
+    if (entries != std::vector<bj::value>(listed->as_array().begin(), listed->as_array().end())) {
+      fuzz::fail("parse_listing's entries differ from the tree's", body);
+    }
+    *listed = bj::array();
+  }
+  if (bj::value(*top) != tree) fuzz::fail("parse_listing's rest differs from the tree's", body);
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view body = fuzz::as_text(data, size);
   for (const auto& dialect : fuzz::all_dialects()) fuzz::check_decoded(dialect->decode_jobs(body), "decode_jobs");
+  check_listing_matches_tree(body);
   return 0;
 }

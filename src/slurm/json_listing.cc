@@ -1,0 +1,179 @@
+#include "slurm/json_listing.h"
+
+#include <boost/json/basic_parser_impl.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace tpslurm::slurm::json {
+namespace {
+
+namespace bj = boost::json;
+using boost::system::error_code;
+
+// An entry's tree is built in this arena and the arena emptied after it: a Slurm job record
+// is a few kilobytes of JSON, so most entries never leave the first block.
+constexpr std::size_t kEntryArenaBytes = std::size_t{64} << 10;
+// Open containers at the level of an entry: the top-level object and the listed array.
+constexpr int kEntryDepth = 2;
+
+// SAX events in, two value_stacks out: one for the top-level object (the listed array kept
+// empty), one for the entry being read. Every event while inside the list goes to the entry.
+class ListingHandler {
+ public:
+  static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
+
+  ListingHandler(std::string_view list_key, const ListingEntry& on_entry)
+      : m_list_key(list_key),
+        m_on_entry(on_entry),
+        m_buffer(std::make_unique_for_overwrite<unsigned char[]>(kEntryArenaBytes)),
+        m_arena(m_buffer.get(), kEntryArenaBytes) {
+    m_top.reset();
+    m_entry.reset(bj::storage_ptr(&m_arena));
+  }
+
+  bool on_document_begin(error_code&) { return true; }
+  bool on_document_end(error_code&) { return true; }
+
+  bool on_object_begin(error_code&) {
+    ++m_depth;
+    return true;
+  }
+  bool on_object_end(std::size_t n, error_code& ec) {
+    --m_depth;
+    if (!m_in_list) {
+      m_top.push_object(n);
+      return true;
+    }
+    m_entry.push_object(n);
+    return ended(ec);
+  }
+
+  bool on_array_begin(error_code& ec) {
+    if (!m_in_list && m_depth == 1 && m_at_list_key) {
+      if (m_list_seen) return stop(corrupt("the answer holds two \"" + m_list_key + "\" lists"), ec);
+      m_in_list = m_list_seen = true;
+    }
+    ++m_depth;
+    return true;
+  }
+  bool on_array_end(std::size_t n, error_code& ec) {
+    --m_depth;
+    if (m_in_list && m_depth == kEntryDepth - 1) {
+      m_in_list = false;
+      m_top.push_array(0);
+      return true;
+    }
+    if (!m_in_list) {
+      m_top.push_array(n);
+      return true;
+    }
+    m_entry.push_array(n);
+    return ended(ec);
+  }
+
+  bool on_key_part(bj::string_view s, std::size_t, error_code&) {
+    stack().push_chars(s);
+    if (top_level_key()) m_key.append(s.data(), s.size());
+    return true;
+  }
+  bool on_key(bj::string_view s, std::size_t, error_code&) {
+    stack().push_key(s);
+    if (top_level_key()) {
+      m_key.append(s.data(), s.size());
+      m_at_list_key = m_key == m_list_key;
+      m_key.clear();
+    }
+    return true;
+  }
+
+  bool on_string_part(bj::string_view s, std::size_t, error_code&) {
+    stack().push_chars(s);
+    return true;
+  }
+  bool on_string(bj::string_view s, std::size_t, error_code& ec) {
+    stack().push_string(s);
+    return ended(ec);
+  }
+  bool on_number_part(bj::string_view, error_code&) { return true; }
+  bool on_int64(std::int64_t i, bj::string_view, error_code& ec) {
+    stack().push_int64(i);
+    return ended(ec);
+  }
+  bool on_uint64(std::uint64_t u, bj::string_view, error_code& ec) {
+    stack().push_uint64(u);
+    return ended(ec);
+  }
+  bool on_double(double d, bj::string_view, error_code& ec) {
+    stack().push_double(d);
+    return ended(ec);
+  }
+  bool on_bool(bool b, error_code& ec) {
+    stack().push_bool(b);
+    return ended(ec);
+  }
+  bool on_null(error_code& ec) {
+    stack().push_null();
+    return ended(ec);
+  }
+  bool on_comment_part(bj::string_view, error_code&) { return true; }
+  bool on_comment(bj::string_view, error_code&) { return true; }
+
+  bj::value release_top() { return m_top.release(); }
+  const std::optional<Error>& stopped() const { return m_stopped; }
+
+ private:
+  bj::value_stack& stack() { return m_in_list ? m_entry : m_top; }
+  bool top_level_key() const { return !m_in_list && m_depth == 1; }
+
+  // After a value: if it completed an entry, the entry is handed over and its arena emptied.
+  bool ended(error_code& ec) {
+    if (!m_in_list || m_depth != kEntryDepth) return true;
+    Status taken = ok_status();
+    {
+      const bj::value entry = m_entry.release();
+      taken = m_on_entry(entry);
+    }
+    m_arena.release();
+    m_entry.reset(bj::storage_ptr(&m_arena));
+    return taken.ok() ? true : stop(taken.error(), ec);
+  }
+
+  bool stop(Error error, error_code& ec) {
+    m_stopped = std::move(error);
+    ec = boost::system::errc::make_error_code(boost::system::errc::operation_canceled);
+    return false;
+  }
+
+  std::string m_list_key;
+  const ListingEntry& m_on_entry;
+  std::unique_ptr<unsigned char[]> m_buffer;
+  bj::monotonic_resource m_arena;
+  bj::value_stack m_top;
+  bj::value_stack m_entry;
+  int m_depth = 0;
+  bool m_in_list = false;
+  bool m_list_seen = false;
+  bool m_at_list_key = false;
+  std::string m_key;
+  std::optional<Error> m_stopped;
+};
+
+}  // namespace
+
+Result<bj::object> parse_listing(std::string_view body, std::string_view list_key, const ListingEntry& on_entry) {
+  bj::basic_parser<ListingHandler> parser(bj::parse_options{}, list_key, on_entry);
+  error_code ec;
+  const std::size_t used = parser.write_some(false, body.data(), body.size(), ec);
+  if (const auto& stopped = parser.handler().stopped()) return *stopped;
+  if (!ec && used < body.size()) ec = bj::error::extra_data;
+  if (ec) return corrupt("the body is not JSON: " + ec.message());
+  bj::value top = parser.handler().release_top();
+  if (!top.is_object()) return corrupt("the body is not a JSON object");
+  return std::move(top.as_object());
+}
+
+}  // namespace tpslurm::slurm::json
