@@ -81,6 +81,8 @@ StepEnd identify(Step& step) {
   if (end == StepEnd::next) {
     step.attempt.identified_at = "now";
     step.attempt.sluid = job.leader_sluid;
+    step.carry.identified_job = id;
+    step.carry.identified_components = components;
     crash_point("identify.after");
   }
   return end;
@@ -89,7 +91,11 @@ StepEnd identify(Step& step) {
 StepEnd release(Step& step) {
   const model::JobTag tag = tag_of(step.services, step.attempt);
   const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag};
-  slurm::ReleaseResult answer = step.services.slurm.release_hold(ref);
+  // Identified in this pass: those records were just checked; else release_hold reads again.
+  const bool just_identified = step.carry.identified_job == ref.job_id;
+  slurm::ReleaseResult answer = step.services.slurm.release_hold(
+      ref, just_identified ? std::span<const model::JobSnapshot>(step.carry.identified_components)
+                           : std::span<const model::JobSnapshot>());
   crash_point("release.after_send");
   std::string how = answer.already_ended ? "already ended" : "released";
   if (!answer.ok()) {

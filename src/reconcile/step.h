@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "config/logging.h"
 #include "journal/records.h"
@@ -27,6 +28,10 @@ struct PassCarry {
   int rendered_attempt = 0;
   std::string rendered_token;
   std::optional<render::RenderedAttempt> rendered;
+  // identify's records of the job (its numeric id), read and checked against the tag, for
+  // the release that follows it in the same pass (SlurmClient::release_hold's `checked`).
+  std::uint32_t identified_job = 0;
+  std::vector<model::JobSnapshot> identified_components;
 };
 
 struct Step {

@@ -276,7 +276,7 @@ RestClient::IdentityCheck RestClient::check_identity(const Dialect& codec, const
   return check;
 }
 
-ReleaseResult RestClient::release_hold(const JobRef& job) {
+ReleaseResult RestClient::release_hold(const JobRef& job, std::span<const model::JobSnapshot> checked) {
   ReleaseResult result;
   auto codec = dialect(result);
   if (!codec) return result;
@@ -289,14 +289,18 @@ ReleaseResult RestClient::release_hold(const JobRef& job) {
   const std::string request = "POST " + codec->update_path(job.job_id);
   // v0.0.4x releases only the record addressed: the read names the components.
   const bool per_component = codec->has_jobs_state();
-  IdentityCheck check = check_identity(*codec, job, request, "released", per_component);
-  if (check.refused) {
-    static_cast<CallResult&>(result) = *check.refused;
-    return result;
+  std::vector<model::JobSnapshot> records(checked.begin(), checked.end());
+  if (checked.empty()) {
+    IdentityCheck check = check_identity(*codec, job, request, "released", per_component);
+    if (check.refused) {
+      static_cast<CallResult&>(result) = *check.refused;
+      return result;
+    }
+    records = std::move(check.records);
   }
   std::vector<std::uint32_t> targets;
   if (per_component) {
-    for (const auto& record : check.records) {
+    for (const auto& record : records) {
       if (record.het_job_id == job.job_id && record.job_id != job.job_id) targets.push_back(record.job_id);
     }
     std::sort(targets.begin(), targets.end());

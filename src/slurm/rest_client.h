@@ -59,7 +59,7 @@ class RestClient final : public SlurmClient {
   JobsResult get_job(const JobRef& job) override;
   JobsResult jobs_changed_since(std::optional<TimePoint> since) override;
   CancelResult cancel(const JobRef& job, std::string_view signal = {}) override;
-  ReleaseResult release_hold(const JobRef& job) override;
+  ReleaseResult release_hold(const JobRef& job, std::span<const model::JobSnapshot> checked = {}) override;
   PingResult ping() override;
   PartitionsResult partitions() override;
   std::optional<TimePoint> backing_off_until() const override;

@@ -232,7 +232,12 @@ class SlurmClient {
   // heterogeneous job: 22.05 releases every component with its leader; 25.05-26.05 release
   // only the record addressed, so on v0.0.4x the job is read first and every component is
   // released by its own id, the leader last (a job whose leader is held has not been released).
-  virtual ReleaseResult release_hold(const JobRef& job) = 0;
+  // `checked`: the job's records as the caller read and checked them against its tag moments
+  // before (identify, in the same pass): then the job is not read again and the components come
+  // from them. A numeric id names another job only once Slurm has purged this one's record
+  // (MinJobAge after it ended), which cannot happen in between; a job that ended meanwhile
+  // answers already_ended.
+  virtual ReleaseResult release_hold(const JobRef& job, std::span<const model::JobSnapshot> checked = {}) = 0;
   virtual PingResult ping() = 0;
   virtual PartitionsResult partitions() = 0;
 

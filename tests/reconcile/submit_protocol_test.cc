@@ -43,6 +43,17 @@ TEST_F(SubmitProtocolTest, AJobIsSubmittedHeldIdentifiedAndOnlyThenReleased) {
   EXPECT_LT(at("released"), static_cast<long>(events.size()));
 }
 
+// The release right after identify in one pass goes by the records identify has just read and
+// checked: the job is read once before its release (then once more by the first status poll).
+TEST_F(SubmitProtocolTest, AHeldSubmitReadsTheJobOnceBeforeItsRelease) {
+  start();
+  add_job("j1", Shape::three_pools);
+  once();
+  ASSERT_FALSE(attempt("j1").released_at.empty());
+  EXPECT_EQ(sim->stat("updates_received"), 3) << "every component released by its own id";
+  EXPECT_EQ(sim->route_count("GET /slurm/v0.0.45/job/{job_id}"), 2) << "identify's read and the status poll's";
+}
+
 TEST_F(SubmitProtocolTest, AReleasedJobIsNeverSubmittedOrReleasedAgain) {
   start();
   add_job("j1", Shape::cpu_only);

@@ -65,6 +65,25 @@ TEST_F(ReleaseHoldTest, V0045ReleasesEveryComponentByItsOwnIdTheLeaderLast) {
                                       R"(POST /slurm/v0.0.45/job/14 {"hold":false})"}));
 }
 
+// identify has just read and checked the records in the same pass: they name the components,
+// and nothing is read again.
+TEST_F(ReleaseHoldTest, RecordsJustCheckedAreNotReadAgain) {
+  auto rest = client("v0.0.45");
+  m_transport.answer(HttpMethod::get, "/slurm/v0.0.45/job/14", 200, testing::response_v0045("14_get_hetjob_leader"));
+  const JobsResult read = rest->get_job({14, ""});
+  ASSERT_TRUE(read.ok()) << read.message;
+  ASSERT_EQ(read.jobs.size(), 2u);
+  m_transport.answer(HttpMethod::post, "/slurm/v0.0.45/job/15", 200, kReleased45);
+  m_transport.answer(HttpMethod::post, "/slurm/v0.0.45/job/14", 200, kReleased45);
+  const model::JobTag tag{"sample-het", "hetjob component 0", "/tmp/slurm26/jobs"};
+  const ReleaseResult result = rest->release_hold({14, "", tag}, read.jobs);
+  EXPECT_EQ(result.outcome, Outcome::ok) << result.message;
+  EXPECT_EQ(sent(),
+            (std::vector<std::string>{"GET /slurm/v0.0.45/job/14", R"(POST /slurm/v0.0.45/job/15 {"hold":false})",
+                                      R"(POST /slurm/v0.0.45/job/14 {"hold":false})"}))
+      << "one read: identify's";
+}
+
 // Job update does not take a SLUID (26.05.3 answers one with 2017): the SLUID is checked
 // against the record, the POST goes to the number.
 TEST_F(ReleaseHoldTest, On2605TheSluidIsCheckedButTheNumericIdIsUpdated) {

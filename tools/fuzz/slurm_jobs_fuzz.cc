@@ -32,14 +32,15 @@ void check_listing_matches_tree(std::string_view body) {
     if (top.error().message() == "the answer holds two \"jobs\" lists") return;
     fuzz::fail("parse_listing refused what boost::json::parse reads", top.error().message());
   }
+  // Compared as text: a number past double's range reads as NaN, which equals nothing.
   bj::object& object = tree.as_object();
   if (auto* listed = object.if_contains("jobs"); listed != nullptr && listed->is_array()) {
-    if (entries != std::vector<bj::value>(listed->as_array().begin(), listed->as_array().end())) {
+    if (bj::serialize(bj::value(bj::array(entries.begin(), entries.end()))) != bj::serialize(*listed)) {
       fuzz::fail("parse_listing's entries differ from the tree's", body);
     }
     *listed = bj::array();
   }
-  if (bj::value(*top) != tree) fuzz::fail("parse_listing's rest differs from the tree's", body);
+  if (bj::serialize(*top) != bj::serialize(tree)) fuzz::fail("parse_listing's rest differs from the tree's", body);
 }
 
 }  // namespace
