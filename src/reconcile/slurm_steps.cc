@@ -61,7 +61,7 @@ StepEnd identify(Step& step) {
     }
     return StepEnd::wait;
   }
-  const std::vector<model::JobSnapshot> components = components_of(read, id);
+  std::vector<model::JobSnapshot> components = components_of(read, id);
   if (std::string problem = identity_problem(components, tag_of(step.services, step.attempt)); !problem.empty()) {
     step.log(config::LogLevel::error, "identify: " + problem);
     return step.event("anomaly", {{"reason", "identify: " + problem + "; not released, checked again"}});
@@ -82,7 +82,7 @@ StepEnd identify(Step& step) {
     step.attempt.identified_at = "now";
     step.attempt.sluid = job.leader_sluid;
     step.carry.identified_job = id;
-    step.carry.identified_components = components;
+    step.carry.identified_components = std::move(components);
     crash_point("identify.after");
   }
   return end;

@@ -289,14 +289,15 @@ ReleaseResult RestClient::release_hold(const JobRef& job, std::span<const model:
   const std::string request = "POST " + codec->update_path(job.job_id);
   // v0.0.4x releases only the record addressed: the read names the components.
   const bool per_component = codec->has_jobs_state();
-  std::vector<model::JobSnapshot> records(checked.begin(), checked.end());
+  IdentityCheck check;
+  std::span<const model::JobSnapshot> records = checked;
   if (checked.empty()) {
-    IdentityCheck check = check_identity(*codec, job, request, "released", per_component);
+    check = check_identity(*codec, job, request, "released", per_component);
     if (check.refused) {
       static_cast<CallResult&>(result) = *check.refused;
       return result;
     }
-    records = std::move(check.records);
+    records = check.records;
   }
   std::vector<std::uint32_t> targets;
   if (per_component) {
