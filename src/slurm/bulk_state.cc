@@ -120,13 +120,15 @@ BulkStateResult poll_update_time(RestCaller& caller, const Dialect& codec, std::
   std::optional<TimePoint> baseline = clock.earliest_now();
   std::optional<std::int64_t> seconds;
   if (since) seconds = unix_seconds(*since);
-  RestCaller::Sent sent = caller.send(HttpMethod::get, codec.jobs_path(seconds));
+  // 22.05 answers with every job of every user: read as it arrives, never held whole.
+  std::unique_ptr<JobsDecoder> decoder = codec.jobs_decoder(RecordSource::slurmctld);
+  RestCaller::Sent sent = caller.send_listing(codec.jobs_path(seconds), *decoder);
   if (caller.refused(result, sent, codec.version())) {
     result.unanswered = wanted;
     return result;
   }
   ++result.calls;
-  std::optional<JobsReply> reply = caller.read(result, sent, codec, &Dialect::decode_jobs);
+  std::optional<JobsReply> reply = caller.read(result, sent, codec, *decoder);
   const bool unchanged = result.ok() && codec.unchanged(result.http_status, reply ? &*reply : nullptr);
   if (!result.ok() || (!reply && !unchanged)) {
     if (result.ok()) {

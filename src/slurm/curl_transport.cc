@@ -2,6 +2,7 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <array>
 #include <mutex>
 
@@ -20,6 +21,8 @@ struct Sink {
   std::string* body;
   std::size_t limit;
   CURL* curl;
+  BodyReader* reader = nullptr;  // set: the body goes to it, `body` keeps its first bytes
+  std::size_t received = 0;
   bool overflowed = false;
   bool sized = false;
 };
@@ -38,9 +41,16 @@ void reserve_body(Sink& sink) {
 std::size_t write_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto* sink = static_cast<Sink*>(user);
   const std::size_t bytes = size * count;
-  if (sink->body->size() + bytes > sink->limit) {
+  if (sink->received + bytes > sink->limit) {
     sink->overflowed = true;
     return 0;  // makes libcurl stop with CURLE_WRITE_ERROR
+  }
+  sink->received += bytes;
+  if (sink->reader != nullptr) {
+    sink->reader->take(std::string_view(data, bytes));
+    const std::size_t room = kKeptBodyBytes - std::min(kKeptBodyBytes, sink->body->size());
+    sink->body->append(data, std::min(room, bytes));
+    return bytes;
   }
   if (!sink->sized) reserve_body(*sink);
   sink->body->append(data, bytes);
@@ -200,7 +210,7 @@ HttpExchange CurlTransport::perform(const HttpRequest& request) {
 
   std::array<char, CURL_ERROR_SIZE> error_buffer{};
   std::string body;
-  Sink sink{&body, m_options.max_response_bytes, curl};
+  Sink sink{&body, m_options.max_response_bytes, curl, request.reader};
   HeaderList headers;
   headers.add("Accept: application/json");
   headers.add("Expect:");
@@ -272,6 +282,8 @@ HttpExchange CurlTransport::perform(const HttpRequest& request) {
     exchange.response.status = static_cast<int>(status);
     if (content_type != nullptr) exchange.response.content_type = content_type;
     exchange.response.body = std::move(body);
+    exchange.response.streamed = request.reader != nullptr;
+    exchange.response.streamed_bytes = request.reader != nullptr ? sink.received : 0;
   } else {
     // A request has left only once libcurl reached the transfer phase or counted request
     // bytes; the error code alone cannot tell (a timeout code covers both phases).

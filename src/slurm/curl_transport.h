@@ -8,7 +8,9 @@
 // waits on a 100-continue round trip. A request whose header values hold bytes a header cannot
 // carry (CR, LF, other control bytes; transport.h) is refused before anything is sent.
 // create() refuses a URL that would carry the JWT unencrypted to a host that is not loopback
-// (model/rest_endpoint.h) unless `allow_insecure_http` says so.
+// (model/rest_endpoint.h) unless `allow_insecure_http` says so. A request with a BodyReader
+// has its body handed to the reader as libcurl receives it (the response keeps its first
+// kKeptBodyBytes); the size limit counts every byte either way.
 //
 // `url` is "http://host:port", "https://host:port" or "unix:/path/to/socket" (slurmrestd's
 // own spelling for a unix socket listener). Thread-safe: perform() may run on several threads.
@@ -37,8 +39,8 @@ struct CurlTransportOptions {
   std::chrono::milliseconds connect_timeout{5000};
   // The whole exchange, connecting included; HttpRequest::timeout replaces it per request.
   std::chrono::milliseconds total_timeout{60000};
-  long low_speed_limit = 0;                         // bytes/s; 0: no low-speed check
-  std::chrono::seconds low_speed_time{30};          // how long below the limit ends a transfer
+  long low_speed_limit = 0;                 // bytes/s; 0: no low-speed check
+  std::chrono::seconds low_speed_time{30};  // how long below the limit ends a transfer
   bool allow_insecure_http = false;
   // A full `GET /jobs` of 100,000 jobs is hundreds of MB on 26.05; beyond this the answer
   // is refused rather than exhausting memory.

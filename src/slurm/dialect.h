@@ -28,6 +28,7 @@
 #include "model/submit_description.h"
 #include "slurm/job_state_entry.h"
 #include "slurm/outcome.h"
+#include "slurm/transport.h"
 
 namespace tpslurm::slurm {
 
@@ -46,6 +47,18 @@ struct SubmitReply : ReplyBase {
 
 struct JobsReply : ReplyBase {
   std::vector<model::JobSnapshot> jobs;  // one record per heterogeneous component
+};
+
+// Whose job records a list holds: slurmctld's (GET jobs, job/{id}) or slurmdbd's
+// (GET slurmdb/vX/jobs).
+enum class RecordSource { slurmctld, slurmdbd };
+
+// A job list decoded as its body arrives (a BodyReader, transport.h): take() every piece, then
+// finish() once for what decode_jobs() or decode_db_jobs() of the whole body returns. Only
+// the records and the envelope are kept, never the body. One decoder reads one answer.
+class JobsDecoder : public BodyReader {
+ public:
+  virtual Result<JobsReply> finish() = 0;
 };
 
 enum class CancelStatus {
@@ -103,6 +116,8 @@ class Dialect {
   // `state.current`, `het`, `time`, exit code, and on v0.0.45 the original SLUID.
   virtual Result<JobsReply> decode_db_jobs(std::string_view body) const = 0;
   virtual Result<ServerTimeReply> decode_diag(std::string_view body) const = 0;
+  // The decoder of one answer of decode_jobs() (slurmctld) or decode_db_jobs() (slurmdbd).
+  virtual std::unique_ptr<JobsDecoder> jobs_decoder(RecordSource source) const = 0;
 
   // Whether this version has `jobs/state` (Slurm 24.05+; not v0.0.38, which polls with
   // `jobs?update_time=`).

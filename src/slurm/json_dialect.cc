@@ -35,14 +35,18 @@ std::optional<JobStateEntry> state_entry(const bj::object& entry) {
   return out;
 }
 
-// The "jobs" list of a listing answer, one entry at a time; the rest of the answer as an object
-// (its "jobs" left empty), or why the body is no listing.
+// The rest of a listing answer (its "jobs" left empty by the parse), or why it is no listing.
+Result<bj::object> checked_listing(bj::object object) {
+  const auto* jobs = object.if_contains("jobs");
+  if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
+  return object;
+}
+
+// The "jobs" list of a whole listing answer, one entry at a time; the rest as above.
 Result<bj::object> read_listing(std::string_view body, const json::ListingEntry& on_entry) {
   auto object = json::parse_listing(body, "jobs", on_entry);
   if (!object.ok()) return object.error();
-  const auto* jobs = object->if_contains("jobs");
-  if (jobs == nullptr || !jobs->is_array()) return corrupt("the answer has no \"jobs\" list");
-  return object;
+  return checked_listing(std::move(object).value());
 }
 
 }  // namespace
@@ -110,24 +114,56 @@ model::JobSnapshot JsonDialect::read_db_common(const bj::object& record) {
   return job;
 }
 
-Result<JobsReply> JsonDialect::decode_records(std::string_view body, RecordReader read) const {
-  JobsReply reply;
-  auto object = read_listing(body, [&](const bj::value& record) -> Status {
-    if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
-    reply.jobs.push_back((this->*read)(record.as_object()));
-    return ok_status();
-  });
-  if (!object.ok()) return object.error();
-  static_cast<ReplyBase&>(reply) = json::read_base(*object);
-  return reply;
+// Each "jobs" entry is read into a record as it completes; the rest of the answer, once the
+// body has ended, into the envelope.
+class JsonDialect::RecordsDecoder final : public JobsDecoder {
+ public:
+  RecordsDecoder(const JsonDialect& dialect, RecordSource source)
+      : m_dialect(dialect),
+        m_read(source == RecordSource::slurmdbd ? &JsonDialect::read_db_job : &JsonDialect::read_job),
+        m_on_entry([this](const bj::value& record) -> Status {
+          if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
+          m_reply.jobs.push_back((m_dialect.*m_read)(record.as_object()));
+          return ok_status();
+        }),
+        m_parser("jobs", m_on_entry) {}
+
+  void take(std::string_view piece) override { m_parser.write(piece); }
+
+  Result<JobsReply> finish() override {
+    auto object = m_parser.finish();
+    if (!object.ok()) return object.error();
+    auto listing = checked_listing(std::move(object).value());
+    if (!listing.ok()) return listing.error();
+    static_cast<ReplyBase&>(m_reply) = json::read_base(*listing);
+    return std::move(m_reply);
+  }
+
+ private:
+  using RecordReader = model::JobSnapshot (JsonDialect::*)(const bj::object&) const;
+  const JsonDialect& m_dialect;
+  RecordReader m_read;
+  JobsReply m_reply;
+  json::ListingEntry m_on_entry;
+  json::ListingParser m_parser;
+};
+
+std::unique_ptr<JobsDecoder> JsonDialect::jobs_decoder(RecordSource source) const {
+  return std::make_unique<RecordsDecoder>(*this, source);
+}
+
+Result<JobsReply> JsonDialect::decode_records(std::string_view body, RecordSource source) const {
+  RecordsDecoder decoder(*this, source);
+  decoder.take(body);
+  return decoder.finish();
 }
 
 Result<JobsReply> JsonDialect::decode_jobs(std::string_view body) const {
-  return decode_records(body, &JsonDialect::read_job);
+  return decode_records(body, RecordSource::slurmctld);
 }
 
 Result<JobsReply> JsonDialect::decode_db_jobs(std::string_view body) const {
-  return decode_records(body, &JsonDialect::read_db_job);
+  return decode_records(body, RecordSource::slurmdbd);
 }
 
 Result<CancelReply> JsonDialect::decode_cancel(std::string_view body) const {

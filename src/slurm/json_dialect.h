@@ -26,6 +26,7 @@ class JsonDialect : public Dialect {
   Result<PartitionsReply> decode_partitions(std::string_view body) const override;
   Result<JobsStateReply> decode_jobs_state(std::string_view body) const override;
   Result<ServerTimeReply> decode_diag(std::string_view body) const override;
+  std::unique_ptr<JobsDecoder> jobs_decoder(RecordSource source) const override;
 
  protected:
   // One slurmctld job record (`jobs[]` of GET /jobs and /job/{id}).
@@ -38,9 +39,9 @@ class JsonDialect : public Dialect {
   static model::JobSnapshot read_db_common(const boost::json::object& record);
 
  private:
-  using RecordReader = model::JobSnapshot (JsonDialect::*)(const boost::json::object&) const;
-  // `{"jobs": [...]}` with the envelope, each record read by `read`.
-  Result<JobsReply> decode_records(std::string_view body, RecordReader read) const;
+  class RecordsDecoder;
+  // `{"jobs": [...]}` with the envelope, each record read by the source's reader.
+  Result<JobsReply> decode_records(std::string_view body, RecordSource source) const;
   // The refusals of a cancel answer (v0.0.4x `status[].error`, v0.0.38 `errors[]`); corrupt
   // when the answer lacks what this version always sends.
   virtual Result<std::vector<SlurmMessage>> read_refusals(const boost::json::object& body,

@@ -164,16 +164,55 @@ class ListingHandler {
 
 }  // namespace
 
-Result<bj::object> parse_listing(std::string_view body, std::string_view list_key, const ListingEntry& on_entry) {
-  bj::basic_parser<ListingHandler> parser(bj::parse_options{}, list_key, on_entry);
+struct ListingParser::Impl {
+  Impl(std::string_view list_key, const ListingEntry& on_entry) : parser(bj::parse_options{}, list_key, on_entry) {}
+
+  // The parse's first error, once there is one.
+  std::optional<Error> failure(const error_code& ec) const {
+    if (const auto& stopped = parser.handler().stopped()) return *stopped;
+    if (ec) return corrupt("the body is not JSON: " + ec.message());
+    return std::nullopt;
+  }
+
+  bj::basic_parser<ListingHandler> parser;
+  std::optional<Error> failed;
+};
+
+ListingParser::ListingParser(std::string_view list_key, const ListingEntry& on_entry)
+    : m_impl(std::make_unique<Impl>(list_key, on_entry)) {}
+
+ListingParser::~ListingParser() = default;
+
+bool ListingParser::write(std::string_view chunk) {
+  Impl& s = *m_impl;
+  if (s.failed) return false;
+  if (chunk.empty()) return true;
   error_code ec;
-  const std::size_t used = parser.write_some(false, body.data(), body.size(), ec);
-  if (const auto& stopped = parser.handler().stopped()) return *stopped;
-  if (!ec && used < body.size()) ec = bj::error::extra_data;
-  if (ec) return corrupt("the body is not JSON: " + ec.message());
-  bj::value top = parser.handler().release_top();
+  if (s.parser.done()) {
+    // After a complete document only white space may follow, as in one piece.
+    if (chunk.find_first_not_of(" \t\r\n") != std::string_view::npos) ec = bj::error::extra_data;
+  } else if (s.parser.write_some(true, chunk.data(), chunk.size(), ec) < chunk.size() && !ec) {
+    ec = bj::error::extra_data;
+  }
+  s.failed = s.failure(ec);
+  return !s.failed;
+}
+
+Result<bj::object> ListingParser::finish() {
+  Impl& s = *m_impl;
+  if (s.failed) return *s.failed;
+  error_code ec;
+  if (!s.parser.done()) s.parser.write_some(false, nullptr, 0, ec);
+  if (auto failure = s.failure(ec)) return *failure;
+  bj::value top = s.parser.handler().release_top();
   if (!top.is_object()) return corrupt("the body is not a JSON object");
   return std::move(top.as_object());
+}
+
+Result<bj::object> parse_listing(std::string_view body, std::string_view list_key, const ListingEntry& on_entry) {
+  ListingParser parser(list_key, on_entry);
+  parser.write(body);
+  return parser.finish();
 }
 
 }  // namespace tpslurm::slurm::json

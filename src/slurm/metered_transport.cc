@@ -74,7 +74,7 @@ HttpExchange MeteredTransport::perform(const HttpRequest& request) {
   call.endpoint = endpoint;
   call.method = to_string(request.method);
   call.bytes_sent = exchange.delivery == Delivery::not_sent ? 0 : request.body.size();
-  call.bytes_received = exchange.delivery == Delivery::answered ? exchange.response.body.size() : 0;
+  call.bytes_received = exchange.delivery == Delivery::answered ? exchange.response.body_size() : 0;
   call.error = error_label(exchange);
   call.elapsed = exchange.elapsed;
   m_metrics.count_rest_call(call);

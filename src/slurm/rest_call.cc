@@ -2,10 +2,9 @@
 
 namespace tpslurm::slurm {
 
-RestCaller::Sent RestCaller::send(HttpMethod method, std::string target, std::string body, Reuse reuse,
-                                  std::optional<std::chrono::milliseconds> timeout) {
+RestCaller::Sent RestCaller::perform(HttpRequest request) {
   Sent sent;
-  sent.label = std::string(to_string(method)) + " " + target;
+  sent.label = std::string(to_string(request.method)) + " " + request.target;
   // Credentials first: they cost the server nothing, and a call refused for want of them
   // must not take a budget slot.
   auto credentials = m_tokens.credentials();
@@ -24,16 +23,30 @@ RestCaller::Sent RestCaller::send(HttpMethod method, std::string target, std::st
       return sent;
     }
   }
+  request.headers = {{"X-SLURM-USER-NAME", credentials->user}, {"X-SLURM-USER-TOKEN", credentials->token}};
+  sent.exchange = m_transport.perform(request);
+  sent.received_at = m_clock.now();
+  return sent;
+}
+
+RestCaller::Sent RestCaller::send(HttpMethod method, std::string target, std::string body, Reuse reuse,
+                                  std::optional<std::chrono::milliseconds> timeout) {
   HttpRequest request;
   request.method = method;
   request.target = std::move(target);
   request.body = std::move(body);
   request.reuse = reuse;
   request.timeout = timeout;
-  request.headers = {{"X-SLURM-USER-NAME", credentials->user}, {"X-SLURM-USER-TOKEN", credentials->token}};
-  sent.exchange = m_transport.perform(request);
-  sent.received_at = m_clock.now();
-  return sent;
+  return perform(std::move(request));
+}
+
+RestCaller::Sent RestCaller::send_listing(std::string target, JobsDecoder& decoder,
+                                          std::optional<std::chrono::milliseconds> timeout) {
+  HttpRequest request;
+  request.target = std::move(target);
+  request.timeout = timeout;
+  request.reader = &decoder;
+  return perform(std::move(request));
 }
 
 bool RestCaller::refused(CallResult& result, const Sent& sent, std::string_view dialect) const {
@@ -45,8 +58,8 @@ bool RestCaller::refused(CallResult& result, const Sent& sent, std::string_view 
   return true;
 }
 
-void RestCaller::fill(CallResult& result, const Sent& sent, const Classification& classification,
-                      const ReplyBase* base, std::string_view dialect) const {
+void RestCaller::fill(CallResult& result, const Sent& sent, const Classification& classification, const ReplyBase* base,
+                      std::string_view dialect) const {
   const HttpExchange& exchange = sent.exchange;
   const bool answered = exchange.delivery == Delivery::answered;
   result.outcome = classification.outcome;

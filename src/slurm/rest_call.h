@@ -32,15 +32,19 @@ class RestCaller {
 
   struct Sent {
     HttpExchange exchange;
-    std::string label;                       // "GET /slurm/v0.0.45/job/12"
-    std::optional<Outcome> refused;          // set when nothing was sent: not_sent or auth
-    std::string refusal;                     // why, for the message (never a secret)
-    TimePoint received_at;                   // local clock, when the exchange ended
+    std::string label;               // "GET /slurm/v0.0.45/job/12"
+    std::optional<Outcome> refused;  // set when nothing was sent: not_sent or auth
+    std::string refusal;             // why, for the message (never a secret)
+    TimePoint received_at;           // local clock, when the exchange ended
   };
 
   // `timeout` empty: the transport's own (HttpRequest::timeout).
   Sent send(HttpMethod method, std::string target, std::string body = {}, Reuse reuse = Reuse::allowed,
             std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+  // A GET whose answer is a job list: its body goes to `decoder` as it arrives, never held
+  // whole (a transport that does not stream leaves it to read() below).
+  Sent send_listing(std::string target, JobsDecoder& decoder,
+                    std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
   // Fills `result` for a call refused before sending; false when `sent` went out.
   bool refused(CallResult& result, const Sent& sent, std::string_view dialect) const;
@@ -50,11 +54,38 @@ class RestCaller {
   template <class Reply>
   std::optional<Reply> read(CallResult& result, const Sent& sent, const Dialect& codec,
                             Result<Reply> (Dialect::*decode)(std::string_view) const) {
+    return read_with<Reply>(result, sent, codec, [&](std::string_view body) { return (codec.*decode)(body); });
+  }
+  // The same for an answer of send_listing(), from what `decoder` took.
+  std::optional<JobsReply> read(CallResult& result, const Sent& sent, const Dialect& codec, JobsDecoder& decoder) {
+    return read_with<JobsReply>(result, sent, codec, [&](std::string_view body) {
+      if (!sent.exchange.response.streamed) decoder.take(body);
+      return decoder.finish();
+    });
+  }
+
+  // Sets outcome, status, message, release, errors and warnings of `result`. Does not record.
+  void fill(CallResult& result, const Sent& sent, const Classification& classification, const ReplyBase* base,
+            std::string_view dialect) const;
+  // Tells the budget what a sent call amounted to.
+  void record(Outcome outcome);
+  void remember_release(const std::string& release);
+  std::optional<SlurmRelease> release() const;
+
+  std::string endpoint() const { return m_transport.endpoint(); }
+  const Clock& clock() const { return m_clock; }
+  RequestBudget* budget() const { return m_budget; }
+
+ private:
+  // `decode(body)` runs only for a complete answer. A body that did not decode may still be an
+  // error answer: its envelope is read from what the response kept (all of a small one).
+  template <class Reply, class Decode>
+  std::optional<Reply> read_with(CallResult& result, const Sent& sent, const Dialect& codec, Decode&& decode) {
     DecodedFacts facts;
     std::optional<Reply> reply;
     std::optional<ReplyBase> base;
     if (sent.exchange.delivery == Delivery::answered) {
-      if (auto decoded = (codec.*decode)(sent.exchange.response.body); decoded.ok()) {
+      if (auto decoded = decode(sent.exchange.response.body); decoded.ok()) {
         reply = std::move(decoded).value();
         facts = {true, false, reply->errors, {}};
       } else if (auto decoded_base = codec.decode_base(sent.exchange.response.body); decoded_base.ok()) {
@@ -71,19 +102,8 @@ class RestCaller {
     return reply;
   }
 
-  // Sets outcome, status, message, release, errors and warnings of `result`. Does not record.
-  void fill(CallResult& result, const Sent& sent, const Classification& classification, const ReplyBase* base,
-            std::string_view dialect) const;
-  // Tells the budget what a sent call amounted to.
-  void record(Outcome outcome);
-  void remember_release(const std::string& release);
-  std::optional<SlurmRelease> release() const;
+  Sent perform(HttpRequest request);
 
-  std::string endpoint() const { return m_transport.endpoint(); }
-  const Clock& clock() const { return m_clock; }
-  RequestBudget* budget() const { return m_budget; }
-
- private:
   Transport& m_transport;
   TokenSource& m_tokens;
   const Clock& m_clock;

@@ -167,9 +167,10 @@ JobsResult RestClient::get_job(const JobRef& job) {
   result.dialect = std::string(codec->version());
   auto id = job_id_text(job, result);
   if (!id) return result;
-  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->job_path(*id));
+  std::unique_ptr<JobsDecoder> decoder = codec->jobs_decoder(RecordSource::slurmctld);
+  RestCaller::Sent sent = m_caller.send_listing(codec->job_path(*id), *decoder);
   if (m_caller.refused(result, sent, codec->version())) return result;
-  auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_jobs);
+  auto reply = m_caller.read(result, sent, *codec, *decoder);
   if (reply && result.ok()) result.jobs = std::move(reply->jobs);
   return result;
 }
@@ -180,9 +181,10 @@ JobsResult RestClient::jobs_changed_since(std::optional<TimePoint> since) {
   if (!codec) return result;
   std::optional<std::int64_t> seconds;
   if (since) seconds = unix_seconds(*since);
-  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->jobs_path(seconds));
+  std::unique_ptr<JobsDecoder> decoder = codec->jobs_decoder(RecordSource::slurmctld);
+  RestCaller::Sent sent = m_caller.send_listing(codec->jobs_path(seconds), *decoder);
   if (m_caller.refused(result, sent, codec->version())) return result;
-  auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_jobs);
+  auto reply = m_caller.read(result, sent, *codec, *decoder);
   if (result.ok()) {
     result.unchanged = codec->unchanged(sent.exchange.response.status, reply ? &*reply : nullptr);
     if (result.unchanged) result.message.clear();

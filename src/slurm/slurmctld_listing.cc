@@ -19,15 +19,15 @@ void fail(CtldRecords& out, const CallResult& call) {
 
 }  // namespace
 
-RecordsCall read_records(RestCaller& caller, const Dialect& codec, const std::string& target,
-                         Result<JobsReply> (Dialect::*decode)(std::string_view) const,
+RecordsCall read_records(RestCaller& caller, const Dialect& codec, const std::string& target, RecordSource source,
                          std::optional<std::chrono::milliseconds> timeout) {
   RecordsCall out;
-  RestCaller::Sent sent = caller.send(HttpMethod::get, target, {}, Reuse::allowed, timeout);
+  std::unique_ptr<JobsDecoder> decoder = codec.jobs_decoder(source);
+  RestCaller::Sent sent = caller.send_listing(target, *decoder, timeout);
   if (caller.refused(out.call, sent, codec.version())) return out;
   out.sent = true;
-  out.bytes = static_cast<std::int64_t>(sent.exchange.response.body.size());
-  std::optional<JobsReply> reply = caller.read(out.call, sent, codec, decode);
+  out.bytes = static_cast<std::int64_t>(sent.exchange.response.body_size());
+  std::optional<JobsReply> reply = caller.read(out.call, sent, codec, *decoder);
   if (out.call.ok() && !reply) {
     out.call.outcome = Outcome::uncertain;
     out.call.message = sent.label + ": HTTP " + std::to_string(out.call.http_status) + " without a \"jobs\" list";
@@ -52,7 +52,7 @@ CtldRecords SlurmctldListing::full(RestCaller& caller, const Dialect& codec, boo
   out.report.source = SearchSource::slurmctld;
   out.full_listing = true;
   RecordsCall listed =
-      read_records(caller, codec, codec.jobs_path(std::nullopt), &Dialect::decode_jobs, full_listing_timeout());
+      read_records(caller, codec, codec.jobs_path(std::nullopt), RecordSource::slurmctld, full_listing_timeout());
   out.calls += listed.sent ? 1 : 0;
   out.bytes += listed.bytes;
   if (!listed.call.ok()) {
@@ -90,7 +90,7 @@ CtldRecords SlurmctldListing::cheap(RestCaller& caller, const Dialect& codec, st
     return out;
   }
   ++out.calls;
-  out.bytes += static_cast<std::int64_t>(sent.exchange.response.body.size());
+  out.bytes += static_cast<std::int64_t>(sent.exchange.response.body_size());
   std::optional<JobsStateReply> reply = caller.read(call, sent, codec, &Dialect::decode_jobs_state);
   if (call.ok() && !reply) {
     call.outcome = Outcome::uncertain;
@@ -137,7 +137,7 @@ CtldRecords SlurmctldListing::cheap(RestCaller& caller, const Dialect& codec, st
   std::set<std::uint32_t> read;
   for (std::uint32_t id : to_read) {
     if (read.contains(id)) continue;  // came with its het leader
-    RecordsCall got = read_records(caller, codec, codec.job_path(std::to_string(id)), &Dialect::decode_jobs);
+    RecordsCall got = read_records(caller, codec, codec.job_path(std::to_string(id)), RecordSource::slurmctld);
     if (got.sent) {
       ++out.calls;
       ++out.record_gets;

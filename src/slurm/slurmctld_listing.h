@@ -31,16 +31,16 @@
 
 namespace tpslurm::slurm {
 
-// One GET whose answer is a job list: the call's result, the reply when the call was ok and
-// the body held the list, and the bytes of the response body.
+// One GET whose answer is a job list of `source`'s records, decoded as it arrives (never held
+// whole): the call's result, the reply when the call was ok and the body held the list, and
+// the bytes of the response body.
 struct RecordsCall {
   CallResult call;
   std::optional<JobsReply> reply;
   std::int64_t bytes = 0;
   bool sent = false;  // the request left (not refused for want of budget or credentials)
 };
-RecordsCall read_records(RestCaller& caller, const Dialect& codec, const std::string& target,
-                         Result<JobsReply> (Dialect::*decode)(std::string_view) const,
+RecordsCall read_records(RestCaller& caller, const Dialect& codec, const std::string& target, RecordSource source,
                          std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
 struct CtldRecords {

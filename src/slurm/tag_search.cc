@@ -34,10 +34,8 @@ void note_release(CallResult& result, const CallResult& call) {
 
 std::string_view to_string(SearchSource source) {
   switch (source) {
-    case SearchSource::slurmctld:
-      return "slurmctld job list";
-    case SearchSource::slurmdbd:
-      return "slurmdbd job search";
+    case SearchSource::slurmctld: return "slurmctld job list";
+    case SearchSource::slurmdbd: return "slurmdbd job search";
   }
   return "slurmctld job list";
 }
@@ -132,7 +130,7 @@ BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, Slurm
   for (std::size_t b = 0; b < plan.size(); ++b) {
     for (const auto& name : plan[b]) batch_of[name] = b;
     answers.push_back(
-        read_records(caller, codec, codec.db_jobs_path(join_names(plan[b]), start_unix), &Dialect::decode_db_jobs));
+        read_records(caller, codec, codec.db_jobs_path(join_names(plan[b]), start_unix), RecordSource::slurmdbd));
     const RecordsCall& answer = answers.back();
     batch.calls += answer.sent ? 1 : 0;
     batch.slurmdbd_calls += answer.sent ? 1 : 0;

@@ -19,8 +19,10 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,6 +32,20 @@ enum class HttpMethod { get, post, del };
 std::string_view to_string(HttpMethod method);  // "GET", "POST", "DELETE"
 
 enum class Reuse { allowed, forbidden };
+
+// Takes an answer's body as it arrives, so that a body of hundreds of megabytes (a listing of
+// every job) is never held whole. take() gets every byte in order, in pieces of any size, on
+// the thread that called perform(); it never throws: a reader that cannot use the bytes keeps
+// its own error and ignores the rest.
+class BodyReader {
+ public:
+  virtual ~BodyReader() = default;
+  virtual void take(std::string_view piece) = 0;
+};
+
+// What a response keeps of a body its request's reader took: enough for an error message or
+// a small error answer read whole, never the listing itself.
+inline constexpr std::size_t kKeptBodyBytes = std::size_t{64} << 10;
 
 struct HttpRequest {
   HttpMethod method = HttpMethod::get;
@@ -42,6 +58,9 @@ struct HttpRequest {
   // A listing of every job takes time in proportion to the jobs (POLL-COSTS.md: 1.28 s per
   // 2,000 on 26.05), so its caller gives it more than an ordinary call.
   std::optional<std::chrono::milliseconds> timeout;
+  // When set, the transport may hand the answer's body to it as it arrives (HttpResponse::
+  // streamed); one that does not leaves the whole body in the response instead.
+  BodyReader* reader = nullptr;
 };
 
 enum class Delivery { not_sent, maybe_sent, answered };
@@ -66,7 +85,12 @@ std::string_view to_string(TransportFault fault);
 struct HttpResponse {
   int status = 0;
   std::string content_type;
+  // The whole body; when `streamed`, only its first kKeptBodyBytes (the reader took it all).
   std::string body;
+  bool streamed = false;
+  std::size_t streamed_bytes = 0;  // the whole body's length when streamed
+
+  std::size_t body_size() const { return streamed ? streamed_bytes : body.size(); }
 };
 
 struct HttpExchange {

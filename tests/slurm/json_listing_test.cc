@@ -1,6 +1,7 @@
-// parse_listing(): a listing answer read one entry at a time must give exactly what the whole
-// tree gives (each entry, and the rest of the answer with the list emptied), refuse what
-// boost::json::parse refuses, and stop where an entry is refused.
+// ListingParser and parse_listing(): a listing answer read one entry at a time, whole or in
+// pieces of any size, must give exactly what the whole tree gives (each entry, and the rest of
+// the answer with the list emptied), refuse what boost::json::parse refuses, and stop where an
+// entry is refused.
 #include "slurm/json_listing.h"
 
 #include <gtest/gtest.h>
@@ -24,20 +25,28 @@ struct Read {
   std::vector<bj::value> entries;
 };
 
-Read read(std::string_view body) {
+// Reads `body` in pieces of `piece` bytes (0: whole, through parse_listing).
+Read read(std::string_view body, std::size_t piece = 0) {
   std::vector<bj::value> entries;
-  auto top = parse_listing(body, "jobs", [&](const bj::value& entry) {
+  const ListingEntry keep = [&](const bj::value& entry) {
     entries.push_back(bj::value(entry, bj::storage_ptr()));  // out of the entry's arena
     return ok_status();
-  });
+  };
+  if (piece == 0) {
+    auto top = parse_listing(body, "jobs", keep);
+    return {std::move(top), std::move(entries)};
+  }
+  ListingParser parser("jobs", keep);
+  for (std::size_t at = 0; at < body.size(); at += piece) parser.write(body.substr(at, piece));
+  auto top = parser.finish();
   return {std::move(top), std::move(entries)};
 }
 
 // The streamed read and the whole tree agree on the entries and on everything else.
-void expect_same_as_tree(std::string_view body) {
-  SCOPED_TRACE(std::string(body.substr(0, 80)));
+void expect_same_as_tree(std::string_view body, std::size_t piece) {
+  SCOPED_TRACE(std::string(body.substr(0, 80)) + " in pieces of " + std::to_string(piece));
   bj::value tree = bj::parse(body);
-  const Read got = read(body);
+  const Read got = read(body, piece);
   ASSERT_TRUE(got.top.ok()) << got.top.error().message();
   const bj::array& listed = tree.as_object().at("jobs").as_array();
   ASSERT_EQ(got.entries.size(), listed.size());
@@ -46,16 +55,44 @@ void expect_same_as_tree(std::string_view body) {
   EXPECT_EQ(bj::value(*got.top), tree);
 }
 
+// Whole, a byte at a time, and in pieces that cut tokens, escapes and keys anywhere.
+void expect_same_as_tree(std::string_view body) {
+  for (std::size_t piece : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{64}, std::size_t{4096}}) {
+    expect_same_as_tree(body, piece);
+  }
+}
+
+// The answers a listing can give, read whole and in every way of cutting them in two.
+const char kListing[] = R"({"meta": {"slurm": {"release": "26.05.3"}}, "jobs": [
+    {"job_id": 7, "name": "tp-a-j-1", "state": ["RUNNING"], "het": {"job_id": 0},
+     "nested": [[1, 2.5, -3, 18446744073709551615], {"deep": [true, false, null]}], "empty": {}, "none": []},
+    {"job_id": 8, "comment": "esc\"aped \u00e9 \n line", "array": []}],
+    "errors": [{"error": "x", "error_number": 1}], "warnings": [], "last_update": {"number": 5}})";
+
 TEST(JsonListingTest, EntriesAndTheRestAreWhatTheWholeTreeHolds) {
-  expect_same_as_tree(R"({"meta": {"slurm": {"release": "26.05.3"}}, "jobs": [
-      {"job_id": 7, "name": "tp-a-j-1", "state": ["RUNNING"], "het": {"job_id": 0},
-       "nested": [[1, 2.5, -3, 18446744073709551615], {"deep": [true, false, null]}], "empty": {}, "none": []},
-      {"job_id": 8, "comment": "esc\"aped \u00e9 \n line", "array": []}],
-      "errors": [{"error": "x", "error_number": 1}], "warnings": [], "last_update": {"number": 5}})");
+  expect_same_as_tree(kListing);
   expect_same_as_tree(R"({"jobs": []})");
   expect_same_as_tree(R"({"jobs": [1, "two", null, [3], {"four": 4}], "after": [1, [2]]})");
   // A key written with an escape is still the list's key; a list deeper down is not the list.
   expect_same_as_tree(R"({"jo\u0062s": [{"job_id": 1}], "other": {"jobs": [{"job_id": 2}]}})");
+}
+
+TEST(JsonListingTest, ABodyCutInTwoAnywhereReadsAsTheWhole) {
+  const std::string_view body = kListing;
+  const bj::value tree = bj::parse(body);
+  for (std::size_t cut = 0; cut <= body.size(); ++cut) {
+    std::vector<bj::value> entries;
+    ListingParser parser("jobs", [&](const bj::value& entry) {
+      entries.push_back(bj::value(entry, bj::storage_ptr()));
+      return ok_status();
+    });
+    EXPECT_TRUE(parser.write(body.substr(0, cut)));
+    EXPECT_TRUE(parser.write(body.substr(cut)));
+    auto top = parser.finish();
+    ASSERT_TRUE(top.ok()) << "cut at " << cut << ": " << top.error().message();
+    EXPECT_EQ(bj::array(entries.begin(), entries.end()), tree.at("jobs").as_array()) << "cut at " << cut;
+    EXPECT_EQ(top->at("errors"), tree.at("errors")) << "cut at " << cut;
+  }
 }
 
 TEST(JsonListingTest, RecordedListingsReadTheSame) {
@@ -81,13 +118,37 @@ TEST(JsonListingTest, RefusesWhatIsNoJsonObject) {
   EXPECT_EQ(read(R"([{"jobs": []}])").top.error().message(), "the body is not a JSON object");
   EXPECT_EQ(read("17").top.error().message(), "the body is not a JSON object");
   EXPECT_TRUE(read("{\"jobs\": []}  \n").top.ok()) << "trailing white space is allowed";
+  for (std::size_t piece : {1, 2, 5}) {
+    SCOPED_TRACE(piece);
+    EXPECT_TRUE(read("{\"jobs\": []}  \n", piece).top.ok());
+    EXPECT_EQ(read(R"({"jobs": []} {"jobs": []})", piece).top.error().message().rfind("the body is not JSON: ", 0), 0u);
+    EXPECT_EQ(read(R"({"jobs": [)", piece).top.error().message().rfind("the body is not JSON: ", 0), 0u);
+    EXPECT_EQ(read("17", piece).top.error().message(), "the body is not a JSON object");
+  }
+}
+
+TEST(JsonListingTest, AfterAFailureTheRestIsNotRead) {
+  int seen = 0;
+  ListingParser parser("jobs", [&](const bj::value&) {
+    ++seen;
+    return ok_status();
+  });
+  EXPECT_TRUE(parser.write(R"({"jobs": [{"job_id": 1}, )"));
+  EXPECT_FALSE(parser.write(R"(}{)"));
+  EXPECT_FALSE(parser.write(R"({"job_id": 2}]})"));
+  auto top = parser.finish();
+  ASSERT_FALSE(top.ok());
+  EXPECT_EQ(top.error().message().rfind("the body is not JSON: ", 0), 0u) << top.error().message();
+  EXPECT_EQ(seen, 1);
 }
 
 TEST(JsonListingTest, TwoListsInOneAnswerAreRefused) {
-  const Read two = read(R"({"jobs": [{"job_id": 1}], "jobs": [{"job_id": 2}]})");
-  ASSERT_FALSE(two.top.ok());
-  EXPECT_EQ(two.top.error().kind(), ErrorKind::corrupt);
-  EXPECT_EQ(two.top.error().message(), "the answer holds two \"jobs\" lists");
+  for (std::size_t piece : {0, 1, 9}) {
+    const Read two = read(R"({"jobs": [{"job_id": 1}], "jobs": [{"job_id": 2}]})", piece);
+    ASSERT_FALSE(two.top.ok());
+    EXPECT_EQ(two.top.error().kind(), ErrorKind::corrupt);
+    EXPECT_EQ(two.top.error().message(), "the answer holds two \"jobs\" lists");
+  }
 }
 
 TEST(JsonListingTest, AnEntryRefusedStopsTheReadWithItsError) {

@@ -144,6 +144,28 @@ TEST_F(MeteredTransportTest, RealExchangesAreCountedWithTheirBytesAndErrorsAndPa
   }
 }
 
+// A listing read as it arrives is counted with every byte its reader took, not what the
+// response kept of it.
+TEST_F(MeteredTransportTest, AStreamedListingCountsItsWholeBody) {
+  const std::string listing = R"({"jobs": [)" + std::string(3 * kKeptBodyBytes, ' ') + "]}";
+  auto server = TestHttpServer::start_tcp([&](const ReceivedRequest&) { return Action::reply(200, listing); });
+  ASSERT_NE(server, nullptr);
+  auto curl = curl_to(server->url());
+  ASSERT_NE(curl, nullptr);
+  metrics::Metrics metrics(m_clock);
+  MeteredTransport metered(*curl, metrics);
+  struct Discard final : BodyReader {
+    void take(std::string_view) override {}
+  } reader;
+  HttpRequest listed = request(HttpMethod::get, "/slurm/v0.0.45/jobs");
+  listed.reader = &reader;
+
+  const HttpExchange exchange = metered.perform(listed);
+
+  ASSERT_TRUE(exchange.response.streamed);
+  EXPECT_EQ(scrape(metrics).value("tuneplane_slurm_rest_received_bytes_total", {{"endpoint", "jobs"}}), listing.size());
+}
+
 TEST_F(MeteredTransportTest, AConnectionRefusedIsCountedNotSentWithNoBytes) {
   auto curl = curl_to("http://127.0.0.1:" + std::to_string(testing::unused_port()));
   ASSERT_NE(curl, nullptr);

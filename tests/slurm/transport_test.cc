@@ -1,9 +1,9 @@
 // CurlTransport against a real HTTP server on loopback: connection handling, headers, proxies,
 // unix sockets, and the guarantee that a submit is never sent twice.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
-#include <unistd.h>
 
 #include "slurm/curl_transport.h"
 #include "test_http_server.h"
@@ -15,7 +15,8 @@ using testing::Action;
 using testing::ReceivedRequest;
 using testing::TestHttpServer;
 
-std::unique_ptr<CurlTransport> transport_for(const std::string& url, std::chrono::milliseconds total = std::chrono::seconds(10)) {
+std::unique_ptr<CurlTransport> transport_for(const std::string& url,
+                                             std::chrono::milliseconds total = std::chrono::seconds(10)) {
   CurlTransportOptions options;
   options.url = url;
   options.connect_timeout = std::chrono::milliseconds(2000);
@@ -45,6 +46,12 @@ HttpRequest post(std::string target, Reuse reuse) {
   request.reuse = reuse;
   return request;
 }
+
+// Records what a BodyReader is given, piece by piece.
+struct RecordingReader final : BodyReader {
+  void take(std::string_view piece) override { taken.append(piece); }
+  std::string taken;
+};
 
 // The server answers GETs with keep-alive and, for every POST, "creates the job" (records the
 // request) and then closes the connection without answering.
@@ -205,7 +212,8 @@ TEST(CurlTransportTest, TakesTimeoutsLowSpeedAndProxyFromSettings) {
 
 TEST(CurlTransportTest, SpeaksToAUnixSocketUrl) {
   const std::string path = "/tmp/tp-slurm-test-" + std::to_string(::getpid()) + ".sock";
-  auto server = TestHttpServer::start_unix(path, [](const ReceivedRequest&) { return Action::reply(200, R"({"ok":1})"); });
+  auto server =
+      TestHttpServer::start_unix(path, [](const ReceivedRequest&) { return Action::reply(200, R"({"ok":1})"); });
   ASSERT_NE(server, nullptr) << "the test server could not start on " << path;
   auto transport = transport_for("unix:" + path);
   ASSERT_NE(transport, nullptr);
@@ -223,16 +231,19 @@ TEST(CurlTransportTest, RefusesUrlsItCannotUse) {
   options.url = "ftp://example";
   auto made = CurlTransport::create(options);
   ASSERT_FALSE(made.ok());
-  EXPECT_EQ(made.error().message(), "REST URL \"ftp://example\": use http://host:port, https://host:port or unix:/path");
+  EXPECT_EQ(made.error().message(),
+            "REST URL \"ftp://example\": use http://host:port, https://host:port or unix:/path");
   options.url = "unix:relative.sock";
   made = CurlTransport::create(options);
   ASSERT_FALSE(made.ok());
-  EXPECT_EQ(made.error().message(),
-            "REST URL \"unix:relative.sock\": a unix socket URL needs an absolute path, e.g. unix:/run/slurmrestd.sock");
+  EXPECT_EQ(
+      made.error().message(),
+      "REST URL \"unix:relative.sock\": a unix socket URL needs an absolute path, e.g. unix:/run/slurmrestd.sock");
 }
 
 TEST(CurlTransportTest, RefusesAnAnswerLargerThanTheLimit) {
-  auto server = TestHttpServer::start_tcp([](const ReceivedRequest&) { return Action::reply(200, std::string(100000, 'x')); });
+  auto server =
+      TestHttpServer::start_tcp([](const ReceivedRequest&) { return Action::reply(200, std::string(100000, 'x')); });
   ASSERT_NE(server, nullptr) << "the test server could not start";
   CurlTransportOptions options;
   options.url = server->url();
@@ -245,6 +256,41 @@ TEST(CurlTransportTest, RefusesAnAnswerLargerThanTheLimit) {
   EXPECT_EQ(exchange.delivery, Delivery::maybe_sent);
   EXPECT_EQ(exchange.fault, TransportFault::too_large);
   EXPECT_EQ(exchange.detail, "the answer exceeded 1000 bytes");
+
+  // The limit counts every byte a reader took too, so a runaway listing still ends.
+  RecordingReader reader;
+  HttpRequest listing = get("/slurm/v0.0.45/jobs");
+  listing.reader = &reader;
+  const HttpExchange streamed = (*transport)->perform(listing);
+  EXPECT_EQ(streamed.delivery, Delivery::maybe_sent);
+  EXPECT_EQ(streamed.fault, TransportFault::too_large);
+  EXPECT_LE(reader.taken.size(), 1000u);
+}
+
+// A listing's body goes to the request's reader as it arrives: every byte in order, while the
+// response keeps only its first kKeptBodyBytes; without a reader the body is whole.
+TEST(CurlTransportTest, ARequestsReaderTakesTheBodyAndTheResponseKeepsItsStart) {
+  std::string body;
+  for (int i = 0; body.size() < 3 * kKeptBodyBytes; ++i) body += std::to_string(i) + ",";
+  auto server = TestHttpServer::start_tcp([&](const ReceivedRequest&) { return Action::reply(200, body); });
+  ASSERT_NE(server, nullptr) << "the test server could not start";
+  auto transport = transport_for(server->url());
+  ASSERT_NE(transport, nullptr);
+
+  RecordingReader reader;
+  HttpRequest listing = get("/slurm/v0.0.45/jobs");
+  listing.reader = &reader;
+  const HttpExchange streamed = transport->perform(listing);
+  ASSERT_EQ(streamed.delivery, Delivery::answered) << streamed.detail;
+  EXPECT_EQ(reader.taken, body);
+  EXPECT_TRUE(streamed.response.streamed);
+  EXPECT_EQ(streamed.response.body, body.substr(0, kKeptBodyBytes));
+  EXPECT_EQ(streamed.response.body_size(), body.size());
+
+  const HttpExchange whole = transport->perform(get("/slurm/v0.0.45/jobs"));
+  EXPECT_FALSE(whole.response.streamed);
+  EXPECT_EQ(whole.response.body, body);
+  EXPECT_EQ(whole.response.body_size(), body.size());
 }
 
 // A full job listing is given a timeout of its own (HttpRequest::timeout): longer or shorter,

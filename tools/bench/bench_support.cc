@@ -90,7 +90,7 @@ HttpExchange CountingTransport::perform(const HttpRequest& request) {
   ++calls;
   bytes_sent += static_cast<long long>(request.target.size() + request.body.size());
   HttpExchange exchange = m_inner.perform(request);
-  bytes_received += static_cast<long long>(exchange.response.body.size());
+  bytes_received += static_cast<long long>(exchange.response.body_size());
   return exchange;
 }
 
