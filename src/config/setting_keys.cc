@@ -53,8 +53,8 @@ constexpr SettingKey kKeys[] = {
      "holds it); direct: submitted runnable"},
     {"TUNEPLANE_SLURM_REQUEST_BUDGET", "200", "calls to slurmrestd per poll cycle (1 to 100000)"},
     {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "1s",
-     "after a call that finds slurmrestd struggling or unreachable, the wait before the next one; doubled "
-     "after each further failure"},
+     "after two calls in a row that find slurmrestd struggling or unreachable, the wait before the next "
+     "one; doubled after each further failure"},
     {"TUNEPLANE_SLURM_BACKOFF_MAX", "5m", "the longest such wait (at least TUNEPLANE_SLURM_BACKOFF_INITIAL)"},
     {"TUNEPLANE_SLURM_BULK_MAX_IDS", "500", "job ids in one bulk state query (1 to 5000)"},
     {"TUNEPLANE_SLURM_BULK_MAX_URL_BYTES", "8000",

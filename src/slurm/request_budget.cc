@@ -1,16 +1,24 @@
 #include "slurm/request_budget.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tpslurm::slurm {
 
 Status BudgetLimits::check() const {
   if (calls_per_cycle < 1) {
-    return invalid_argument("request budget: calls_per_cycle " + std::to_string(calls_per_cycle) + " must be at least 1");
+    return invalid_argument("request budget: calls_per_cycle " + std::to_string(calls_per_cycle) +
+                            " must be at least 1");
   }
-  if (initial_backoff < std::chrono::milliseconds(1)) return invalid_argument("request budget: initial_backoff must be at least 1 ms");
-  if (max_backoff < initial_backoff) return invalid_argument("request budget: max_backoff must not be shorter than initial_backoff");
+  if (initial_backoff < std::chrono::milliseconds(1))
+    return invalid_argument("request budget: initial_backoff must be at least 1 ms");
+  if (max_backoff < initial_backoff)
+    return invalid_argument("request budget: max_backoff must not be shorter than initial_backoff");
   if (!(multiplier >= 1.0)) return invalid_argument("request budget: multiplier must be at least 1");
+  if (failures_before_backoff < 1) {
+    return invalid_argument("request budget: failures_before_backoff " + std::to_string(failures_before_backoff) +
+                            " must be at least 1");
+  }
   return ok_status();
 }
 
@@ -21,12 +29,10 @@ bool RequestBudget::is_failure(Outcome outcome) {
     case Outcome::uncertain:
     case Outcome::not_sent:
     case Outcome::rejected_transient:
-    case Outcome::auth:
-      return true;
+    case Outcome::auth: return true;
     case Outcome::ok:
     case Outcome::not_found:
-    case Outcome::rejected:
-      return false;
+    case Outcome::rejected: return false;
   }
   return true;
 }
@@ -52,13 +58,13 @@ Admission RequestBudget::admit() {
     }
     // Past the back-off: one probe goes; the rest wait for its outcome.
     if (m_probe_in_flight) {
-      return {false, "request budget: a probe call after " + std::to_string(m_failures) + " failed call(s) is still out",
+      return {false,
+              "request budget: a probe call after " + std::to_string(m_failures) + " failed call(s) is still out",
               now + m_limits.initial_backoff};
     }
   }
   if (m_used >= m_limits.calls_per_cycle) {
-    return {false,
-            "request budget: all " + std::to_string(m_limits.calls_per_cycle) + " calls of this cycle are used",
+    return {false, "request budget: all " + std::to_string(m_limits.calls_per_cycle) + " calls of this cycle are used",
             std::nullopt};
   }
   ++m_used;
@@ -75,13 +81,14 @@ void RequestBudget::record(Outcome outcome) {
     return;
   }
   ++m_failures;
-  m_until = m_clock.now() + delay_after(m_failures);
+  if (m_failures >= m_limits.failures_before_backoff) m_until = m_clock.now() + delay_after(m_failures);
 }
 
 std::chrono::milliseconds RequestBudget::delay_after(int failures) const {
   const double initial = static_cast<double>(m_limits.initial_backoff.count());
   const double cap = static_cast<double>(m_limits.max_backoff.count());
-  const double delay = std::min(cap, initial * std::pow(m_limits.multiplier, failures - 1));
+  const int doublings = std::max(0, failures - m_limits.failures_before_backoff);
+  const double delay = std::min(cap, initial * std::pow(m_limits.multiplier, doublings));
   return std::chrono::milliseconds(static_cast<std::chrono::milliseconds::rep>(delay));
 }
 

@@ -5,12 +5,16 @@
 // Two rules, checked by admit() before every call:
 //   - per cycle at most `calls_per_cycle` calls; begin_cycle() (the controller, once per poll
 //     cycle) starts the count again;
-//   - after a call that failed in a way that says "the server is struggling or unreachable"
-//     (uncertain, not_sent, rejected_transient, auth), no call until a back-off delay has
-//     passed: `initial_backoff`, multiplied by `multiplier` after each further failure, capped
-//     at `max_backoff`. When it has passed, ONE call is let through as a probe; the others
-//     keep waiting until the probe's outcome is recorded. A success (ok, not_found, rejected:
-//     the server answered about the request itself) ends the back-off.
+//   - after `failures_before_backoff` calls in a row that failed in a way that says "the server
+//     is struggling or unreachable" (uncertain, not_sent, rejected_transient, auth), no call
+//     until a back-off delay has passed: `initial_backoff`, multiplied by `multiplier` after
+//     each further failure, capped at `max_backoff`. When it has passed, ONE call is let
+//     through as a probe; the others keep waiting until the probe's outcome is recorded. A
+//     success (ok, not_found, rejected: the server answered about the request itself) ends
+//     the back-off and the run of failures. One failure between successes is that call's own
+//     (a dropped connection, one 500 while slurmctld was busy): it is retried by its caller,
+//     and every other call goes on; a server that is down fails every call, so the second
+//     one in a row starts the back-off.
 // A refused admission says why and when to try again; the caller treats it as not sent (no
 // byte left), so refusing is always safe. Time comes from the injected Clock: tests drive it
 // by hand and never sleep. A clock stepped back never stretches a back-off: no wait lasts
@@ -33,9 +37,10 @@ struct BudgetLimits {
   std::chrono::milliseconds initial_backoff{1000};
   std::chrono::milliseconds max_backoff{std::chrono::minutes(5)};
   double multiplier = 2.0;
+  int failures_before_backoff = 2;  // failed calls in a row that start the back-off
 
   // invalid_argument naming the field: calls_per_cycle < 1, initial_backoff < 1 ms,
-  // max_backoff < initial_backoff, multiplier < 1.
+  // max_backoff < initial_backoff, multiplier < 1, failures_before_backoff < 1.
   Status check() const;
 };
 

@@ -31,11 +31,13 @@ TEST(PreflightGateTest, AnAnswerIsKeptForTheCycleButARefusalBeforeSendingIsAsked
   ASSERT_TRUE(client.ok()) << client.error().message();
   PreflightGate gate(**client);
 
-  // A failed call starts the budget's back-off: the pre-flight is refused before sending.
+  // Two failed calls in a row start the budget's back-off: the pre-flight is refused before
+  // sending.
   ASSERT_TRUE((*sim)
                   ->add_fault(R"({"kind": "error_response", "status": 500, "method": "GET",
-                                    "path_prefix": "/slurm/v0.0.38/jobs", "count": 1})")
+                                    "path_prefix": "/slurm/v0.0.38/jobs", "count": 2})")
                   .ok());
+  EXPECT_FALSE((*client)->jobs_changed_since(std::nullopt).ok());
   EXPECT_FALSE((*client)->jobs_changed_since(std::nullopt).ok());
   const slurm::CallResult refused = gate.check();
   EXPECT_EQ(refused.outcome, slurm::Outcome::not_sent) << refused.message;

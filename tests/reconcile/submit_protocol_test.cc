@@ -91,23 +91,39 @@ TEST_F(SubmitProtocolTest, AHetjobIsOneSlurmJobWithEveryComponentIdentified) {
   for (const auto& component : slurm_jobs("h1")) EXPECT_FALSE(component.requeue) << component.job_id;
 }
 
-// While the request budget backs off nothing would be sent: a job whose turn comes after
-// another's submit answer was lost in the same cycle stays prepared, with no intent journaled
+// While the request budget backs off nothing would be sent: a job whose turn comes after two
+// submit answers in a row were lost in the same cycle stays prepared, with no intent journaled
 // and taken back (the soak found 15 such round trips per attempt under faults).
 TEST_F(SubmitProtocolTest, WhileTheRequestBudgetBacksOffNoIntentIsJournaled) {
   client_asks_budget = true;
   start();
   add_job("j1", Shape::cpu_only);
   add_job("j2", Shape::cpu_only);
-  fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit", "count": 1})");
+  add_job("j3", Shape::cpu_only);
+  fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit", "count": 2})");
   once();
-  ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown) << "its answer was lost: the budget backs off";
-  EXPECT_EQ(attempt("j2").state, AttemptState::prepared);
-  for (const auto& e : story("j2")) EXPECT_EQ(e.find("submitting"), std::string::npos) << e;
-  EXPECT_EQ(sim->stat("submits_received"), 1);
+  ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown) << "its answer was lost";
+  ASSERT_EQ(attempt("j2").state, AttemptState::submit_unknown) << "the second in a row: the budget backs off";
+  EXPECT_EQ(attempt("j3").state, AttemptState::prepared);
+  for (const auto& e : story("j3")) EXPECT_EQ(e.find("submitting"), std::string::npos) << e;
+  EXPECT_EQ(sim->stat("submits_received"), 2);
   step_local_clock(std::chrono::seconds(2));
   once();
-  EXPECT_TRUE(attempt("j2").slurm_job_id.has_value()) << "submitted once the back-off ended";
+  EXPECT_TRUE(attempt("j3").slurm_job_id.has_value()) << "submitted once the back-off ended";
+}
+
+// One lost answer between successes holds no other job back: the next job of the same cycle
+// is submitted at once.
+TEST_F(SubmitProtocolTest, OneLostAnswerHoldsNoOtherSubmitBack) {
+  client_asks_budget = true;
+  start();
+  add_job("j1", Shape::cpu_only);
+  add_job("j2", Shape::cpu_only);
+  fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit", "count": 1})");
+  once();  // the local clock stands still: a back-off would keep the second job prepared
+  EXPECT_EQ(sim->stat("submits_received"), 2);
+  EXPECT_TRUE(attempt("j1").slurm_job_id.has_value());
+  EXPECT_TRUE(attempt("j2").slurm_job_id.has_value());
 }
 
 TEST_F(SubmitProtocolTest, ARejectedJobFailsWithSlurmsWordsAndIsCleanedUp) {

@@ -1,10 +1,11 @@
 // RequestBudget: the per-cycle call limit and the back-off after errors, driven by a manual
 // clock (no sleeping), and through the client: a refused call is `not_sent` and never reaches
 // the transport.
+#include "slurm/request_budget.h"
+
 #include <gtest/gtest.h>
 
 #include "fake_transport.h"
-#include "slurm/request_budget.h"
 #include "slurm/rest_client.h"
 #include "test_support.h"
 
@@ -34,13 +35,16 @@ TEST_F(RequestBudgetTest, GrantsAtMostTheCallsOfOneCycle) {
   EXPECT_TRUE(budget.admit().granted);
 }
 
-TEST_F(RequestBudgetTest, BacksOffAfterAFailureUntilTheDelayHasPassed) {
+TEST_F(RequestBudgetTest, BacksOffAfterTwoFailuresInARowUntilTheDelayHasPassed) {
   RequestBudget budget(m_clock, BudgetLimits{100, milliseconds(1000), seconds(60), 2.0});
   ASSERT_TRUE(budget.admit().granted);
   budget.record(Outcome::uncertain);
+  EXPECT_FALSE(budget.backing_off_until()) << "one failure is that call's own";
+  ASSERT_TRUE(budget.admit().granted);
+  budget.record(Outcome::not_sent);
   const Admission refused = budget.admit();
   EXPECT_FALSE(refused.granted);
-  EXPECT_EQ(refused.reason, "request budget: backing off after 1 failed call(s) until 2026-11-30T12:00:01Z");
+  EXPECT_EQ(refused.reason, "request budget: backing off after 2 failed call(s) until 2026-11-30T12:00:01Z");
   EXPECT_EQ(refused.retry_at, m_clock.now() + seconds(1));
   m_clock.advance(milliseconds(999));
   EXPECT_FALSE(budget.admit().granted);
@@ -48,8 +52,30 @@ TEST_F(RequestBudgetTest, BacksOffAfterAFailureUntilTheDelayHasPassed) {
   EXPECT_TRUE(budget.admit().granted);
 }
 
+// A server that answers most calls and fails one now and then (one 500, one dropped
+// connection) never holds every other call back.
+TEST_F(RequestBudgetTest, AFailureBetweenSuccessesIsNoReasonToBackOff) {
+  RequestBudget budget(m_clock, BudgetLimits{1000});
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(budget.admit().granted) << i;
+    budget.record(i % 2 == 0 ? Outcome::uncertain : Outcome::ok);
+    EXPECT_FALSE(budget.backing_off_until()) << i;
+  }
+}
+
+TEST_F(RequestBudgetTest, OneFailureBacksOffWhenTheLimitsSaySo) {
+  BudgetLimits limits{100, milliseconds(1000), seconds(60), 2.0};
+  limits.failures_before_backoff = 1;
+  RequestBudget budget(m_clock, limits);
+  ASSERT_TRUE(budget.admit().granted);
+  budget.record(Outcome::rejected_transient);
+  EXPECT_EQ(budget.admit().reason, "request budget: backing off after 1 failed call(s) until 2026-11-30T12:00:01Z");
+}
+
 TEST_F(RequestBudgetTest, DoublesTheDelayWithEachFailureUpToTheCap) {
   RequestBudget budget(m_clock, BudgetLimits{100, milliseconds(1000), seconds(5), 2.0});
+  ASSERT_TRUE(budget.admit().granted);
+  budget.record(Outcome::not_sent);
   std::vector<milliseconds> delays;
   for (int i = 0; i < 5; ++i) {
     ASSERT_TRUE(budget.admit().granted) << i;
@@ -59,19 +85,21 @@ TEST_F(RequestBudgetTest, DoublesTheDelayWithEachFailureUpToTheCap) {
     m_clock.set(until);
   }
   EXPECT_EQ(delays, (std::vector<milliseconds>{milliseconds(1000), milliseconds(2000), milliseconds(4000),
-                                                milliseconds(5000), milliseconds(5000)}));
-  EXPECT_EQ(budget.consecutive_failures(), 5);
+                                               milliseconds(5000), milliseconds(5000)}));
+  EXPECT_EQ(budget.consecutive_failures(), 6);
 }
 
 TEST_F(RequestBudgetTest, LetsOneProbeThroughAfterTheBackOffAndWaitsForItsOutcome) {
   RequestBudget budget(m_clock, BudgetLimits{100, milliseconds(1000), seconds(60), 2.0});
-  ASSERT_TRUE(budget.admit().granted);
-  budget.record(Outcome::uncertain);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(budget.admit().granted);
+    budget.record(Outcome::uncertain);
+  }
   m_clock.advance(seconds(1));
   EXPECT_TRUE(budget.admit().granted) << "the probe";
   const Admission second = budget.admit();
   EXPECT_FALSE(second.granted);
-  EXPECT_EQ(second.reason, "request budget: a probe call after 1 failed call(s) is still out");
+  EXPECT_EQ(second.reason, "request budget: a probe call after 2 failed call(s) is still out");
   budget.record(Outcome::ok);
   EXPECT_FALSE(budget.backing_off_until());
   EXPECT_EQ(budget.consecutive_failures(), 0);
@@ -99,10 +127,13 @@ TEST_F(RequestBudgetTest, RefusesLimitsThatCannotWork) {
             "request budget: max_backoff must not be shorter than initial_backoff");
   EXPECT_EQ((BudgetLimits{10, seconds(1), seconds(10), 0.5}).check().error().message(),
             "request budget: multiplier must be at least 1");
+  BudgetLimits never;
+  never.failures_before_backoff = 0;
+  EXPECT_EQ(never.check().error().message(), "request budget: failures_before_backoff 0 must be at least 1");
   EXPECT_TRUE(BudgetLimits{}.check().ok());
 }
 
-// Through the client: after a failed call the next one is refused without touching the
+// Through the client: after two failed calls the next one is refused without touching the
 // transport, and is `not_sent` — safe for a submit too.
 TEST_F(RequestBudgetTest, TheClientSendsNothingWhileBackingOff) {
   testing::FakeTransport transport;
@@ -115,12 +146,13 @@ TEST_F(RequestBudgetTest, TheClientSendsNothingWhileBackingOff) {
   auto client = RestClient::create(transport, tokens, "v0.0.45", options);
   ASSERT_TRUE(client.ok());
   EXPECT_EQ((*client)->get_job({12, ""}).outcome, Outcome::uncertain);
+  EXPECT_EQ((*client)->get_job({12, ""}).outcome, Outcome::uncertain);
   const SubmitResult submit = (*client)->submit(testing::cpu_description());
   EXPECT_EQ(submit.outcome, Outcome::not_sent);
   EXPECT_EQ(submit.message,
-            "POST /slurm/v0.0.45/job/submit: not sent: request budget: backing off after 1 failed call(s) until "
+            "POST /slurm/v0.0.45/job/submit: not sent: request budget: backing off after 2 failed call(s) until "
             "2026-11-30T12:00:30Z");
-  EXPECT_EQ(transport.requests().size(), 1u);
+  EXPECT_EQ(transport.requests().size(), 2u);
 }
 
 }  // namespace

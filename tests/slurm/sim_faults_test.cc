@@ -13,9 +13,7 @@ using testing::sim_description;
 
 class SimFaultsTest : public testing::SimClientTest {
  protected:
-  SubmitResult submit(const std::string& name = "tp-sim-fault-1") {
-    return m_client->submit(sim_description(name));
-  }
+  SubmitResult submit(const std::string& name = "tp-sim-fault-1") { return m_client->submit(sim_description(name)); }
   static constexpr char kSubmitRule[] = R"("method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit")";
 };
 
@@ -24,7 +22,8 @@ TEST_F(SimFaultsTest, DroppedAnswerAfterTheJobWasCreatedIsUncertain) {
   fault(std::string(R"({"kind": "drop_response", )") + kSubmitRule + "}");
   const SubmitResult result = submit();
   EXPECT_EQ(result.outcome, Outcome::uncertain);
-  EXPECT_EQ(result.message, "POST /slurm/v0.0.45/job/submit: may have been received: connection closed with no answer" + where());
+  EXPECT_EQ(result.message,
+            "POST /slurm/v0.0.45/job/submit: may have been received: connection closed with no answer" + where());
   EXPECT_EQ(m_sim->stat("submits_received"), 1) << "sent exactly once";
   EXPECT_EQ(m_sim->stat("jobs_created"), 1) << "the job exists: only a search can tell";
   // The search a lost answer calls for finds it.
@@ -75,7 +74,8 @@ TEST_F(SimFaultsTest, AnswerLaterThanTheTimeoutIsUncertain) {
   fault(std::string(R"({"kind": "delay", "ms": 2500, )") + kSubmitRule + "}");
   const SubmitResult result = submit();
   EXPECT_EQ(result.outcome, Outcome::uncertain);
-  EXPECT_EQ(result.message, "POST /slurm/v0.0.45/job/submit: may have been received: timed out waiting for the answer" + where());
+  EXPECT_EQ(result.message,
+            "POST /slurm/v0.0.45/job/submit: may have been received: timed out waiting for the answer" + where());
   EXPECT_EQ(m_sim->stat("jobs_created"), 1);
 }
 
@@ -114,7 +114,8 @@ TEST_F(SimFaultsTest, OutageThatClosesConnectionsIsUncertainAlthoughNothingWasCr
   fault(R"({"kind": "outage", "mode": "close", "seconds": 60})");
   const SubmitResult result = submit();
   EXPECT_EQ(result.outcome, Outcome::uncertain);
-  EXPECT_EQ(result.message, "POST /slurm/v0.0.45/job/submit: may have been received: connection closed with no answer" + where());
+  EXPECT_EQ(result.message,
+            "POST /slurm/v0.0.45/job/submit: may have been received: connection closed with no answer" + where());
   EXPECT_EQ(m_sim->stat("jobs_created"), 0);
   advance(std::chrono::seconds(61));
   EXPECT_EQ(submit("tp-sim-fault-2").outcome, Outcome::ok) << "the window ended";
@@ -161,8 +162,8 @@ TEST_F(SimFaultsTest, AccountingOutageLeavesTheSearchIncomplete) {
   EXPECT_NE(result.sources[1].message.find("(error 7000)"), std::string::npos) << result.sources[1].message;
 }
 
-// With a request budget, a failed call puts the client on hold: the calls that follow are
-// refused before anything is sent, so a sick server is not hammered.
+// With a request budget, two failed calls in a row put the client on hold: the calls that
+// follow are refused before anything is sent, so a sick server is not hammered.
 TEST_F(SimFaultsTest, TheBudgetHoldsOffAfterAnOutageAndProbesOnceItHasPassed) {
   ManualClock budget_clock{from_unix_seconds(1796040000)};
   RequestBudget budget(budget_clock, BudgetLimits{100, std::chrono::seconds(10), std::chrono::seconds(60), 2.0});
@@ -170,15 +171,16 @@ TEST_F(SimFaultsTest, TheBudgetHoldsOffAfterAnOutageAndProbesOnceItHasPassed) {
   fault(R"({"kind": "outage", "mode": "close", "seconds": 5})");
   const std::vector<std::uint32_t> ids{1, 2, 3};
   EXPECT_EQ(m_client->bulk_state(ids).outcome, Outcome::uncertain);
+  EXPECT_EQ(m_client->bulk_state(ids).outcome, Outcome::uncertain);
   advance(std::chrono::seconds(5));
   const SubmitResult held = submit();
   EXPECT_EQ(held.outcome, Outcome::not_sent);
   EXPECT_EQ(held.message,
-            "POST /slurm/v0.0.45/job/submit: not sent: request budget: backing off after 1 failed call(s) until "
+            "POST /slurm/v0.0.45/job/submit: not sent: request budget: backing off after 2 failed call(s) until "
             "2026-11-30T12:00:10Z");
   EXPECT_EQ(m_client->bulk_state(ids).outcome, Outcome::not_sent);
   EXPECT_EQ(m_sim->stat("submits_received"), 0);
-  EXPECT_EQ(m_sim->route_count("GET /slurm/v0.0.45/jobs/state"), 1) << "only the call the outage swallowed";
+  EXPECT_EQ(m_sim->route_count("GET /slurm/v0.0.45/jobs/state"), 2) << "only the calls the outage swallowed";
   budget_clock.advance(std::chrono::seconds(10));
   const BulkStateResult probe = m_client->bulk_state(ids);
   EXPECT_EQ(probe.outcome, Outcome::ok) << probe.message;
