@@ -120,10 +120,11 @@ class JsonDialect::RecordsDecoder final : public JobsDecoder {
  public:
   RecordsDecoder(const JsonDialect& dialect, RecordSource source)
       : m_dialect(dialect),
-        m_read(source == RecordSource::slurmdbd ? &JsonDialect::read_db_job : &JsonDialect::read_job),
+        m_from_slurmdbd(source == RecordSource::slurmdbd),
         m_on_entry([this](const bj::value& record) -> Status {
           if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
-          m_reply.jobs.push_back((m_dialect.*m_read)(record.as_object()));
+          const auto& fields = record.as_object();
+          m_reply.jobs.push_back(m_from_slurmdbd ? m_dialect.read_db_job(fields) : m_dialect.read_job(fields));
           return ok_status();
         }),
         m_parser("jobs", m_on_entry) {}
@@ -140,9 +141,8 @@ class JsonDialect::RecordsDecoder final : public JobsDecoder {
   }
 
  private:
-  using RecordReader = model::JobSnapshot (JsonDialect::*)(const bj::object&) const;
   const JsonDialect& m_dialect;
-  RecordReader m_read;
+  bool m_from_slurmdbd;
   JobsReply m_reply;
   json::ListingEntry m_on_entry;
   json::ListingParser m_parser;
