@@ -7,6 +7,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <atomic>
 #include <cstdlib>
 #include <set>
 
@@ -21,6 +22,7 @@
 #include "reconcile/search_round.h"
 #include "reconcile/status_board.h"
 #include "reconcile/status_round.h"
+#include "reconcile/stop_condition.h"
 #include "reconcile/sweep.h"
 #include "reconcile/work_queue.h"
 #include "storage/artifact_hash.h"
@@ -35,25 +37,7 @@ constexpr int kMaxOnceCycles = 200;
 constexpr std::chrono::hours kElapsedIdle{24};
 
 using config::LogLevel;
-
-// A condition that stops submitting: logged when it starts and when it clears, not per pass.
-struct Condition {
-  std::string name;
-  std::optional<std::string> active;
-
-  void observe(const std::optional<Error>& error) {
-    if (error && !active) {
-      active = error->message();
-      config::log(LogLevel::error, config::LogFields{},
-                  name + ": nothing new is submitted until it clears: " + *active);
-    }
-  }
-  void clear() {
-    if (!active) return;
-    config::log(LogLevel::info, config::LogFields{}, name + " cleared; submitting again");
-    active.reset();
-  }
-};
+using Steady = std::chrono::steady_clock;
 
 }  // namespace
 
@@ -80,9 +64,10 @@ struct Controller::Impl {
   ElapsedBoard elapsed;
   Services services;
 
-  Condition journal_condition{"the journal cannot be written", {}};
-  Condition storage_condition{"the storage root cannot be written", {}};
+  StopCondition journal_condition{"the journal cannot be written"};
+  StopCondition storage_condition{"the storage root cannot be written"};
   PassGates gates;
+  std::atomic<bool> storage_unwritable{false};  // gates.storage_unwritable, for the pool's storage probe
   int round = 0;
   CycleReport report;
 
@@ -100,14 +85,14 @@ struct Controller::Impl {
     auto safe = j.control("safe_mode");
     gates.paused = paused.ok() && paused->has_value();
     gates.safe_mode = safe.ok() && safe->has_value();
-    gates.storage_unwritable = storage_condition.active.has_value();
+    note_storage();
   }
 
   // Jobs that may need a pass: not final, or an ended attempt whose cleanup is still open.
   std::vector<std::string> live_jobs() {
     auto jobs = parts.journal.live_job_ids();
     if (!jobs.ok()) {
-      if (journal::is_unwritable(jobs.error())) journal_condition.observe(jobs.error());
+      if (journal::is_unwritable(jobs.error())) journal_condition.fail(jobs.error(), Steady::now(), Steady::now());
       return {};
     }
     return std::move(*jobs);
@@ -140,27 +125,36 @@ struct Controller::Impl {
   }
 
   void probe_storage() {
-    if (!storage_condition.active || parts.settings.storage_root.empty()) return;
+    if (!storage_unwritable.load() || parts.settings.storage_root.empty()) return;
     const std::string probe = parts.settings.storage_root + "/slurm/.tuneplane-write-probe";
+    const Steady::time_point since = Steady::now();
     Status written = storage::write_file_atomically(probe, "probe\n", 0600, storage::Overwrite::yes);
     ::unlink(probe.c_str());
     if (written.ok()) {
-      boost::asio::post(io, [this] {
-        storage_condition.clear();
-        gates.storage_unwritable = false;
+      boost::asio::post(io, [this, since] {
+        storage_condition.succeed(since, Steady::now());
+        note_storage();
       });
     }
   }
 
-  void apply(const PassResult& result) {
+  // The result of a pass that began at `since`.
+  void apply(const PassResult& result, Steady::time_point since) {
     ++report.passes;
-    if (result.progressed) {
-      ++report.progressed;
-      journal_condition.clear();
+    if (result.progressed) ++report.progressed;
+    const Steady::time_point now = Steady::now();
+    if (result.journal_condition) {
+      journal_condition.fail(*result.journal_condition, since, now);
+    } else if (result.progressed) {
+      journal_condition.succeed(since, now);
     }
-    journal_condition.observe(result.journal_condition);
-    storage_condition.observe(result.storage_condition);
-    gates.storage_unwritable = storage_condition.active.has_value();
+    if (result.storage_condition) storage_condition.fail(*result.storage_condition, since, now);
+    note_storage();
+  }
+
+  void note_storage() {
+    gates.storage_unwritable = storage_condition.active();
+    storage_unwritable = gates.storage_unwritable;
   }
 
   // --- daemon mode ---
@@ -223,10 +217,11 @@ struct Controller::Impl {
       if (!next) return;
       const PassGates snapshot = gates;
       boost::asio::post(pool, [this, id = *next, snapshot] {
+        const Steady::time_point began = Steady::now();
         PassResult result = run_pass(services, id, snapshot);
-        boost::asio::post(io, [this, id, result] {
+        boost::asio::post(io, [this, id, result, began] {
           queue.done(id);
-          apply(result);
+          apply(result, began);
           const auto at = std::chrono::steady_clock::now();
           if (result.look_again) queue.wake_at(id, at + *result.look_again);
           if (result.wants_search) waiting_for_search.insert(id);
@@ -272,6 +267,10 @@ void Controller::request_stop() {
   boost::asio::post(m_impl->io, [this] { m_impl->stopping = true; });
 }
 
+Controller::JournalCounts Controller::journal_counts() const {
+  return {m_impl->writer.writes(), m_impl->writer.commits()};
+}
+
 CycleReport Controller::run_once() {
   Impl& s = *m_impl;
   s.writer.set_writer_thread(std::this_thread::get_id());
@@ -283,7 +282,10 @@ CycleReport Controller::run_once() {
     s.io.poll();  // what the probe posted (a cleared condition)
     s.io.restart();
     const int before = s.report.progressed;
-    for (const auto& id : s.live_jobs()) s.apply(run_pass(s.services, id, s.gates));
+    for (const auto& id : s.live_jobs()) {
+      const Steady::time_point began = Steady::now();
+      s.apply(run_pass(s.services, id, s.gates), began);
+    }
     // After the passes, so that a sick listing's back-off never delays this cycle's submits.
     s.maybe_sweep(s.round, listing);
     if (s.report.progressed == before) break;

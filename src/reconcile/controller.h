@@ -72,6 +72,14 @@ class Controller {
   // Asks run() to stop as a first SIGTERM does; callable from any thread.
   void request_stop();
 
+  // The journal writes made and the commits they took since construction: writes that waited
+  // for the writer thread together share one commit. Callable from any thread.
+  struct JournalCounts {
+    std::int64_t writes = 0;
+    std::int64_t commits = 0;
+  };
+  JournalCounts journal_counts() const;
+
   struct Impl;
 
  private:

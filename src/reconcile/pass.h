@@ -55,7 +55,8 @@ struct PassResult {
   std::optional<std::chrono::milliseconds> look_again;
   bool wants_search = false;  // a blocked attempt waits for the cycle's search by tag
   // A condition that stops submitting for every job (the journal or the storage cannot be
-  // written); the controller logs it once and clears it when a write succeeds again.
+  // written); the controller logs it once and clears it when a later pass writes again
+  // (reconcile/stop_condition.h).
   std::optional<Error> journal_condition;
   std::optional<Error> storage_condition;
 };

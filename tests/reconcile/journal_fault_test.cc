@@ -10,10 +10,19 @@
 //
 // A first clean run counts the calls (N). The default run covers the first and last few n and
 // a stride between them; TUNEPLANE_FAULT_LOOP=all covers every n. The figures are printed.
+//
+// The first test runs the controller's --once loop, where every write is a commit of its own.
+// The second runs the daemon's loop (Controller::run, as `serve` does), where passes run on a
+// pool and writes that wait for the writer thread together share one group commit, so that one
+// failed call fails every write of its group: four jobs at once, the fault armed while they are
+// submitted.
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "config/logging.h"
 #include "journal/journal_check.h"
@@ -32,6 +41,12 @@ using tpslurm::testing::WriteFault;
 
 constexpr std::string_view kReported = "the journal cannot be written: nothing new is submitted until it clears";
 constexpr int kDefaultCovered = 32;  // n per mode in the default run, edges included
+constexpr int kDaemonCovered = 6;    // the same for the daemon's runs, which take seconds each
+constexpr int kDaemonJobs = 4;       // journaled together, so that their writes share commits
+// The fault stays armed until every job is released or this much time passed; then the jobs
+// have this long to converge.
+constexpr std::chrono::seconds kDaemonFaultWindow{2};
+constexpr std::chrono::seconds kDaemonConverge{45};
 
 // Installed before ReconcileTest opens its journal, so the journal goes through it.
 struct WithFaultVfs {
@@ -45,11 +60,17 @@ int count_of(const std::string& text, std::string_view needle) {
   return n;
 }
 
-// The n to cover: all of 1..total, or the first and last few and an even stride between.
-std::vector<std::int64_t> covered(std::int64_t total, bool all) {
+bool loop_all() {
+  const char* loop = std::getenv("TUNEPLANE_FAULT_LOOP");
+  return loop != nullptr && std::string(loop) == "all";
+}
+
+// The n to cover: all of 1..total, or about `count`: the first and last few and an even
+// stride between.
+std::vector<std::int64_t> covered(std::int64_t total, bool all, int count) {
   std::vector<std::int64_t> out;
-  const std::int64_t edge = 5;
-  const std::int64_t stride = all ? 1 : std::max<std::int64_t>(1, total / (kDefaultCovered - 2 * edge));
+  const std::int64_t edge = std::min(5, count / 4);
+  const std::int64_t stride = all ? 1 : std::max<std::int64_t>(1, total / (count - 2 * edge));
   for (std::int64_t n = 1; n <= total; ++n) {
     if (all || n <= edge || n > total - edge || n % stride == 0) out.push_back(n);
   }
@@ -113,12 +134,16 @@ class JournalFaultTest : protected WithFaultVfs, public ReconcileTest {
     vfs.clear();
     for (int i = 0; i < 10 && !closed(job_id); ++i) drive(job_id, 1);
     check_converged(job_id, plan);
+    count_reports(what_of(job_id, plan));
     return reached;
   }
 
+  static std::string what_of(const std::string& job_id, const FaultPlan& plan) {
+    return job_id + " (fault at " + std::to_string(plan.at) + (plan.mode == FaultMode::once ? ", once)" : ", always)");
+  }
+
   void check_converged(const std::string& job_id, const FaultPlan& plan) {
-    const std::string what =
-        job_id + " (fault at " + std::to_string(plan.at) + (plan.mode == FaultMode::once ? ", once)" : ", always)");
+    const std::string what = what_of(job_id, plan);
     for (const auto& check : journal::check_journal(settings.journal_path)) {
       EXPECT_TRUE(check.ok) << what << ": journal check " << check.name << ": " << check.detail;
     }
@@ -129,9 +154,58 @@ class JournalFaultTest : protected WithFaultVfs, public ReconcileTest {
     const auto records = slurm_jobs(job_id);
     ASSERT_EQ(records.size(), 1u) << what << ": one Slurm job per attempt";
     EXPECT_EQ(a.slurm_job_id, records.front().job_id) << what << ": the journal knows the job Slurm holds";
+  }
+
+  // The condition is reported at most once per run, whatever the number of jobs it held.
+  void count_reports(const std::string& run) {
     const int reports = count_of(m_log.str(), kReported);
-    EXPECT_LE(reports, 1) << what << ": reported once\n" << m_log.str();
+    EXPECT_LE(reports, 1) << run << ": reported once\n" << m_log.str();
     m_reported += reports;
+  }
+
+  struct DaemonRun {
+    bool reached = false;           // the armed fault happened
+    std::int64_t window_calls = 0;  // the counted calls while the fault was armed
+    Controller::JournalCounts counts;
+  };
+
+  bool all_closed(const std::vector<std::string>& ids) {
+    return std::all_of(ids.begin(), ids.end(), [&](const std::string& id) { return closed(id); });
+  }
+
+  // kDaemonJobs new jobs `prefix`-1.., journaled together; the daemon runs with `plan` armed
+  // until every job is released or kDaemonFaultWindow passed, then without it while Slurm moves
+  // the jobs to their end, until every cleanup is closed. Then each job must have converged.
+  DaemonRun run_daemon(const std::string& prefix, const FaultPlan& plan) {
+    std::vector<std::string> ids;
+    for (int i = 1; i <= kDaemonJobs; ++i) {
+      ids.push_back(prefix + "-" + std::to_string(i));
+      add_job(ids.back(), Shape::cpu_only);
+    }
+    m_log.str("");
+    vfs.reset();
+    vfs.arm(plan);
+    std::atomic<int> released{0};
+    start_daemon([&released](const journal::AttemptKey&, std::string_view step) {
+      if (step == "released") ++released;
+    });
+    const auto window_end = std::chrono::steady_clock::now() + kDaemonFaultWindow;
+    while (released < kDaemonJobs && std::chrono::steady_clock::now() < window_end) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    DaemonRun run;
+    run.window_calls = vfs.calls();
+    run.reached = vfs.failures() > 0;
+    vfs.clear();
+    const auto deadline = std::chrono::steady_clock::now() + kDaemonConverge;
+    while (!all_closed(ids) && std::chrono::steady_clock::now() < deadline) {
+      for (const auto& id : ids) advance_slurm(id);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    run.counts = stop_daemon();
+    for (const auto& id : ids) check_converged(id, plan);
+    count_reports(what_of(prefix, plan));
+    return run;
   }
 
   std::ostringstream m_log;
@@ -147,8 +221,7 @@ TEST_F(JournalFaultTest, EveryFailedJournalCallLeavesAConsistentJournalAndTheJob
   ASSERT_TRUE(closed("clean")) << m_log.str();
   ASSERT_GT(total, 10) << "the fault VFS does not see the journal's I/O";
 
-  const char* loop = std::getenv("TUNEPLANE_FAULT_LOOP");
-  const std::vector<std::int64_t> ns = covered(total, loop != nullptr && std::string(loop) == "all");
+  const std::vector<std::int64_t> ns = covered(total, loop_all(), kDefaultCovered);
   const auto start_time = std::chrono::steady_clock::now();
   int runs = 0;
   int reached = 0;
@@ -164,9 +237,42 @@ TEST_F(JournalFaultTest, EveryFailedJournalCallLeavesAConsistentJournalAndTheJob
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   EXPECT_EQ(sim->stat("submits_received"), runs + 1) << "every submit is one the journal holds";
   std::cout << "journal fault loop: " << total << " journal I/O calls in one submit-to-closed run; " << ns.size()
-            << " n covered per mode (" << (loop ? loop : "stride") << "), " << runs << " runs, " << reached
+            << " n covered per mode (" << (loop_all() ? "all" : "stride") << "), " << runs << " runs, " << reached
             << " reached their fault, " << m_reported << " reported it (once each), all converged; "
             << seconds / std::max(1, runs) * 1000 << " ms per run\n";
+}
+
+TEST_F(JournalFaultTest, EveryFailedCallUnderTheDaemonsGroupCommitsLeavesAConsistentJournal) {
+  settings.poll_interval = std::chrono::seconds(1);
+  // The clean run: numbers the calls made while a fault would be armed, and shows that writes
+  // shared commits (otherwise this test would not reach the group commit at all).
+  const DaemonRun clean = run_daemon("clean", {});
+  ASSERT_FALSE(HasFailure()) << m_log.str();
+  ASSERT_GT(clean.window_calls, 10) << "the fault VFS does not see the journal's I/O";
+  ASSERT_LT(clean.counts.commits, clean.counts.writes)
+      << "no two writes shared a commit: the group commit was not exercised";
+
+  const std::vector<std::int64_t> ns = covered(clean.window_calls, loop_all(), kDaemonCovered);
+  const auto start_time = std::chrono::steady_clock::now();
+  int runs = 0;
+  int reached = 0;
+  for (const FaultMode mode : {FaultMode::once, FaultMode::always}) {
+    for (const std::int64_t n : ns) {
+      const FaultPlan plan{n, mode, mode == FaultMode::once ? WriteFault::io_error : WriteFault::disk_full};
+      reached += run_daemon(std::string(mode == FaultMode::once ? "do" : "da") + std::to_string(n), plan).reached;
+      ++runs;
+      if (HasFailure()) break;
+    }
+    if (HasFailure()) break;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+  EXPECT_EQ(sim->stat("submits_received"), (runs + 1) * kDaemonJobs) << "every submit is one the journal holds";
+  std::cout << "journal fault loop, daemon: " << clean.window_calls << " journal I/O calls while " << kDaemonJobs
+            << " jobs were submitted (" << clean.counts.writes << " writes in " << clean.counts.commits
+            << " commits in the clean run); " << ns.size() << " n covered per mode ("
+            << (loop_all() ? "all" : "stride") << "), " << runs << " runs, " << reached << " reached their fault, "
+            << m_reported << " reported it (once each), all converged; " << seconds / std::max(1, runs)
+            << " s per run\n";
 }
 
 }  // namespace

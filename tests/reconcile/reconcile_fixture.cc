@@ -67,7 +67,7 @@ ReconcileTest::ReconcileTest() {
   if (opened.ok()) m_journal = std::move(*opened);
 }
 
-ReconcileTest::~ReconcileTest() = default;
+ReconcileTest::~ReconcileTest() { (void)stop_daemon(); }
 
 void ReconcileTest::start(std::vector<std::string> args, std::string dialect) {
   args.insert(args.begin(), {"--manual-clock", "--timing", "manual"});
@@ -118,6 +118,22 @@ CycleReport ReconcileTest::once() {
 }
 
 void ReconcileTest::restart() { m_controller.reset(); }
+
+void ReconcileTest::start_daemon(StepObserver observer, int threads) {
+  ASSERT_FALSE(m_daemon) << "the daemon runs already";
+  m_daemon = std::make_unique<Controller>(ControllerParts{*m_journal, *m_client, settings, m_catalogs, m_clock, m_key,
+                                                          m_budget.get(), threads, kSweepEvery, std::move(observer)});
+  m_daemon_thread = std::thread([this] { m_daemon->run(); });
+}
+
+Controller::JournalCounts ReconcileTest::stop_daemon() {
+  if (!m_daemon) return {};
+  m_daemon->request_stop();
+  m_daemon_thread.join();
+  const Controller::JournalCounts counts = m_daemon->journal_counts();
+  m_daemon.reset();
+  return counts;
+}
 
 journal::AttemptRecord ReconcileTest::attempt(const std::string& job_id, int number) {
   auto attempts = m_journal->attempts(job_id);

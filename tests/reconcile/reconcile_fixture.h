@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../slurm/sim_process.h"
@@ -61,6 +62,13 @@ class ReconcileTest : public ::testing::Test {
   // over; restart() drops it, as a daemon restart does (the next cycle is a first one again).
   CycleReport once();
   void restart();
+  // The daemon's loop (Controller::run, as `serve` runs it: passes on a pool of `threads`, every
+  // write through the writer thread, writes that wait together in one group commit) on a
+  // thread of its own, until stop_daemon(). `observer` sees every journaled step. Jobs are
+  // added before it starts: the test's writes share the daemon's connection.
+  // stop_daemon() returns its journal writes and commits.
+  void start_daemon(StepObserver observer = {}, int threads = 4);
+  Controller::JournalCounts stop_daemon();
 
   journal::Journal& journal() { return *m_journal; }
   journal::AttemptRecord attempt(const std::string& job_id, int number = 1);
@@ -106,6 +114,8 @@ class ReconcileTest : public ::testing::Test {
   std::unique_ptr<slurm::RequestBudget> m_budget;
   std::unique_ptr<slurm::RestClient> m_client;
   std::unique_ptr<Controller> m_controller;
+  std::unique_ptr<Controller> m_daemon;
+  std::thread m_daemon_thread;
   std::string m_key = "tpcanary-credential-key-00000000";
 };
 

@@ -196,6 +196,7 @@ void FaultVfs::reset() {
   std::lock_guard lock(m_mutex);
   m_calls = 0;
   m_failures = 0;
+  m_syncs = 0;
 }
 
 std::int64_t FaultVfs::calls() const {
@@ -208,6 +209,11 @@ std::int64_t FaultVfs::failures() const {
   return m_failures;
 }
 
+std::int64_t FaultVfs::syncs() const {
+  std::lock_guard lock(m_mutex);
+  return m_syncs;
+}
+
 bool FaultVfs::watches(const char* path) const {
   std::lock_guard lock(m_mutex);
   return path != nullptr && !m_prefix.empty() && std::strncmp(path, m_prefix.c_str(), m_prefix.size()) == 0;
@@ -216,6 +222,7 @@ bool FaultVfs::watches(const char* path) const {
 int FaultVfs::next_call(int failure_code) {
   std::lock_guard lock(m_mutex);
   const std::int64_t n = ++m_calls;
+  if (failure_code == SQLITE_IOERR_FSYNC) ++m_syncs;
   const bool fails = m_plan.at > 0 && (n == m_plan.at || (m_plan.mode == FaultMode::always && n > m_plan.at));
   if (!fails) return SQLITE_OK;
   ++m_failures;

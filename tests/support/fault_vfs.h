@@ -44,6 +44,9 @@ class FaultVfs {
 
   std::int64_t calls() const;
   std::int64_t failures() const;
+  // The counted calls that were syncs (each commit of a WAL journal with synchronous=FULL syncs
+  // once, so fewer syncs than writes shows writes sharing commits).
+  std::int64_t syncs() const;
 
   // For the VFS's callbacks: whether `path` is watched, and the result the next counted call
   // of a file gets (SQLITE_OK: go on to the real file). `kind` is the call's SQLite error code
@@ -59,6 +62,7 @@ class FaultVfs {
   FaultPlan m_plan;
   std::int64_t m_calls = 0;
   std::int64_t m_failures = 0;
+  std::int64_t m_syncs = 0;
 };
 
 }  // namespace tpslurm::testing
