@@ -208,6 +208,40 @@ class JournalFaultTest : protected WithFaultVfs, public ReconcileTest {
     return run;
   }
 
+  struct LoopFigures {
+    int runs = 0;
+    int reached = 0;
+    int reported = 0;
+    double seconds_per_run = 0;
+    std::string text() const {
+      return std::to_string(runs) + " runs, " + std::to_string(reached) + " reached their fault, " +
+             std::to_string(reported) + " reported it (once each), all converged";
+    }
+  };
+
+  // Each n of `ns` failed once (an I/O error), then each always from n on (a full disk):
+  // `run_one(name, plan)` runs one, named `prefix` + "o" or "a" + n, and says whether its
+  // fault was reached. Stops at the first failure.
+  template <class RunOne>
+  LoopFigures loop_faults(const std::vector<std::int64_t>& ns, const std::string& prefix, RunOne run_one) {
+    LoopFigures figures;
+    const auto start_time = std::chrono::steady_clock::now();
+    m_reported = 0;
+    for (const FaultMode mode : {FaultMode::once, FaultMode::always}) {
+      for (const std::int64_t n : ns) {
+        const FaultPlan plan{n, mode, mode == FaultMode::once ? WriteFault::io_error : WriteFault::disk_full};
+        figures.reached += run_one(prefix + (mode == FaultMode::once ? "o" : "a") + std::to_string(n), plan) ? 1 : 0;
+        ++figures.runs;
+        if (HasFailure()) break;
+      }
+      if (HasFailure()) break;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+    figures.seconds_per_run = seconds / std::max(1, figures.runs);
+    figures.reported = m_reported;
+    return figures;
+  }
+
   std::ostringstream m_log;
   int m_reported = 0;
 };
@@ -222,24 +256,12 @@ TEST_F(JournalFaultTest, EveryFailedJournalCallLeavesAConsistentJournalAndTheJob
   ASSERT_GT(total, 10) << "the fault VFS does not see the journal's I/O";
 
   const std::vector<std::int64_t> ns = covered(total, loop_all(), kDefaultCovered);
-  const auto start_time = std::chrono::steady_clock::now();
-  int runs = 0;
-  int reached = 0;
-  for (const FaultMode mode : {FaultMode::once, FaultMode::always}) {
-    for (const std::int64_t n : ns) {
-      const FaultPlan plan{n, mode, mode == FaultMode::once ? WriteFault::io_error : WriteFault::disk_full};
-      const std::string job_id = std::string(mode == FaultMode::once ? "o" : "a") + std::to_string(n);
-      reached += run(job_id, plan) ? 1 : 0;
-      ++runs;
-      if (HasFailure()) break;
-    }
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
-  EXPECT_EQ(sim->stat("submits_received"), runs + 1) << "every submit is one the journal holds";
+  const LoopFigures figures =
+      loop_faults(ns, "", [this](const std::string& job_id, const FaultPlan& plan) { return run(job_id, plan); });
+  EXPECT_EQ(sim->stat("submits_received"), figures.runs + 1) << "every submit is one the journal holds";
   std::cout << "journal fault loop: " << total << " journal I/O calls in one submit-to-closed run; " << ns.size()
-            << " n covered per mode (" << (loop_all() ? "all" : "stride") << "), " << runs << " runs, " << reached
-            << " reached their fault, " << m_reported << " reported it (once each), all converged; "
-            << seconds / std::max(1, runs) * 1000 << " ms per run\n";
+            << " n covered per mode (" << (loop_all() ? "all" : "stride") << "), " << figures.text() << "; "
+            << figures.seconds_per_run * 1000 << " ms per run\n";
 }
 
 TEST_F(JournalFaultTest, EveryFailedCallUnderTheDaemonsGroupCommitsLeavesAConsistentJournal) {
@@ -253,25 +275,14 @@ TEST_F(JournalFaultTest, EveryFailedCallUnderTheDaemonsGroupCommitsLeavesAConsis
       << "no two writes shared a commit: the group commit was not exercised";
 
   const std::vector<std::int64_t> ns = covered(clean.window_calls, loop_all(), kDaemonCovered);
-  const auto start_time = std::chrono::steady_clock::now();
-  int runs = 0;
-  int reached = 0;
-  for (const FaultMode mode : {FaultMode::once, FaultMode::always}) {
-    for (const std::int64_t n : ns) {
-      const FaultPlan plan{n, mode, mode == FaultMode::once ? WriteFault::io_error : WriteFault::disk_full};
-      reached += run_daemon(std::string(mode == FaultMode::once ? "do" : "da") + std::to_string(n), plan).reached;
-      ++runs;
-      if (HasFailure()) break;
-    }
-    if (HasFailure()) break;
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
-  EXPECT_EQ(sim->stat("submits_received"), (runs + 1) * kDaemonJobs) << "every submit is one the journal holds";
+  const LoopFigures figures = loop_faults(
+      ns, "d", [this](const std::string& prefix, const FaultPlan& plan) { return run_daemon(prefix, plan).reached; });
+  EXPECT_EQ(sim->stat("submits_received"), (figures.runs + 1) * kDaemonJobs)
+      << "every submit is one the journal holds";
   std::cout << "journal fault loop, daemon: " << clean.window_calls << " journal I/O calls while " << kDaemonJobs
             << " jobs were submitted (" << clean.counts.writes << " writes in " << clean.counts.commits
             << " commits in the clean run); " << ns.size() << " n covered per mode ("
-            << (loop_all() ? "all" : "stride") << "), " << runs << " runs, " << reached << " reached their fault, "
-            << m_reported << " reported it (once each), all converged; " << seconds / std::max(1, runs)
+            << (loop_all() ? "all" : "stride") << "), " << figures.text() << "; " << figures.seconds_per_run
             << " s per run\n";
 }
 
