@@ -121,13 +121,12 @@ class JsonDialect::RecordsDecoder final : public JobsDecoder {
   RecordsDecoder(const JsonDialect& dialect, RecordSource source)
       : m_dialect(dialect),
         m_from_slurmdbd(source == RecordSource::slurmdbd),
-        m_on_entry([this](const bj::value& record) -> Status {
+        m_parser("jobs", [this](const bj::value& record) -> Status {
           if (!record.is_object()) return corrupt("a \"jobs\" entry is not an object");
           const auto& fields = record.as_object();
           m_reply.jobs.push_back(m_from_slurmdbd ? m_dialect.read_db_job(fields) : m_dialect.read_job(fields));
           return ok_status();
-        }),
-        m_parser("jobs", m_on_entry) {}
+        }) {}
 
   void take(std::string_view piece) override { m_parser.write(piece); }
 
@@ -144,7 +143,6 @@ class JsonDialect::RecordsDecoder final : public JobsDecoder {
   const JsonDialect& m_dialect;
   bool m_from_slurmdbd;
   JobsReply m_reply;
-  json::ListingEntry m_on_entry;
   json::ListingParser m_parser;
 };
 

@@ -26,9 +26,9 @@ class ListingHandler {
   static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
   static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
 
-  ListingHandler(std::string_view list_key, const ListingEntry& on_entry)
+  ListingHandler(std::string_view list_key, ListingEntry on_entry)
       : m_list_key(list_key),
-        m_on_entry(on_entry),
+        m_on_entry(std::move(on_entry)),
         m_buffer(std::make_unique_for_overwrite<unsigned char[]>(kEntryArenaBytes)),
         m_arena(m_buffer.get(), kEntryArenaBytes) {
     m_top.reset();
@@ -149,7 +149,7 @@ class ListingHandler {
   }
 
   std::string m_list_key;
-  const ListingEntry& m_on_entry;
+  ListingEntry m_on_entry;
   std::unique_ptr<unsigned char[]> m_buffer;
   bj::monotonic_resource m_arena;
   bj::value_stack m_top;
@@ -165,7 +165,8 @@ class ListingHandler {
 }  // namespace
 
 struct ListingParser::Impl {
-  Impl(std::string_view list_key, const ListingEntry& on_entry) : parser(bj::parse_options{}, list_key, on_entry) {}
+  Impl(std::string_view list_key, ListingEntry on_entry)
+      : parser(bj::parse_options{}, list_key, std::move(on_entry)) {}
 
   // The parse's first error, once there is one.
   std::optional<Error> failure(const error_code& ec) const {
@@ -178,8 +179,8 @@ struct ListingParser::Impl {
   std::optional<Error> failed;
 };
 
-ListingParser::ListingParser(std::string_view list_key, const ListingEntry& on_entry)
-    : m_impl(std::make_unique<Impl>(list_key, on_entry)) {}
+ListingParser::ListingParser(std::string_view list_key, ListingEntry on_entry)
+    : m_impl(std::make_unique<Impl>(list_key, std::move(on_entry))) {}
 
 ListingParser::~ListingParser() = default;
 

@@ -30,8 +30,7 @@ using ListingEntry = std::function<Status(const boost::json::value& entry)>;
 
 class ListingParser {
  public:
-  // `on_entry` must outlive the parser.
-  ListingParser(std::string_view list_key, const ListingEntry& on_entry);
+  ListingParser(std::string_view list_key, ListingEntry on_entry);
   ~ListingParser();
   ListingParser(const ListingParser&) = delete;
   ListingParser& operator=(const ListingParser&) = delete;
