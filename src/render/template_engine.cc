@@ -1,5 +1,6 @@
 #include "render/template_engine.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <kainjow/mustache.hpp>
@@ -135,19 +136,8 @@ class StrictContext final : public mstch::basic_context<std::string> {
     return found;
   }
 
-  const mstch::data* get_partial(const std::string& name) const override {
-    auto cached = m_partials.find(name);
-    if (cached != m_partials.end()) return &cached->second;
-    const std::string* text = m_set.find(name);
-    if (text == nullptr) {
-      m_errors.insert("partial {{> " + name + "}} does not exist");
-      return nullptr;
-    }
-    // A partial sits on a line of its own; its file's final newline would double that line's.
-    std::string body = *text;
-    if (!body.empty() && body.back() == '\n') body.pop_back();
-    return &m_partials.emplace(name, mstch::data(body)).first->second;
-  }
+  // Partials are put in place when the set is built, so the parsed templates have no partial tags.
+  const mstch::data* get_partial(const std::string&) const override { return nullptr; }
 
   const std::set<std::string>& errors() const { return m_errors; }
 
@@ -156,10 +146,56 @@ class StrictContext final : public mstch::basic_context<std::string> {
   const TemplateSet& m_set;
   RenderTrace* m_trace;
   mutable std::set<std::string> m_errors;
-  mutable std::map<std::string, mstch::data> m_partials;
 };
 
+using Texts = std::map<std::string, std::string, std::less<>>;
+
+// The text of chain.back() with each `{{> partial}}` replaced by the partial's own text, its
+// partials in place in turn and its final newline dropped: the library renders a partial in
+// the same context and line as its tag, so the output is the same. scan_tags() has checked that
+// every tag is closed and from_texts() that every partial exists.
+Result<std::string> inline_partials(const Texts& texts, std::vector<std::string>& chain) {
+  const std::string& text = texts.find(chain.back())->second;
+  std::string out;
+  std::size_t pos = 0;
+  std::size_t open = 0;
+  while ((open = text.find("{{", pos)) != std::string::npos) {
+    const std::size_t close = text.find("}}", open + 2);
+    const std::string tag = trim(std::string_view(text).substr(open + 2, close - open - 2));
+    if (tag.empty() || tag.front() != '>') {
+      out.append(text, pos, close + 2 - pos);
+      pos = close + 2;
+      continue;
+    }
+    out.append(text, pos, open - pos);
+    pos = close + 2;
+    const std::string partial = trim(std::string_view(tag).substr(1));
+    if (std::find(chain.begin(), chain.end(), partial) != chain.end()) {
+      std::string path;
+      for (const auto& step : chain) path += step + " > ";
+      return invalid_argument("partial {{> " + partial + "}} includes itself (" + path + partial + ")");
+    }
+    chain.push_back(partial);
+    auto body = inline_partials(texts, chain);
+    chain.pop_back();
+    if (!body.ok()) return body.error();
+    if (!body->empty() && body->back() == '\n') body->pop_back();
+    out += *body;
+  }
+  out.append(text, pos);
+  return out;
+}
+
 }  // namespace
+
+struct TemplateSet::Parsed {
+  std::map<std::string, mstch::mustache, std::less<>> templates;
+
+  const mstch::mustache* find(std::string_view name) const {
+    auto it = templates.find(name);
+    return it == templates.end() ? nullptr : &it->second;
+  }
+};
 
 Result<TemplateSet> TemplateSet::from_texts(std::map<std::string, std::string, std::less<>> texts) {
   TemplateSet set;
@@ -177,6 +213,17 @@ Result<TemplateSet> TemplateSet::from_texts(std::map<std::string, std::string, s
       return invalid_argument("{{" + value + "}} is used both as a value and as a section; give them distinct names");
     }
   }
+  auto parsed = std::make_shared<Parsed>();
+  for (const auto& [name, text] : texts) {
+    std::vector<std::string> chain{name};
+    auto whole = inline_partials(texts, chain);
+    if (!whole.ok()) return whole.error();
+    mstch::mustache tmpl(*whole);
+    if (!tmpl.is_valid()) return invalid_argument("template " + name + ": " + tmpl.error_message());
+    tmpl.set_custom_escape([](const std::string& value) { return shell_quote(value); });
+    parsed->templates.emplace(name, std::move(tmpl));
+  }
+  set.m_parsed = std::move(parsed);
   set.m_texts = std::move(texts);
   set.m_value_names = std::move(scan.values);
   set.m_section_names = std::move(scan.sections);
@@ -204,16 +251,14 @@ const std::string* TemplateSet::find(std::string_view name) const {
 
 Result<std::string> render_template(const TemplateSet& set, std::string_view name, const TemplateValue& data,
                                     RenderTrace* trace) {
-  const std::string* text = set.find(name);
-  if (text == nullptr) return invalid_argument("template " + std::string(name) + " does not exist");
+  const mstch::mustache* parsed = set.parsed() == nullptr ? nullptr : set.parsed()->find(name);
+  if (parsed == nullptr) return invalid_argument("template " + std::string(name) + " does not exist");
   if (data.kind() != TemplateValue::Kind::object) {
     return invalid_argument("template " + std::string(name) + ": the data must be an object");
   }
   if (has_nul(data)) return invalid_argument("template " + std::string(name) + ": a value contains a NUL byte");
   const mstch::data root = to_mustache(data);
-  mstch::mustache tmpl(*text);
-  if (!tmpl.is_valid()) return invalid_argument("template " + std::string(name) + ": " + tmpl.error_message());
-  tmpl.set_custom_escape([](const std::string& value) { return shell_quote(value); });
+  mstch::mustache tmpl = *parsed;  // a copy: a render may record its error in the template
   StrictContext context(&root, set, trace);
   std::ostringstream out;
   tmpl.render(context, out);

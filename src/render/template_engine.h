@@ -12,11 +12,16 @@
 // The first three rules about tag shapes are checked when the set is built (all templates),
 // the others while rendering. Output is a pure function of template and data.
 //
+// Each template is parsed once, when the set is built, with its partials' text put in place of
+// their tags (a partial that includes itself, directly or not, is refused); a render copies the
+// parsed tree instead of parsing again.
+//
 // The builtin set is compiled into the binary from templates/ (so a deployed binary renders
 // exactly what it was tested with). A TemplateSet is immutable; safe to share between threads.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -39,10 +44,14 @@ class TemplateSet {
   const std::set<std::string, std::less<>>& value_names() const { return m_value_names; }
   const std::set<std::string, std::less<>>& section_names() const { return m_section_names; }
 
+  struct Parsed;  // name -> the parsed template, partials in place
+  const Parsed* parsed() const { return m_parsed.get(); }
+
  private:
   std::map<std::string, std::string, std::less<>> m_texts;
   std::set<std::string, std::less<>> m_value_names;
   std::set<std::string, std::less<>> m_section_names;
+  std::shared_ptr<const Parsed> m_parsed;
 };
 
 struct RenderTrace {

@@ -125,6 +125,39 @@ TEST(TemplateEngineTest, PartialsShareTheDataAndDropTheirFinalNewline) {
   EXPECT_EQ(*out, "#!/bin/bash\necho '$x'\nbody '$x'\n");
 }
 
+TEST(TemplateEngineTest, PartialsNestAndRenderInsideSections) {
+  const TemplateSet set =
+      make_set({{"t", "{{#items}}[{{> item}}]{{/items}}\n"}, {"item", "<{{> inner}}>\n"}, {"inner", "{{name}}\n"}});
+  TemplateValue data;
+  TemplateValue first;
+  first.set("name", "a b");
+  TemplateValue second;
+  second.set("name", "c");
+  data.set("items", TemplateValue::list({first, second}));
+  auto out = render_template(set, "t", data);
+  ASSERT_TRUE(out.ok()) << out.error().message();
+  EXPECT_EQ(*out, "[<'a b'>][<c>]\n");
+}
+
+TEST(TemplateEngineTest, RefusesAPartialThatIncludesItself) {
+  EXPECT_EQ(build_error({{"t", "{{> a}}\n"}, {"a", "x {{> b}}\n"}, {"b", "{{> a}}\n"}}),
+            "partial {{> a}} includes itself (a > b > a)");
+  EXPECT_EQ(build_error({{"t", "{{> t}}\n"}}), "partial {{> t}} includes itself (t > t)");
+}
+
+TEST(TemplateEngineTest, ARenderLeavesTheSetAsItWas) {
+  const TemplateSet set = make_set({{"t", "{{> head}} {{x}}\n"}, {"head", "{{y}}"}});
+  TemplateValue bad;
+  bad.set("x", "1");
+  EXPECT_EQ(render_error(set, bad), "template t: {{y}} is not in the data");
+  TemplateValue good;
+  good.set("x", "1");
+  good.set("y", "2");
+  auto out = render_template(set, "t", good);
+  ASSERT_TRUE(out.ok()) << out.error().message();
+  EXPECT_EQ(*out, "2 1\n");
+}
+
 TEST(TemplateEngineTest, RefusesValuesWithNul) {
   const TemplateSet set = make_set({{"t", "{{x}}\n"}});
   TemplateValue data;
