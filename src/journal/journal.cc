@@ -170,18 +170,18 @@ Result<AddJobOutcome> Journal::add_job(const NewJob& job, std::string_view submi
                               "): a job id names one request; submit the change under a new job_id");
     }
     const std::string now = m_impl->now();
-    SQLite::Statement insert(m_impl->db,
-                             "INSERT INTO jobs (job_id, request_json, request_sha256, credential_path, "
-                             "credential_hmac, max_attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-    insert.bind(1, job.job_id);
-    insert.bind(2, job.request_json);
-    insert.bind(3, job.request_sha256);
-    if (!job.credential_path.empty()) insert.bind(4, job.credential_path);
-    if (!job.credential_hmac.empty()) insert.bind(5, job.credential_hmac);
-    insert.bind(6, job.max_attempts);
-    insert.bind(7, now);
-    insert.bind(8, now);
-    insert.exec();
+    Impl::Use insert = m_impl->prepared(
+        "INSERT INTO jobs (job_id, request_json, request_sha256, credential_path, "
+        "credential_hmac, max_attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    insert->bind(1, job.job_id);
+    insert->bind(2, job.request_json);
+    insert->bind(3, job.request_sha256);
+    if (!job.credential_path.empty()) insert->bind(4, job.credential_path);
+    if (!job.credential_hmac.empty()) insert->bind(5, job.credential_hmac);
+    insert->bind(6, job.max_attempts);
+    insert->bind(7, now);
+    insert->bind(8, now);
+    insert->exec();
     EventDetail detail{{"reason", "submitted"}, {"request_sha256", job.request_sha256}};
     if (!submitted_by.empty()) detail.emplace_back("by", std::string(submitted_by));
     m_impl->append_event(job.job_id, std::nullopt, "job.created", std::nullopt, "queued", detail);
@@ -220,16 +220,16 @@ Status Journal::set_desire(std::string_view job_id, model::Desire desire, std::s
     WriteTransaction transaction = m_impl->begin_write();
     auto current = m_impl->read_job(job_id);
     if (!current) return not_found("no job " + std::string(job_id) + " in the journal");
-    SQLite::Statement update(m_impl->db,
-                             "UPDATE jobs SET desire = ?, desire_reason = ?, cancel_grace_seconds = ?, "
-                             "version = version + 1, updated_at = ? WHERE job_id = ? AND version = ?");
-    update.bind(1, std::string(model::to_string(desire)));
-    update.bind(2, std::string(reason));
-    if (grace_seconds) update.bind(3, *grace_seconds);
-    update.bind(4, m_impl->now());
-    update.bind(5, std::string(job_id));
-    update.bind(6, expected_version);
-    if (update.exec() != 1) {
+    Impl::Use update = m_impl->prepared(
+        "UPDATE jobs SET desire = ?, desire_reason = ?, cancel_grace_seconds = ?, "
+        "version = version + 1, updated_at = ? WHERE job_id = ? AND version = ?");
+    update->bind(1, std::string(model::to_string(desire)));
+    update->bind(2, std::string(reason));
+    if (grace_seconds) update->bind(3, *grace_seconds);
+    update->bind(4, m_impl->now());
+    update->bind(5, std::string(job_id));
+    update->bind(6, expected_version);
+    if (update->exec() != 1) {
       return transient("job " + std::string(job_id) + " changed since version " + std::to_string(expected_version) +
                        " (it is at version " + std::to_string(current->version) + "); read it again and retry");
     }
@@ -271,21 +271,21 @@ Result<AttemptRecord> Journal::add_attempt(std::string_view job_id, int number, 
     if (Status next = model::check_next_attempt(job_id, m_impl->history_of(*job), number); !next.ok())
       return next.error();
     const std::string now = m_impl->now();
-    SQLite::Statement insert(m_impl->db,
-                             "INSERT INTO attempts (job_id, number, submit_token, state, input_sha256, created_at, "
-                             "updated_at) VALUES (?, ?, ?, 'preparing', ?, ?, ?)");
-    insert.bind(1, std::string(job_id));
-    insert.bind(2, number);
-    insert.bind(3, std::string(submit_token));
-    insert.bind(4, std::string(input_sha256));
-    insert.bind(5, now);
-    insert.bind(6, now);
-    insert.exec();
-    SQLite::Statement current(m_impl->db, "UPDATE jobs SET current_attempt = ?, updated_at = ? WHERE job_id = ?");
-    current.bind(1, number);
-    current.bind(2, now);
-    current.bind(3, std::string(job_id));
-    current.exec();
+    Impl::Use insert = m_impl->prepared(
+        "INSERT INTO attempts (job_id, number, submit_token, state, input_sha256, created_at, "
+        "updated_at) VALUES (?, ?, ?, 'preparing', ?, ?, ?)");
+    insert->bind(1, std::string(job_id));
+    insert->bind(2, number);
+    insert->bind(3, std::string(submit_token));
+    insert->bind(4, std::string(input_sha256));
+    insert->bind(5, now);
+    insert->bind(6, now);
+    insert->exec();
+    Impl::Use current = m_impl->prepared("UPDATE jobs SET current_attempt = ?, updated_at = ? WHERE job_id = ?");
+    current->bind(1, number);
+    current->bind(2, now);
+    current->bind(3, std::string(job_id));
+    current->exec();
     m_impl->append_event(job_id, number, "attempt.created", std::nullopt, "preparing",
                          {{"submit_token", std::string(submit_token)}, {"input_sha256", std::string(input_sha256)}});
     auto record = m_impl->read_attempt({std::string(job_id), number});
@@ -337,7 +337,7 @@ Status Journal::transition(const AttemptKey& key, AttemptState from, AttemptStat
                               std::string(model::to_string(to)) +
                               " needs the Slurm job id (from the receipt, the evidence or a search); none was given");
     }
-    AttemptUpdate update(m_impl->db, changes);
+    AttemptUpdate update(m_impl->statements, changes);
     update.set("state", std::string(model::to_string(to)));
     if (to == AttemptState::submitting) update.set("intent_at", m_impl->now());
     m_impl->stamp_times(update, changes);
@@ -380,18 +380,18 @@ Status Journal::advance_cleanup(const AttemptKey& key, CleanupStep from, Cleanup
       return invalid_argument(which + " is " + std::string(model::to_string(attempt->state)) +
                               "; cleanup starts only when an attempt has ended");
     }
-    SQLite::Statement update(m_impl->db,
-                             "UPDATE attempts SET cleanup = ?, logs_sha256 = coalesce(?, logs_sha256), "
-                             "cleanup_at = ?, version = version + 1, updated_at = ? "
-                             "WHERE job_id = ? AND number = ? AND cleanup = ?");
-    update.bind(1, std::string(model::to_string(to)));
-    if (logs_sha256) update.bind(2, *logs_sha256);
-    update.bind(3, m_impl->now());
-    update.bind(4, m_impl->now());
-    update.bind(5, key.job_id);
-    update.bind(6, key.number);
-    update.bind(7, std::string(model::to_string(from)));
-    if (update.exec() != 1) {
+    Impl::Use update = m_impl->prepared(
+        "UPDATE attempts SET cleanup = ?, logs_sha256 = coalesce(?, logs_sha256), "
+        "cleanup_at = ?, version = version + 1, updated_at = ? "
+        "WHERE job_id = ? AND number = ? AND cleanup = ?");
+    update->bind(1, std::string(model::to_string(to)));
+    if (logs_sha256) update->bind(2, *logs_sha256);
+    update->bind(3, m_impl->now());
+    update->bind(4, m_impl->now());
+    update->bind(5, key.job_id);
+    update->bind(6, key.number);
+    update->bind(7, std::string(model::to_string(from)));
+    if (update->exec() != 1) {
       return transient(which + " cleanup is " + std::string(model::to_string(attempt->cleanup)) + ", not " +
                        std::string(model::to_string(from)) + ": another writer moved it; read it again");
     }

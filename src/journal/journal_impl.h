@@ -17,6 +17,7 @@
 #include "journal/journal.h"
 #include "journal/journal_hash_cache.h"
 #include "journal/row_readers.h"
+#include "journal/statement_cache.h"
 #include "journal/write_transaction.h"
 #include "model/attempt_sequence.h"
 
@@ -26,7 +27,11 @@ std::string detail_json(const EventDetail& detail);
 
 struct Journal::Impl {
   Impl(std::string path_in, SQLite::Database db_in, const Clock& clock_in)
-      : path(std::move(path_in)), db(std::move(db_in)), clock(clock_in), cache(db, mutex, path, clock) {}
+      : path(std::move(path_in)),
+        db(std::move(db_in)),
+        clock(clock_in),
+        statements(db),
+        cache(statements, mutex, path, clock) {}
 
   std::string now() const { return format_utc(clock.now()); }
 
@@ -43,17 +48,16 @@ struct Journal::Impl {
   void append_event(std::string_view job_id, std::optional<int> attempt, std::string_view kind,
                     std::optional<std::string_view> from, std::optional<std::string_view> to,
                     const EventDetail& detail) {
-    SQLite::Statement insert(db,
-                             "INSERT INTO events (at, job_id, attempt, kind, from_state, to_state, detail) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)");
-    insert.bind(1, now());
-    insert.bind(2, std::string(job_id));
-    if (attempt) insert.bind(3, *attempt);
-    insert.bind(4, std::string(kind));
-    if (from) insert.bind(5, std::string(*from));
-    if (to) insert.bind(6, std::string(*to));
-    insert.bind(7, detail_json(detail));
-    insert.exec();
+    Use insert = prepared(
+        "INSERT INTO events (at, job_id, attempt, kind, from_state, to_state, detail) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    insert->bind(1, now());
+    insert->bind(2, std::string(job_id));
+    if (attempt) insert->bind(3, *attempt);
+    insert->bind(4, std::string(kind));
+    if (from) insert->bind(5, std::string(*from));
+    if (to) insert->bind(6, std::string(*to));
+    insert->bind(7, detail_json(detail));
+    insert->exec();
   }
 
   // Moves the job's phase inside the caller's transaction.
@@ -62,12 +66,12 @@ struct Journal::Impl {
     if (Status legal = model::check_transition(from, to); !legal.ok()) {
       return legal.error().with_context("job " + std::string(job_id));
     }
-    SQLite::Statement update(db, "UPDATE jobs SET phase = ?, updated_at = ? WHERE job_id = ? AND phase = ?");
-    update.bind(1, std::string(model::to_string(to)));
-    update.bind(2, now());
-    update.bind(3, std::string(job_id));
-    update.bind(4, std::string(model::to_string(from)));
-    if (update.exec() != 1)
+    Use update = prepared("UPDATE jobs SET phase = ?, updated_at = ? WHERE job_id = ? AND phase = ?");
+    update->bind(1, std::string(model::to_string(to)));
+    update->bind(2, now());
+    update->bind(3, std::string(job_id));
+    update->bind(4, std::string(model::to_string(from)));
+    if (update->exec() != 1)
       return transient("job " + std::string(job_id) + " is no longer in phase " + std::string(model::to_string(from)) +
                        "; read it again");
     append_event(job_id, std::nullopt, "job.phase", model::to_string(from), model::to_string(to),
@@ -75,35 +79,9 @@ struct Journal::Impl {
     return ok_status();
   }
 
-  // A statement prepared once for the journal's life (the reads every pass makes), handed
-  // out reset and unbound; the Use resets it again when the caller is done, so that no read
-  // transaction stays open. The caller holds `mutex`.
-  class Use {
-   public:
-    explicit Use(SQLite::Statement& statement) : m_statement(statement) {}
-    // tryReset: after a failed step sqlite3_reset returns that step's error again, which the
-    // caller has already turned into an Error; a destructor must not throw it.
-    ~Use() {
-      (void)m_statement.tryReset();
-      m_statement.clearBindings();
-    }
-    Use(const Use&) = delete;
-    Use& operator=(const Use&) = delete;
-    SQLite::Statement& operator*() { return m_statement; }
-    SQLite::Statement* operator->() { return &m_statement; }
-
-   private:
-    SQLite::Statement& m_statement;
-  };
-  Use prepared(const std::string& sql) {
-    auto found = statements.find(sql);
-    if (found == statements.end()) {
-      found = statements.emplace(sql, std::make_unique<SQLite::Statement>(db, sql)).first;
-    }
-    found->second->reset();
-    found->second->clearBindings();
-    return Use(*found->second);
-  }
+  // A statement prepared once for the journal's life (statement_cache.h). The caller holds `mutex`.
+  using Use = StatementCache::Use;
+  Use prepared(const std::string& sql) { return statements.use(sql); }
 
   std::optional<JobRecord> read_job(std::string_view job_id) {
     Use query = prepared(std::string(kJobColumns) + " WHERE job_id = ?");
@@ -116,11 +94,11 @@ struct Journal::Impl {
   // cleanup is not closed (there is at most one while the invariants hold).
   model::AttemptHistory history_of(const JobRecord& job) {
     model::AttemptHistory history{job.max_attempts, job.current_attempt.value_or(0), std::nullopt};
-    SQLite::Statement query(
-        db, std::string(kAttemptColumns) + " WHERE job_id = ? AND cleanup <> 'closed' ORDER BY number LIMIT 1");
-    query.bind(1, job.job_id);
-    if (query.executeStep()) {
-      const AttemptRecord open = read_attempt_row(query);
+    Use query =
+        prepared(std::string(kAttemptColumns) + " WHERE job_id = ? AND cleanup <> 'closed' ORDER BY number LIMIT 1");
+    query->bind(1, job.job_id);
+    if (query->executeStep()) {
+      const AttemptRecord open = read_attempt_row(*query);
       history.unclosed = model::UnclosedAttempt{open.number, open.state, open.cleanup};
     }
     return history;
@@ -142,8 +120,8 @@ struct Journal::Impl {
   std::string path;
   SQLite::Database db;
   const Clock& clock;
+  StatementCache statements;  // after db: destroyed before it
   JournalHashCache cache;
-  std::map<std::string, std::unique_ptr<SQLite::Statement>> statements;  // see prepared(); before db's end
 };
 
 }  // namespace tpslurm::journal

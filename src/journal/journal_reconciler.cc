@@ -24,7 +24,7 @@ Status Journal::update_attempt(const AttemptKey& key, AttemptState state, const 
   std::lock_guard lock(m_impl->mutex);
   try {
     WriteTransaction transaction = m_impl->begin_write();
-    AttemptUpdate update(m_impl->db, changes);
+    AttemptUpdate update(m_impl->statements, changes);
     m_impl->stamp_times(update, changes);
     update.set("updated_at", m_impl->now());
     if (update.execute(key, state) != 1) {
@@ -60,7 +60,7 @@ Status Journal::resolve_absent(const AttemptKey& key, std::string_view by, std::
     const std::string words = "resolved absent by " + std::string(by) + ": " + std::string(reason);
     AttemptChanges changes;
     changes.outcome_reason = words;
-    AttemptUpdate update(m_impl->db, changes);
+    AttemptUpdate update(m_impl->statements, changes);
     update.set("state", "abandoned");
     update.set("updated_at", m_impl->now());
     if (update.execute(key, AttemptState::submit_unknown) != 1) return transient(which + " moved; read it again");
@@ -87,11 +87,12 @@ Status Journal::resolve_absent(const AttemptKey& key, std::string_view by, std::
 Result<std::optional<ControlRecord>> Journal::control(std::string_view name) {
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Statement query(m_impl->db, "SELECT name, reason, set_by, set_at FROM controls WHERE name = ?");
-    query.bind(1, std::string(name));
-    if (!query.executeStep()) return std::optional<ControlRecord>{};
-    return std::optional<ControlRecord>{ControlRecord{query.getColumn(0).getString(), query.getColumn(1).getString(),
-                                                      query.getColumn(2).getString(), query.getColumn(3).getString()}};
+    Impl::Use query = m_impl->prepared("SELECT name, reason, set_by, set_at FROM controls WHERE name = ?");
+    query->bind(1, std::string(name));
+    if (!query->executeStep()) return std::optional<ControlRecord>{};
+    return std::optional<ControlRecord>{ControlRecord{query->getColumn(0).getString(), query->getColumn(1).getString(),
+                                                      query->getColumn(2).getString(),
+                                                      query->getColumn(3).getString()}};
   } catch (const SQLite::Exception& e) {
     return sqlite_error(e, m_impl->path, "read control " + std::string(name));
   }
@@ -235,10 +236,10 @@ Status Journal::set_meta(std::string_view key, std::string_view value) {
 Result<std::optional<std::string>> Journal::meta(std::string_view key) {
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Statement query(m_impl->db, "SELECT value FROM journal_meta WHERE key = ?");
-    query.bind(1, std::string(key));
-    if (!query.executeStep()) return std::optional<std::string>();
-    return std::optional<std::string>(query.getColumn(0).getString());
+    Impl::Use query = m_impl->prepared("SELECT value FROM journal_meta WHERE key = ?");
+    query->bind(1, std::string(key));
+    if (!query->executeStep()) return std::optional<std::string>();
+    return std::optional<std::string>(query->getColumn(0).getString());
   } catch (const SQLite::Exception& e) {
     return sqlite_error(e, m_impl->path, "read journal_meta");
   }
@@ -247,9 +248,9 @@ Result<std::optional<std::string>> Journal::meta(std::string_view key) {
 Result<std::int64_t> Journal::data_version() {
   std::lock_guard lock(m_impl->mutex);
   try {
-    SQLite::Statement query(m_impl->db, "PRAGMA data_version");
-    query.executeStep();
-    return query.getColumn(0).getInt64();
+    Impl::Use query = m_impl->prepared("PRAGMA data_version");
+    query->executeStep();
+    return query->getColumn(0).getInt64();
   } catch (const SQLite::Exception& e) {
     return sqlite_error(e, m_impl->path, "read data_version");
   }

@@ -136,7 +136,7 @@ CleanupEntry read_cleanup_row(SQLite::Statement& row) {
           text(row, 6)};
 }
 
-AttemptUpdate::AttemptUpdate(SQLite::Database& db, const AttemptChanges& c) : m_db(db) {
+AttemptUpdate::AttemptUpdate(StatementCache& statements, const AttemptChanges& c) : m_statements(statements) {
   const auto text_column = [this](const char* column, const std::optional<std::string>& value) {
     if (value) m_assignments.push_back({column, *value, std::nullopt});
   };
@@ -176,19 +176,19 @@ int AttemptUpdate::execute(const AttemptKey& key, model::AttemptState from) {
   std::string sql = "UPDATE attempts SET version = version + 1";
   for (const auto& assignment : m_assignments) sql += ", " + assignment.column + " = ?";
   sql += " WHERE job_id = ? AND number = ? AND state = ?";
-  SQLite::Statement update(m_db, sql);
+  StatementCache::Use update = m_statements.use(sql);
   int index = 1;
   for (const auto& assignment : m_assignments) {
     if (assignment.text) {
-      update.bind(index++, *assignment.text);
+      update->bind(index++, *assignment.text);
     } else {
-      update.bind(index++, *assignment.number);
+      update->bind(index++, *assignment.number);
     }
   }
-  update.bind(index++, key.job_id);
-  update.bind(index++, key.number);
-  update.bind(index, std::string(model::to_string(from)));
-  return update.exec();
+  update->bind(index++, key.job_id);
+  update->bind(index++, key.number);
+  update->bind(index, std::string(model::to_string(from)));
+  return update->exec();
 }
 
 }  // namespace tpslurm::journal

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "journal/records.h"
+#include "journal/statement_cache.h"
 
 namespace tpslurm::journal {
 
@@ -25,7 +26,7 @@ CleanupEntry read_cleanup_row(SQLite::Statement& row);
 // UPDATE attempts SET <the columns AttemptChanges sets, plus set()> WHERE key AND state = from.
 class AttemptUpdate {
  public:
-  AttemptUpdate(SQLite::Database& db, const AttemptChanges& changes);
+  AttemptUpdate(StatementCache& statements, const AttemptChanges& changes);
   void set(std::string column, std::string value);
   // Rows changed (0 when the attempt is not in `from`).
   int execute(const AttemptKey& key, model::AttemptState from);
@@ -36,7 +37,7 @@ class AttemptUpdate {
     std::optional<std::string> text;
     std::optional<std::int64_t> number;
   };
-  SQLite::Database& m_db;
+  StatementCache& m_statements;
   std::vector<Assignment> m_assignments;
 };
 
