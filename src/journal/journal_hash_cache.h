@@ -1,5 +1,6 @@
 // The journal's implementation of model::HashCache: the artifact_hashes table, one row per
-// path, reused only for an identical file identity. Shares the journal's connection (its statements) and mutex.
+// path, reused only for an identical file identity. Shares the journal's connection (through
+// its StatementCache) and mutex.
 // Internal to journal/; others reach it through Journal::hash_cache().
 #pragma once
 
