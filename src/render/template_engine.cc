@@ -202,6 +202,8 @@ Result<TemplateSet> TemplateSet::from_texts(std::map<std::string, std::string, s
   TagScan scan;
   for (const auto& [name, text] : texts) {
     if (Status scanned = scan_tags(name, text, scan); !scanned.ok()) return scanned.error();
+    // Parsed alone first, so that an error names the template whose own text is broken rather
+    // than the first one that includes it.
     mstch::mustache parsed(text);
     if (!parsed.is_valid()) return invalid_argument("template " + name + ": " + parsed.error_message());
   }
@@ -242,11 +244,6 @@ const TemplateSet& TemplateSet::builtin() {
     return std::move(*built);
   }();
   return set;
-}
-
-const std::string* TemplateSet::find(std::string_view name) const {
-  auto it = m_texts.find(name);
-  return it == m_texts.end() ? nullptr : &it->second;
 }
 
 Result<std::string> render_template(const TemplateSet& set, std::string_view name, const TemplateValue& data,

@@ -38,7 +38,6 @@ class TemplateSet {
   // The templates compiled in from templates/.
   static const TemplateSet& builtin();
 
-  const std::string* find(std::string_view name) const;
   const std::map<std::string, std::string, std::less<>>& texts() const { return m_texts; }
   // Every name used as `{{name}}` / `{{{name}}}` and every section name, over all templates.
   const std::set<std::string, std::less<>>& value_names() const { return m_value_names; }
