@@ -14,6 +14,7 @@ Reply refused_reply(const operations::Resolution& answer) {
   switch (*answer.refused) {
     case operations::Refusal::not_blocked: return error_reply(409, "not_blocked", answer.message);
     case operations::Refusal::too_early: return error_reply(409, "too_early", answer.message);
+    case operations::Refusal::ran: return error_reply(409, "ran", answer.message);
     case operations::Refusal::not_a_reference: {
       model::Problems problems;
       problems.add("adopt", "", answer.message + "; give the Slurm job id (digits) or its SLUID (s…)");

@@ -3,12 +3,17 @@
 // tuneplane-slurm journal backup FILE
 // tuneplane-slurm journal restore FILE [--reason TEXT]
 // tuneplane-slurm journal clear-safe-mode --reason TEXT
+// tuneplane-slurm journal move-deployment --reason TEXT
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 
+#include "base/crash_point.h"
 #include "base/file_system.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/deployment.h"
 #include "cli/exit_codes.h"
 #include "cli/slurm_connection.h"
 #include "journal/daemon_lock.h"
@@ -66,6 +71,27 @@ int run_backup(Context& context, const std::string& target) {
   return kExitOk;
 }
 
+// The backup, migrated and marked `safe_mode`, in a file of its own beside the journal: the
+// journal is then replaced by it in one step, so no journal behind Slurm is ever seen without
+// safe mode, however the restore is interrupted.
+Result<std::string> stage_restore(Context& context, const std::string& source, const std::string& words) {
+  const std::string staged = context.settings()->journal_path + ".restoring";
+  ::unlink(staged.c_str());
+  journal::OpenOptions options;
+  options.migrate_existing = true;
+  {
+    auto fresh = journal::Journal::open(staged, context.clock(), options);
+    if (!fresh.ok()) return fresh.error();
+    if (Status copied = (*fresh)->restore_from(source); !copied.ok()) return copied.error();
+  }
+  auto staged_journal = journal::Journal::open(staged, context.clock(), options);
+  if (!staged_journal.ok()) return staged_journal.error();
+  if (Status marked = (*staged_journal)->set_control("safe_mode", operator_name(), words); !marked.ok()) {
+    return marked.error();
+  }
+  return staged;
+}
+
 // Replaces the journal by a backup. The current content is kept beside it first; the restored
 // journal is marked `safe_mode`: it may be behind Slurm, so until an operator clears it every
 // attempt that is prepared or later is searched by tag before anything is sent.
@@ -82,22 +108,18 @@ int run_restore(Context& context, const std::string& source, const std::string& 
   if (Status made = make_directories(parent_directory(path), 0700); !made.ok()) return context.fail(made.error());
   auto lock = journal::DaemonLock::acquire(path);
   if (!lock.ok()) return context.fail(lock.error().with_context("journal restore (stop `serve` first)"));
+  auto staged = stage_restore(context, source, "restored from " + source + (reason.empty() ? "" : ": " + reason));
+  if (!staged.ok()) return context.fail(staged.error().with_context("journal restore: nothing was changed"));
   const std::string kept = path + ".before-restore-" + format_utc(context.clock().now());
   {
     int exit_code = kExitOk;
     auto current = context.open_journal(Context::Access::write, exit_code);
     if (!current) return exit_code;
     if (Status copied = current->backup(kept); !copied.ok()) return context.fail(copied.error());
-    if (Status restored = current->restore_from(source); !restored.ok()) return context.fail(restored.error());
+    if (Status restored = current->restore_from(*staged); !restored.ok()) return context.fail(restored.error());
+    crash_point("restore.after_copy");
   }
-  journal::OpenOptions options;
-  options.migrate_existing = true;
-  auto restored = journal::Journal::open(path, context.clock(), options);
-  if (!restored.ok()) return context.fail(restored.error());
-  const std::string words = "restored from " + source + (reason.empty() ? "" : ": " + reason);
-  if (Status marked = (*restored)->set_control("safe_mode", operator_name(), words); !marked.ok()) {
-    return context.fail(marked.error());
-  }
+  for (const char* suffix : {"", "-wal", "-shm"}) ::unlink((*staged + suffix).c_str());
   context.out() << "journal " << path << " restored from " << source << " (the previous content is in " << kept
                 << "); safe mode is on: attempts are searched by tag before anything is sent, until "
                    "`tuneplane-slurm journal clear-safe-mode --reason TEXT`\n";
@@ -114,6 +136,20 @@ int run_clear_safe_mode(Context& context, const std::string& reason) {
     return context.fail(cleared.error());
   }
   context.out() << (before->has_value() ? "safe mode cleared" : "safe mode was not on; nothing changed") << "\n";
+  return kExitOk;
+}
+
+int run_move_deployment(Context& context, const std::string& reason) {
+  const model::Settings* settings = context.settings();
+  if (settings == nullptr) return kExitBadInput;
+  auto lock = journal::DaemonLock::acquire(settings->journal_path);
+  if (!lock.ok()) return context.fail(lock.error().with_context("journal move-deployment (stop `serve` first)"));
+  int exit_code = kExitOk;
+  auto journal = context.open_journal(Context::Access::write, exit_code);
+  if (!journal) return exit_code;
+  auto moved = move_deployment(*journal, *settings, operator_name(), reason);
+  if (!moved.ok()) return context.fail(moved.error());
+  context.out() << *moved << "\n";
   return kExitOk;
 }
 
@@ -149,6 +185,13 @@ void add_journal_command(CLI::App& app, Context& context, int& exit_code) {
   restore->add_option("FILE", *source, "A backup written by `journal backup`")->required();
   restore->add_option("--reason", *reason, "Why (journaled with your user name)");
   restore->callback([&context, &exit_code, source, reason] { exit_code = run_restore(context, *source, *reason); });
+
+  auto move_reason = std::make_shared<std::string>();
+  CLI::App* move = journal->add_subcommand(
+      "move-deployment", "Record this configuration's instance and storage root as the journal's (serve stopped)");
+  add_version_flag(*move);
+  move->add_option("--reason", *move_reason, "Why (journaled with your user name)")->required();
+  move->callback([&context, &exit_code, move_reason] { exit_code = run_move_deployment(context, *move_reason); });
 
   auto clear_reason = std::make_shared<std::string>();
   CLI::App* clear = journal->add_subcommand("clear-safe-mode", "End safe mode after a restore, once Slurm was checked");

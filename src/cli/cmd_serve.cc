@@ -22,6 +22,7 @@
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
+#include "cli/deployment.h"
 #include "cli/slurm_connection.h"
 #include "config/logging.h"
 #include "journal/daemon_lock.h"
@@ -47,6 +48,22 @@ int run_daemon(reconcile::Controller& controller) {
   return exit_code;
 }
 
+// Whether the cluster keeps accounting that slurmrestd serves, journaled for `status` and the
+// operator; each search finds out again for itself (slurm/tag_search.h).
+void note_accounting(journal::Journal& journal, slurm::SlurmClient& slurm, const Clock& clock) {
+  const slurm::AccountingResult found = slurm.accounting();
+  if (!found.ok()) {
+    config::log(config::LogLevel::warn, {}, "accounting: not known at start (" + found.message + ")");
+    return;
+  }
+  const std::string value = found.present ? "present" : "absent";
+  (void)journal.set_meta("accounting", value);
+  (void)journal.set_meta("accounting_checked_at", format_utc(clock.now()));
+  config::log_info({}, found.present ? "accounting: slurmdbd answers through slurmrestd"
+                                     : "accounting: absent (" + found.message +
+                                           "): a job slurmctld has purged is known only from its attempt's evidence");
+}
+
 int run_serve(Context& context, bool once) {
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
@@ -64,6 +81,7 @@ int run_serve(Context& context, bool once) {
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::write, exit_code);
   if (!journal) return exit_code;
+  if (Status same = check_deployment(*journal, *settings); !same.ok()) return context.fail(same.error());
   auto key = storage::load_or_create_secret_key(settings->state_dir + "/hmac.key");
   if (!key.ok()) return context.fail(key.error());
   // The platform API, when its tokens are configured: it answers beside the reconciler and
@@ -73,6 +91,7 @@ int run_serve(Context& context, bool once) {
   if (api) metrics = std::make_unique<metrics::Metrics>(context.clock());
   auto slurm = connect_slurm(*settings, context.clock(), metrics.get());
   if (!slurm.ok()) return context.fail(slurm.error());
+  note_accounting(*journal, *slurm->client, context.clock());
 
   // Its Slurm client (resolve's adopt, /readyz) is its own, outside the daemon's request budget.
   std::optional<SlurmConnection> api_slurm;

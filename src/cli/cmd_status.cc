@@ -23,6 +23,17 @@ struct StatusOptions {
 
 std::string number_text(const std::optional<std::uint32_t>& value) { return value ? std::to_string(*value) : ""; }
 
+// What `serve` last found of the cluster's accounting (slurmdbd behind slurmrestd).
+std::string accounting_words(journal::Journal& journal) {
+  auto value = journal.meta("accounting");
+  auto at = journal.meta("accounting_checked_at");
+  if (!value.ok() || !value->has_value()) return "not known yet (serve finds out at start)";
+  const std::string when = at.ok() && at->has_value() ? " (found at " + **at + ")" : "";
+  if (**value == "present") return "present: slurmdbd answers through slurmrestd" + when;
+  return "absent: slurmrestd serves no slurmdbd endpoints" + when +
+         "; a job slurmctld purged is known only from its attempt's evidence";
+}
+
 int show_all(Context& context, journal::Journal& journal, bool json) {
   auto jobs = journal.jobs();
   if (!jobs.ok()) return context.fail(jobs.error());
@@ -43,13 +54,18 @@ int show_all(Context& context, journal::Journal& journal, bool json) {
                current ? number_text(current->slurm_job_id) : "",
                current ? std::string(model::to_string(current->cleanup)) : "", held ? "yes" : "no", job.updated_at});
   }
+  const std::string accounting = accounting_words(journal);
   if (json) {
-    context.out() << boost::json::serialize(boost::json::object{{"jobs", std::move(rows)}}) << "\n";
-  } else if (table.empty()) {
+    context.out() << boost::json::serialize(boost::json::object{{"jobs", std::move(rows)}, {"accounting", accounting}})
+                  << "\n";
+    return kExitOk;
+  }
+  if (table.empty()) {
     context.out() << "no jobs in " << journal.path() << "\n";
   } else {
     table.print(context.out());
   }
+  context.out() << "\ncluster accounting: " << accounting << "\n";
   return kExitOk;
 }
 

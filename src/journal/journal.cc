@@ -351,6 +351,13 @@ Status Journal::transition(const AttemptKey& key, AttemptState from, AttemptStat
       event.emplace_back("reason", *changes.outcome_reason);
     }
     m_impl->append_event(key.job_id, key.number, "attempt.state", model::to_string(from), model::to_string(to), event);
+    if (changes.grant_attempt) {
+      Impl::Use grant =
+          m_impl->prepared("UPDATE jobs SET max_attempts = max_attempts + 1, updated_at = ? WHERE job_id = ?");
+      grant->bind(1, m_impl->now());
+      grant->bind(2, key.job_id);
+      grant->exec();
+    }
     auto job = m_impl->read_job(key.job_id);
     if (job && job->current_attempt == key.number) {
       const JobPhase phase = changes.job_phase.value_or(model::phase_of(to));

@@ -114,6 +114,11 @@ class Journal {
   Status set_control(std::string_view name, std::string_view by, std::string_view reason);
   Status clear_control(std::string_view name, std::string_view by, std::string_view reason);
 
+  // The deployment recorded (journal_meta); empty before the first `serve`. set_deployment
+  // records one, with a control event `deployment` naming who and why, in one transaction.
+  Result<std::optional<Deployment>> deployment();
+  Status set_deployment(const Deployment& deployment, std::string_view by, std::string_view reason);
+
   // Slurm jobs of this instance that no attempt holds: recorded (first_seen kept, last_seen
   // and state refreshed), listed by audit --orphans.
   Status record_orphan(const OrphanEntry& orphan);

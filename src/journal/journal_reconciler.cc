@@ -148,6 +148,52 @@ Status Journal::clear_control(std::string_view name, std::string_view by, std::s
   }
 }
 
+std::string Deployment::describe() const {
+  std::string text = "instance " + instance + ", storage root " + storage_root;
+  if (cluster_root != storage_root) text += " (on the nodes " + cluster_root + ")";
+  return text;
+}
+
+namespace {
+
+constexpr std::string_view kDeploymentKeys[] = {"deployment_instance", "deployment_storage_root",
+                                                 "deployment_cluster_root"};
+
+}  // namespace
+
+Result<std::optional<Deployment>> Journal::deployment() {
+  std::vector<std::string> values;
+  for (const auto key : kDeploymentKeys) {
+    auto value = meta(key);
+    if (!value.ok()) return value.error();
+    if (!value->has_value()) return std::optional<Deployment>();
+    values.push_back(**value);
+  }
+  return std::optional<Deployment>(Deployment{values[0], values[1], values[2]});
+}
+
+Status Journal::set_deployment(const Deployment& deployment, std::string_view by, std::string_view reason) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    WriteTransaction transaction = m_impl->begin_write();
+    const std::string values[] = {deployment.instance, deployment.storage_root, deployment.cluster_root};
+    for (std::size_t i = 0; i < std::size(kDeploymentKeys); ++i) {
+      SQLite::Statement upsert(m_impl->db,
+                               "INSERT INTO journal_meta (key, value) VALUES (?, ?) "
+                               "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+      upsert.bind(1, std::string(kDeploymentKeys[i]));
+      upsert.bind(2, values[i]);
+      upsert.exec();
+    }
+    append_control_event(m_impl->db, m_impl->now(), "deployment", "set", by,
+                         deployment.describe() + ": " + std::string(reason));
+    transaction.commit();
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "record the deployment");
+  }
+}
+
 Status Journal::record_orphan(const OrphanEntry& orphan) {
   std::lock_guard lock(m_impl->mutex);
   try {

@@ -75,6 +75,10 @@ struct AttemptRecord {
   std::string observed_at;   // when a change of its Slurm job was last journaled
   std::string signalled_at;  // cancel with grace: when the checkpoint signal reached the job
   std::string cleanup_at;    // when the cleanup step last moved
+  // The job name and working directory its Slurm job was given (prepared); empty for an attempt
+  // prepared before they were journaled (storage/attempt_tag.h computes them then).
+  std::string tag_name;
+  std::string tag_workdir;
   std::int64_t version = 1;
   std::string created_at;
   std::string updated_at;
@@ -105,6 +109,8 @@ struct AttemptChanges {
   std::optional<std::string> outcome_reason;
   std::optional<std::string> found_by;
   std::optional<std::string> submit_mode;
+  std::optional<std::string> tag_name;
+  std::optional<std::string> tag_workdir;
   bool identified = false;  // stamps identified_at with the journal's time
   bool released = false;    // stamps released_at
   // A search by tag ran: stamps searched_at (and complete_search_at when `search_complete`)
@@ -119,6 +125,9 @@ struct AttemptChanges {
   // The job's phase after this transition; by default model::phase_of(new state). A retry
   // sets it to queued instead of failed.
   std::optional<model::JobPhase> job_phase;
+  // The attempt never ran (Slurm forgot or ended every copy before it started): the job gets
+  // one more attempt (max_attempts + 1), as an attempt resolved absent does.
+  bool grant_attempt = false;
 };
 
 // Key/value pairs stored as the event's JSON detail. "reason" is shown by the audit views.
@@ -155,6 +164,19 @@ struct BlockedEntry {
   // measured it (a step of the wall clock does not count; resolve --absent goes by these).
   std::optional<std::int64_t> last_search_elapsed_s;
   std::optional<std::int64_t> last_complete_search_elapsed_s;
+};
+
+// The deployment a journal's jobs were tagged under: every job name carries the instance, every
+// working directory the storage root as the nodes see it. `serve` records it at its first start
+// and refuses to run under another; `journal move-deployment` records a new one.
+struct Deployment {
+  std::string instance;      // TUNEPLANE_INSTANCE
+  std::string storage_root;  // TUNEPLANE_STORAGE_ROOT, on this host
+  std::string cluster_root;  // the same tree as the nodes see it (TUNEPLANE_SLURM_STORAGE_ROOT, else the above)
+
+  bool operator==(const Deployment&) const = default;
+  // "instance t, storage root /x (on the nodes /y)"
+  std::string describe() const;
 };
 
 // An operator control that is on (controls table): `paused` or `safe_mode`.

@@ -78,7 +78,8 @@ std::optional<Resolution> still_held(slurm::SlurmClient& slurm, const journal::A
   slurm::JobsResult read = slurm.get_job(ref);
   if (!read.ok() && read.outcome == slurm::Outcome::not_found) return std::nullopt;
   if (!read.ok()) return refusal(Refusal::slurm_unreadable, "cannot read Slurm job " + name + ": " + read.message);
-  const model::JobTag tag = storage::attempt_tag(settings, a.job_id, a.number, a.submit_token);
+  const model::JobTag tag =
+      storage::journaled_tag(settings, a.job_id, a.number, a.submit_token, a.tag_name, a.tag_workdir);
   for (const auto& record : read.jobs) {
     if (tag.identifies(record.tag())) {
       return refusal(Refusal::still_in_slurm, "Slurm still holds " + attempt_name(a) + "'s job " + name + " (" +
@@ -116,6 +117,18 @@ Result<Resolution> resolve_absent(journal::Journal& journal, const journal::Atte
   if (std::string why = absent_refusal(attempt, settings, now); !why.empty()) {
     return refusal(Refusal::too_early, "refused to resolve " + attempt_name(attempt) + " as absent: " + why);
   }
+  // The batch script's first and last acts: a copy ran, whatever Slurm (or a cluster without
+  // slurmdbd) still knows of it.
+  const std::string dir =
+      storage::recorded_attempt_dir(attempt.attempt_dir, settings.storage_root, attempt.job_id, attempt.number);
+  for (const std::string_view file : {model::kJobEvidenceFile, model::kExitEvidenceFile}) {
+    std::error_code ignored;
+    if (std::filesystem::exists(dir + "/" + std::string(file), ignored)) {
+      return refusal(Refusal::ran, "refused to resolve " + attempt_name(attempt) + " as absent: its " +
+                                       std::string(file) + " shows that a copy of it ran; `serve` adopts the job " +
+                                       "it names, or give its id to `resolve --adopt`");
+    }
+  }
   if (Status done = journal.resolve_absent(attempt.key(), by, reason); !done.ok()) return done.error();
   return Resolution{std::nullopt, attempt_name(attempt) + ": resolved absent; the tag stays watched", 0, "absent"};
 }
@@ -134,7 +147,8 @@ Result<Resolution> resolve_adopt(journal::Journal& journal, slurm::SlurmClient& 
     const Refusal why = read.outcome == slurm::Outcome::not_found ? Refusal::not_its_job : Refusal::slurm_unreadable;
     return refusal(why, "cannot read Slurm job " + std::string(reference) + ": " + read.message);
   }
-  const model::JobTag tag = storage::attempt_tag(settings, attempt.job_id, attempt.number, attempt.submit_token);
+  const model::JobTag tag = storage::journaled_tag(settings, attempt.job_id, attempt.number, attempt.submit_token,
+                                                   attempt.tag_name, attempt.tag_workdir);
   std::uint32_t leader = 0;
   std::string sluid;
   for (const auto& record : read.jobs) {

@@ -1,4 +1,4 @@
-// The tag of a journaled attempt's Slurm job (storage/attempt_tag.h). Pure.
+// The tag of a journaled attempt's Slurm job, as it was given (storage/attempt_tag.h). Pure.
 #pragma once
 
 #include "journal/records.h"
@@ -9,7 +9,8 @@
 namespace tpslurm::reconcile {
 
 inline model::JobTag attempt_tag(const model::Settings& settings, const journal::AttemptRecord& attempt) {
-  return storage::attempt_tag(settings, attempt.job_id, attempt.number, attempt.submit_token);
+  return storage::journaled_tag(settings, attempt.job_id, attempt.number, attempt.submit_token, attempt.tag_name,
+                                attempt.tag_workdir);
 }
 
 }  // namespace tpslurm::reconcile

@@ -1,8 +1,9 @@
 // A submit whose answer was lost blocks its job (ARCHITECTURE.md §4 step 5): nothing is sent
 // again; the attempt's evidence file and the cycle's search by tag are read until the job is
-// found. Found -> adopted; copies beyond the first are cancelled as duplicates (held ones
-// never ran). An empty or incomplete search proves nothing: the attempt stays blocked until
-// found or until an operator resolves it.
+// found. Found -> the copy that ran (else the first that can still run) is adopted, every other
+// copy cancelled as a duplicate (held ones never ran); when every copy ended without running the
+// attempt is abandoned and the job retried at no cost. An empty or incomplete search proves
+// nothing: the attempt stays blocked until found or until an operator resolves it.
 #include <boost/json.hpp>
 
 #include "base/crash_point.h"
@@ -34,11 +35,13 @@ std::optional<std::uint32_t> evidence_job_id(const Step& step) {
   return static_cast<std::uint32_t>(id->as_int64());
 }
 
-// The job named by the evidence, read back and checked against the tag.
-std::vector<FoundJob> found_by_evidence(Step& step, const model::JobTag& tag) {
+// The job named by the evidence, read back and checked against the tag. `forgotten`: Slurm no
+// longer knows the job the evidence names.
+std::vector<FoundJob> found_by_evidence(Step& step, const model::JobTag& tag, std::optional<std::uint32_t>& forgotten) {
   auto id = evidence_job_id(step);
   if (!id) return {};
   slurm::JobsResult read = step.services.slurm.get_job(slurm::JobRef{*id});
+  if (read.outcome == slurm::Outcome::not_found) forgotten = id;
   if (!read.ok()) return {};
   std::vector<model::JobSnapshot> ours;
   for (const auto& record : read.jobs) {
@@ -82,11 +85,33 @@ StepEnd adopt(Step& step, const FoundJob& job, std::string_view found_by) {
   return end;
 }
 
+StepEnd adopt_forgotten(Step& step, std::uint32_t id) {
+  FoundJob job;
+  job.leader_id = id;
+  job.source = "logs/slurm-job.json (Slurm no longer knows the job)";
+  return adopt(step, job, "evidence");
+}
+
+// Slurm created the job (one copy or several) and every copy ended without running — cancelled
+// while held, by someone else: nothing ran, so the job goes on with a new attempt at no cost.
+StepEnd every_copy_ended(Step& step, const std::vector<FoundJob>& found) {
+  std::string ids;
+  for (const auto& copy : found) ids += (ids.empty() ? "" : ", ") + std::to_string(copy.leader_id);
+  const std::string words = "every copy Slurm created (job " + ids + ") ended without running";
+  journal::AttemptChanges changes;
+  changes.outcome_reason = words;
+  journal::EventDetail detail{{"reason", words}, {"found_by", found.front().source}};
+  retry_at_no_cost(step, words, changes, detail);
+  if (step.job.desire == model::Desire::cancel) changes.job_phase = model::JobPhase::cancelled;
+  return step.move(AttemptState::abandoned, changes, detail);
+}
+
 }  // namespace
 
 StepEnd search_blocked(Step& step) {
   const model::JobTag tag = tag_of(step.services, step.attempt);
-  std::vector<FoundJob> found = found_by_evidence(step, tag);
+  std::optional<std::uint32_t> forgotten;
+  std::vector<FoundJob> found = found_by_evidence(step, tag, forgotten);
   std::string found_by = "evidence";
   if (found.empty()) {
     auto searched = step.services.searches.get(step.attempt.submit_token);
@@ -94,13 +119,20 @@ StepEnd search_blocked(Step& step) {
     if (!searched) return StepEnd::wait;
     found = group_matches(searched->result.matches);
     found_by = "search";
+    // The batch script ran as a job Slurm no longer knows and no copy is left: that job is
+    // the attempt's; how it ended is concluded once it is followed (forgotten_steps.cc).
+    if (found.empty() && forgotten && searched->result.complete()) return adopt_forgotten(step, *forgotten);
   }
   if (found.empty()) return StepEnd::wait;
-  // The first copy Slurm created is kept; every other one is cancelled before it is adopted.
-  for (std::size_t i = 1; i < found.size(); ++i) {
-    if (cancel_duplicate(step, found[i], tag, found[0].leader_id) == StepEnd::failed) return StepEnd::failed;
+  const std::size_t kept = copy_to_keep(found);
+  if (kept == found.size()) return every_copy_ended(step, found);
+  // The copy that ran, else the first that can still run, is kept; every other one is
+  // cancelled before it is adopted (and only the kept one is ever released).
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (i == kept) continue;
+    if (cancel_duplicate(step, found[i], tag, found[kept].leader_id) == StepEnd::failed) return StepEnd::failed;
   }
-  return adopt(step, found[0], found_by);
+  return adopt(step, found[kept], found_by);
 }
 
 }  // namespace tpslurm::reconcile

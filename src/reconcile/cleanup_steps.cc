@@ -138,10 +138,9 @@ StepEnd clean_interrupted(Step& step) {
   switch (step.attempt.cleanup) {
     case CleanupStep::none: return advance(step, CleanupStep::staging_pending, "never reached Slurm: nothing held");
     case CleanupStep::staging_pending: {
-      if (step.storage_missing()) return StepEnd::wait;
+      if (step.storage_missing() || step.not_due("cleanup")) return StepEnd::wait;
       if (Status removed = remove_staging(step.attempt.attempt_dir); !removed.ok()) {
-        step.result.storage_condition = removed.error();
-        return StepEnd::wait;
+        return step.storage_failed(removed.error(), "cleanup");
       }
       return advance(step, CleanupStep::sealing, "credentials/ and scratch/ removed");
     }
@@ -165,21 +164,15 @@ StepEnd clean_up(Step& step) {
     case CleanupStep::epilog_pending: return wait_for_epilog(step);
     case CleanupStep::staging_pending: {
       // Removing from a vanished root finds nothing and would journal a removal that never was.
-      if (step.storage_missing()) return StepEnd::wait;
-      if (Status removed = remove_staging(dir); !removed.ok()) {
-        step.result.storage_condition = removed.error();
-        return StepEnd::wait;
-      }
+      if (step.storage_missing() || step.not_due("cleanup")) return StepEnd::wait;
+      if (Status removed = remove_staging(dir); !removed.ok()) return step.storage_failed(removed.error(), "cleanup");
       crash_point("cleanup.after_staging");
       return advance(step, CleanupStep::sealing, "credentials/ and scratch/ removed");
     }
     case CleanupStep::sealing: {
-      if (step.storage_missing()) return StepEnd::wait;
+      if (step.storage_missing() || step.not_due("cleanup")) return StepEnd::wait;
       auto sealed = seal_logs(dir);
-      if (!sealed.ok()) {
-        step.result.storage_condition = sealed.error();
-        return StepEnd::wait;
-      }
+      if (!sealed.ok()) return step.storage_failed(sealed.error(), "cleanup");
       crash_point("cleanup.after_seal");
       return advance(step, CleanupStep::closed, "scheduler logs sealed", *sealed);
     }

@@ -18,6 +18,7 @@
 #include "reconcile/pass.h"
 #include "reconcile/preflight_gate.h"
 #include "reconcile/retention.h"
+#include "reconcile/retry_board.h"
 #include "reconcile/search_board.h"
 #include "reconcile/search_round.h"
 #include "reconcile/status_board.h"
@@ -26,7 +27,7 @@
 #include "reconcile/sweep.h"
 #include "reconcile/work_queue.h"
 #include "storage/artifact_hash.h"
-#include "storage/atomic_file.h"
+#include "storage/storage_root.h"
 
 namespace tpslurm::reconcile {
 namespace {
@@ -46,11 +47,12 @@ struct Controller::Impl {
       : parts(std::move(p)),
         pool(static_cast<std::size_t>(std::max(1, parts.threads))),
         writer(parts.journal, io.get_executor(), parts.metrics),
-        gate(parts.slurm),
+        gate(parts.slurm, parts.clock),
         hasher(parts.journal.hash_cache()),
         elapsed(parts.clock),
-        services{writer, parts.slurm, parts.settings, parts.catalogs, parts.clock,    hasher,       parts.hmac_key,
-                 board,  statuses,    elapsed,        gate,           parts.observer, parts.metrics} {}
+        retries(parts.clock),
+        services{writer,  parts.slurm, parts.settings, parts.catalogs, parts.clock,    hasher,       parts.hmac_key,
+                 board,   statuses,    elapsed,        gate,           retries,        parts.observer, parts.metrics} {}
 
   ControllerParts parts;
   boost::asio::io_context io;
@@ -62,6 +64,7 @@ struct Controller::Impl {
   PreflightGate gate;
   storage::ArtifactHasher hasher;
   ElapsedBoard elapsed;
+  RetryBoard retries;
   Services services;
 
   StopCondition journal_condition{"the journal cannot be written"};
@@ -126,11 +129,8 @@ struct Controller::Impl {
 
   void probe_storage() {
     if (!storage_unwritable.load() || parts.settings.storage_root.empty()) return;
-    const std::string probe = parts.settings.storage_root + "/slurm/.tuneplane-write-probe";
     const Steady::time_point since = Steady::now();
-    Status written = storage::write_file_atomically(probe, "probe\n", 0600, storage::Overwrite::yes);
-    ::unlink(probe.c_str());
-    if (written.ok()) {
+    if (storage::probe_storage_root(parts.settings.storage_root).ok()) {
       boost::asio::post(io, [this, since] {
         storage_condition.succeed(since, Steady::now());
         note_storage();

@@ -1,8 +1,8 @@
 // The steps that follow a job Slurm holds to its end (ARCHITECTURE.md §5): what the cycle's
 // status poll posted (status_round.h) is judged (slurm_verdict.h) and journaled — a new state,
 // an end with its reason and exit status, an anomaly or a pending reason that never clears
-// (cancelled, the attempt failed) — and a job slurmctld no longer reports is looked for in
-// logs/exit.json, then slurmdbd; it is `lost` only when every source answered and none knows it.
+// (cancelled, the attempt failed) — and a job slurmctld no longer reports is concluded from
+// what is left of it (forgotten_steps.cc).
 #include <boost/json.hpp>
 
 #include "base/crash_point.h"
@@ -33,21 +33,6 @@ bool gone_long_enough(const Step& step, const StatusEntry& entry) {
   return seen && step.services.clock.now() - *seen > 2 * step.services.settings.poll_interval;
 }
 
-std::optional<ExitEvidence> exit_evidence(const Step& step) {
-  auto text = read_file(attempt_dir_of(step.services, step.attempt) + "/" + std::string(model::kExitEvidenceFile),
-                        kExitEvidenceMaxBytes);
-  if (!text.ok()) return std::nullopt;
-  return parse_exit_evidence(*text);
-}
-
-journal::AttemptChanges observed_changes(const Verdict& v, const std::vector<model::JobSnapshot>& records) {
-  journal::AttemptChanges changes;
-  changes.observed = true;
-  if (!records.empty()) changes.components = components_json(records);
-  changes.slurm_state = v.slurm_state;
-  changes.slurm_reason = v.reason;
-  return changes;
-}
 
 // Pending since it was released (held submits) or identified (direct), as the ElapsedBoard
 // measures it (a step of our wall clock does not count).
@@ -60,17 +45,6 @@ std::string pending_limit_problem(const Step& step) {
   return "pending for longer than TUNEPLANE_MAX_PENDING (" + format_duration(limit) + ")";
 }
 
-StepEnd end_attempt(Step& step, const Verdict& v, journal::AttemptChanges changes, const std::string& found_by) {
-  changes.exit_code = v.exit_code;
-  changes.exit_signal = v.exit_signal;
-  changes.outcome_reason = v.outcome;
-  if (!v.failure_phase.empty()) changes.failure_phase = v.failure_phase;
-  journal::EventDetail detail{{"reason", v.outcome}, {"evidence", found_by}};
-  decide_retry(step, v.state, v.retry_because, changes, detail);
-  StepEnd end = step.move(v.state, changes, detail);
-  if (end == StepEnd::next) crash_point("follow.after_end");
-  return end;
-}
 
 // The job's records say it is still in Slurm's hands (or its end is hidden until next poll).
 StepEnd follow_live(Step& step, const Verdict& v, const std::vector<model::JobSnapshot>& records) {
@@ -87,46 +61,48 @@ StepEnd follow_live(Step& step, const Verdict& v, const std::vector<model::JobSn
   return step.move(v.state, changes, {{"reason", v.reason.empty() ? v.slurm_state : v.reason}});
 }
 
-// slurmctld no longer reports the job: exit.json, then slurmdbd; lost only on full evidence.
-StepEnd follow_absent(Step& step) {
-  if (auto exit = exit_evidence(step)) {
-    Verdict v = judge_exit(*exit);
-    return end_attempt(step, v, observed_changes(v, {}), "exit.json");
-  }
-  const model::JobTag tag = tag_of(step.services, step.attempt);
-  const TimePoint intent = parse_utc(step.attempt.intent_at).value_or(step.services.clock.now());
-  slurm::SearchResult search = step.services.slurm.find_jobs_by_tag(tag, intent);
-  const std::vector<std::uint32_t> ids =
-      component_ids(parse_components(step.attempt.components), step.attempt.slurm_job_id);
-  std::vector<model::JobSnapshot> records;
-  for (const auto& match : search.matches) {
-    if (std::find(ids.begin(), ids.end(), match.job.job_id) != ids.end()) records.push_back(match.job);
-  }
-  if (!records.empty()) {
-    Verdict v = judge(records, parse_components(step.attempt.components), std::nullopt,
-                      step.attempt.state == AttemptState::running);
-    if (!model::is_final(v.state) || !v.known) return StepEnd::wait;
-    v.holds_resources = false;  // slurmctld has let it go
-    return end_attempt(step, v, observed_changes(v, records), "slurmdbd");
-  }
-  if (!search.complete()) {
-    if (step.services.statuses.warn_once(step.attempt.submit_token + ":end unknown")) {
-      step.log(config::LogLevel::warn,
-               "Slurm no longer lists the job and not every source answered (" + search.message +
-                   "): its end is unknown; looking again every cycle. If Slurm forgot it for good (no slurmdbd): "
-                   "`tuneplane-slurm resolve " +
-                   step.job.job_id + "/" + std::to_string(step.attempt.number) + " --lost --reason TEXT`");
-    }
-    return StepEnd::wait;
-  }
-  Verdict v;
-  v.state = AttemptState::lost;
-  v.slurm_state = "?";
-  v.outcome = "neither slurmctld, slurmdbd nor exit.json knows the job";
-  return end_attempt(step, v, observed_changes(v, {}), "every source answered: no record");
+}  // namespace
+
+std::optional<ExitEvidence> exit_evidence(const Step& step) {
+  auto text = read_file(attempt_dir_of(step.services, step.attempt) + "/" + std::string(model::kExitEvidenceFile),
+                        kExitEvidenceMaxBytes);
+  if (!text.ok()) return std::nullopt;
+  return parse_exit_evidence(*text);
 }
 
-}  // namespace
+journal::AttemptChanges observed_changes(const Verdict& v, const std::vector<model::JobSnapshot>& records) {
+  journal::AttemptChanges changes;
+  changes.observed = true;
+  if (!records.empty()) changes.components = components_json(records);
+  changes.slurm_state = v.slurm_state;
+  changes.slurm_reason = v.reason;
+  return changes;
+}
+
+StepEnd end_attempt(Step& step, const Verdict& v, journal::AttemptChanges changes, const std::string& found_by) {
+  changes.exit_code = v.exit_code;
+  changes.exit_signal = v.exit_signal;
+  changes.outcome_reason = v.outcome;
+  if (!v.failure_phase.empty()) changes.failure_phase = v.failure_phase;
+  journal::EventDetail detail{{"reason", v.outcome}, {"evidence", found_by}};
+  decide_retry(step, v.state, v.retry_because, changes, detail);
+  StepEnd end = step.move(v.state, changes, detail);
+  if (end == StepEnd::next) crash_point("follow.after_end");
+  return end;
+}
+
+void retry_at_no_cost(const Step& step, const std::string& because, journal::AttemptChanges& changes,
+                      journal::EventDetail& detail) {
+  if (step.job.desire != model::Desire::run) {
+    detail.emplace_back("retry", "no: " + because + ", but a cancel was asked");
+    return;
+  }
+  changes.job_phase = model::JobPhase::queued;
+  changes.grant_attempt = true;
+  detail.emplace_back("retry", "yes: " + because + "; it never ran, so it costs none of the job's attempts; attempt " +
+                                   std::to_string(step.attempt.number + 1) +
+                                   " starts when this one's cleanup has closed");
+}
 
 void decide_retry(const Step& step, AttemptState end, const std::string& because, journal::AttemptChanges& changes,
                   journal::EventDetail& detail) {
@@ -150,7 +126,9 @@ void decide_retry(const Step& step, AttemptState end, const std::string& because
 
 StepEnd follow(Step& step) {
   std::optional<StatusEntry> entry = step.services.statuses.take(step.attempt.submit_token);
-  if (entry && entry->records.empty()) return gone_long_enough(step, *entry) ? follow_absent(step) : StepEnd::wait;
+  if (entry && entry->records.empty()) {
+    return gone_long_enough(step, *entry) ? conclude_forgotten(step) : StepEnd::wait;
+  }
   std::optional<ExitEvidence> exit;
   std::optional<Verdict> v;
   if (entry) {

@@ -16,6 +16,23 @@ bool FoundJob::live() const {
                      [](const model::JobSnapshot& c) { return !c.state.base_is_final(); });
 }
 
+bool FoundJob::started() const {
+  return std::any_of(components.begin(), components.end(), [](const model::JobSnapshot& c) {
+    return (c.start_time && unix_seconds(*c.start_time) > 0) || c.state.base == model::SlurmBaseState::running ||
+           c.state.base == model::SlurmBaseState::suspended;
+  });
+}
+
+std::size_t copy_to_keep(const std::vector<FoundJob>& found) {
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (found[i].started()) return i;
+  }
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (found[i].live()) return i;
+  }
+  return found.size();
+}
+
 std::vector<FoundJob> group_found(const std::vector<model::JobSnapshot>& records, const std::string& source) {
   std::map<std::uint32_t, FoundJob> groups;
   for (const auto& record : records) {

@@ -20,7 +20,14 @@ struct FoundJob {
 
   // Still live in slurmctld (not final): a copy that could run.
   bool live() const;
+  // A component started (it has a start time, or runs): the copy ran or runs.
+  bool started() const;
 };
+
+// Which of the copies of one attempt Slurm holds is the attempt's job: the first that started
+// (it ran or runs: never run it twice), else the first still live (it can still run), else none
+// (every copy ended without running: found.size()).
+std::size_t copy_to_keep(const std::vector<FoundJob>& found);
 
 // Groups records by het job (leader id), lowest leader id first.
 std::vector<FoundJob> group_found(const std::vector<model::JobSnapshot>& records, const std::string& source);

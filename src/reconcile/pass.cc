@@ -23,7 +23,9 @@ StepEnd take_step(Step& step, bool has_attempt) {
     case AttemptState::submitting: return mark_unknown(step);
     case AttemptState::submit_unknown: return search_blocked(step);
     case AttemptState::submitted:
-      if (!a.identified_at.empty() && cancel) return apply_cancel(step);
+      // A cancel needs no identify first: it reads the job and kills it only when it carries
+      // the attempt's tag, and a job Slurm no longer knows ends cancelled.
+      if (cancel) return apply_cancel(step);
       if (a.identified_at.empty() || a.awaiting_release()) return identify_and_release(step);
       return follow(step);
     case AttemptState::pending:

@@ -49,19 +49,24 @@ StepEnd prepare(Step& step) {
   };
   auto rendered = render_attempt_of(step.services, step.job, step.attempt);
   if (!rendered.ok()) return fail(rendered.error());
+  if (step.not_due("prepare")) return StepEnd::wait;
   auto files = write_attempt_of(step.services, step.attempt, *rendered);
   if (!files.ok()) {
+    // A directory that holds another attempt, or an image that does not verify, stays so.
     if (files.error().kind() == ErrorKind::corrupt) return fail(files.error());
-    step.result.storage_condition = files.error();
-    return StepEnd::wait;
+    return step.storage_failed(files.error(), "prepare");
   }
   journal::AttemptChanges changes;
   changes.attempt_dir = files->attempt_dir;
   changes.script_sha256 = files->script_sha256;
   changes.env_sha256 = files->env_sha256;
   changes.manifest_sha256 = files->manifest_sha256;
+  changes.tag_name = rendered->submit.tag.name;
+  changes.tag_workdir = rendered->submit.tag.working_directory;
   StepEnd end = step.move(AttemptState::prepared, changes, {});
   if (end == StepEnd::next) {
+    step.attempt.tag_name = *changes.tag_name;
+    step.attempt.tag_workdir = *changes.tag_workdir;
     step.carry.rendered_attempt = step.attempt.number;
     step.carry.rendered_token = step.attempt.submit_token;
     step.carry.rendered = std::move(*rendered);

@@ -26,10 +26,12 @@ struct Wanted {
 std::string report_json(const slurm::SearchResult& result) {
   boost::json::array sources;
   for (const auto& source : result.sources) {
-    sources.push_back({{"source", slurm::to_string(source.source)},
-                       {"outcome", slurm::to_string(source.outcome)},
-                       {"records", source.records},
-                       {"message", source.message}});
+    boost::json::object entry{{"source", slurm::to_string(source.source)},
+                              {"outcome", slurm::to_string(source.outcome)},
+                              {"records", source.records},
+                              {"message", source.message}};
+    if (source.absent) entry["absent"] = true;
+    sources.push_back(std::move(entry));
   }
   return boost::json::serialize(boost::json::object{
       {"complete", result.complete()}, {"matches", result.matches.size()}, {"sources", std::move(sources)}});

@@ -1,7 +1,7 @@
 // Services: what every reconciler step is given — the journal (reads anywhere, writes through
 // the JournalWriter), Slurm, the settings and catalogs, the clock, the artifact hasher, the
 // local HMAC key, the cycle's search and status results, how long attempts have been blocked or
-// pending, the pre-flight gate and the metrics, if any. Owned by the controller
+// pending, the pre-flight gate, the steps' spaced retries and the metrics, if any. Owned by the controller
 // (or a test); steps only borrow it. Every member is safe to use from the pass threads.
 #pragma once
 
@@ -24,6 +24,7 @@ class ElapsedBoard;
 class SearchBoard;
 class StatusBoard;
 class PreflightGate;
+class RetryBoard;
 
 using model::Catalogs;
 
@@ -43,6 +44,7 @@ struct Services {
   StatusBoard& statuses;
   ElapsedBoard& elapsed;
   PreflightGate& preflight;
+  RetryBoard& retries;
   StepObserver observer;
   metrics::Metrics* metrics = nullptr;  // where steps record (submit outcomes); none: nothing recorded
 };

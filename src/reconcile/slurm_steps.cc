@@ -3,6 +3,8 @@
 #include "base/crash_point.h"
 #include "reconcile/components.h"
 #include "reconcile/found_jobs.h"
+#include "reconcile/retry_board.h"
+#include "reconcile/status_board.h"
 #include "reconcile/steps.h"
 
 namespace tpslurm::reconcile {
@@ -52,20 +54,23 @@ std::string requeue_problem(const std::vector<model::JobSnapshot>& components) {
 }
 
 StepEnd identify(Step& step) {
+  constexpr std::string_view kWhat = "identify";
+  if (step.not_due(kWhat)) return StepEnd::wait;
   const std::uint32_t id = *step.attempt.slurm_job_id;
   slurm::JobsResult read = step.services.slurm.get_job(slurm::JobRef{id});
   if (!read.ok()) {
-    step.result.look_again = kRetrySoon;
-    if (read.outcome == slurm::Outcome::not_found) {
-      return step.event("anomaly", {{"reason", "identify: Slurm does not know job " + std::to_string(id)}});
-    }
-    return StepEnd::wait;
+    if (read.outcome == slurm::Outcome::not_found) return conclude_forgotten(step);
+    return step.retry_spaced(kWhat);
   }
   std::vector<model::JobSnapshot> components = components_of(read, id);
   if (std::string problem = identity_problem(components, tag_of(step.services, step.attempt)); !problem.empty()) {
+    StepEnd end = step.retry_spaced(kWhat);
+    if (!step.services.statuses.warn_once(step.attempt.submit_token + ":identify")) return end;
     step.log(config::LogLevel::error, "identify: " + problem);
-    return step.event("anomaly", {{"reason", "identify: " + problem + "; not released, checked again"}});
+    StepEnd said = step.event("anomaly", {{"reason", "identify: " + problem + "; not released, checked again"}});
+    return said == StepEnd::failed ? said : end;
   }
+  step.services.retries.forget(step.attempt.submit_token, kWhat);
   if (std::string problem = requeue_problem(components); !problem.empty()) {
     return cancel_and_fail(step, problem, CancelCause::anomaly, "an anomaly: " + problem);
   }
@@ -89,6 +94,8 @@ StepEnd identify(Step& step) {
 }
 
 StepEnd release(Step& step) {
+  constexpr std::string_view kWhat = "release";
+  if (step.not_due(kWhat)) return StepEnd::wait;
   const model::JobTag tag = tag_of(step.services, step.attempt);
   const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag};
   // Identified in this pass: those records were just checked; else release_hold reads again.
@@ -101,12 +108,12 @@ StepEnd release(Step& step) {
   if (!answer.ok()) {
     // A release sent before a crash may have been applied: read the job to know.
     slurm::JobsResult read = step.services.slurm.get_job(ref);
+    if (read.outcome == slurm::Outcome::not_found) return conclude_forgotten(step);
     const auto components = components_of(read, ref.job_id);
     const bool held = std::any_of(components.begin(), components.end(), still_held);
     if (!read.ok() || components.empty() || held) {
-      step.result.look_again = kRetrySoon;
       step.log(config::LogLevel::warn, "release failed: " + answer.message);
-      return StepEnd::wait;
+      return step.retry_spaced(kWhat);
     }
     how = "no longer held";
   }

@@ -2,6 +2,8 @@
 
 #include "model/job_tag.h"
 #include "reconcile/attempt_tag.h"
+#include "reconcile/retry_board.h"
+#include "reconcile/status_board.h"
 #include "storage/layout.h"
 #include "storage/storage_root.h"
 
@@ -27,6 +29,31 @@ bool Step::storage_missing() {
   return true;
 }
 
+bool Step::not_due(std::string_view what) {
+  auto left = services.retries.wait_left(attempt.submit_token, what);
+  if (left) result.look_again = *left;
+  return left.has_value();
+}
+
+StepEnd Step::retry_spaced(std::string_view what) {
+  services.retries.failed(attempt.submit_token, what);
+  result.look_again = services.retries.wait_left(attempt.submit_token, what);
+  return StepEnd::wait;
+}
+
+StepEnd Step::storage_failed(const Error& error, std::string_view what) {
+  if (!storage::probe_storage_root(services.settings.storage_root).ok()) {
+    result.storage_condition = error;
+    return StepEnd::wait;
+  }
+  retry_spaced(what);
+  if (!services.statuses.warn_once(attempt.submit_token + ":" + std::string(what))) return StepEnd::wait;
+  const std::string words = std::string(what) + " of this attempt failed (" + error.message() +
+                            "); the storage root takes writes, so only this attempt waits; tried again, spaced";
+  log(config::LogLevel::warn, words);
+  return event(std::string(what) + ".blocked", {{"reason", words}});
+}
+
 StepEnd Step::move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail) {
   const model::AttemptState from = attempt.state;
   const journal::AttemptKey key = attempt.key();
@@ -34,6 +61,7 @@ StepEnd Step::move(model::AttemptState to, const journal::AttemptChanges& change
       services.journal.write([&](journal::Journal& j) { return j.transition(key, from, to, changes, detail); }));
   if (end == StepEnd::next) {
     attempt.state = to;
+    services.retries.forget_attempt(attempt.submit_token);
     const std::string what = std::string(model::to_string(from)) + "->" + std::string(model::to_string(to));
     std::string why = changes.outcome_reason.value_or("");
     for (const auto& [k, v] : detail) {

@@ -53,6 +53,16 @@ struct Step {
   // Whether the storage root is gone (storage/storage_root.h); then the pass reports the
   // storage condition and the step must wait.
   bool storage_missing();
+  // Whether the spaced retry of `what` for this attempt is not due yet (retry_board.h); then
+  // the pass looks again when it is.
+  bool not_due(std::string_view what);
+  // `what` met the same answer again: it is tried again spaced. Returns wait.
+  StepEnd retry_spaced(std::string_view what);
+  // A file operation for the attempt (`what`: "prepare", "cleanup") failed with `error`. When
+  // the storage root still takes a write, the problem is this attempt's own: the step is tried
+  // again spaced and it is said once, as an event and a warning (every other attempt goes on);
+  // otherwise the pass reports the storage condition. Returns wait (or failed).
+  StepEnd storage_failed(const Error& error, std::string_view what);
 
   config::LogFields fields() const;
   void log(config::LogLevel level, std::string_view message) const;

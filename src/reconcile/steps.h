@@ -2,6 +2,7 @@
 // reconcile/. Each takes the Step of the pass and says how it ended.
 #pragma once
 
+#include "reconcile/slurm_verdict.h"
 #include "reconcile/step.h"
 
 namespace tpslurm::reconcile {
@@ -29,7 +30,27 @@ StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause caus
 // queued again instead of ending. The decision, either way, goes into the event's detail.
 void decide_retry(const Step& step, model::AttemptState end, const std::string& because,
                   journal::AttemptChanges& changes, journal::EventDetail& detail);
+// The same, for an attempt that never ran (Slurm forgot or ended it before it started): the job
+// still wanting to run is queued again with one more attempt granted, so the retry costs none
+// of the attempts its request allows.
+void retry_at_no_cost(const Step& step, const std::string& because, journal::AttemptChanges& changes,
+                      journal::EventDetail& detail);
 // Removes the attempt's credentials/ and scratch/ (nothing when `dir` is empty).
 Status remove_staging(const std::string& dir);
+
+// slurmctld no longer knows the attempt's job (the poll stopped reporting it; a GET by its id
+// answered "unknown job"): ended from the search by tag and logs/exit.json, retried at no cost
+// when it never ran, `lost` when every source answered and none knows it; otherwise it waits,
+// the search tried again spaced (forgotten_steps.cc).
+StepEnd conclude_forgotten(Step& step);
+// Whether the batch script left its first or last act (logs/slurm-job.json, logs/exit.json):
+// anything at those names counts, so a copy of the attempt started.
+bool evidence_present(const Step& step);
+// logs/exit.json, when the batch script wrote it.
+std::optional<ExitEvidence> exit_evidence(const Step& step);
+// The columns a poll's (or search's) view of the job sets: its records, state and reason.
+journal::AttemptChanges observed_changes(const Verdict& v, const std::vector<model::JobSnapshot>& records);
+// Ends the attempt as `v` says, with the retry decision; `found_by` names the evidence.
+StepEnd end_attempt(Step& step, const Verdict& v, journal::AttemptChanges changes, const std::string& found_by);
 
 }  // namespace tpslurm::reconcile

@@ -82,14 +82,23 @@ StepEnd send_submit(Step& step) {
     auto found = step.services.searches.get(step.attempt.submit_token);
     step.result.wants_search = true;
     if (!found || !found->result.complete()) return StepEnd::wait;
-    if (!found->result.matches.empty()) {
-      StepEnd end = step.move(AttemptState::submitting, {}, {{"reason", "safe mode: found in Slurm by tag"}});
+    // A copy whose batch script ran left its evidence, even where Slurm forgot it (no slurmdbd).
+    if (!found->result.matches.empty() || evidence_present(step)) {
+      // Held, as the copy found may be: the attempt adopts it and releases it then (releasing a
+      // job that is not held changes nothing), else it would pend held for ever.
+      journal::AttemptChanges intent;
+      intent.submit_mode = "held";
+      StepEnd end = step.move(AttemptState::submitting, intent,
+                              {{"reason", found->result.matches.empty() ? "safe mode: its batch script ran (evidence)"
+                                                                        : "safe mode: found in Slurm by tag"}});
       return end == StepEnd::next ? mark_unknown(step) : end;
     }
   }
-  if (const auto until = step.services.slurm.backing_off_until(); until && *until > step.services.clock.now()) {
-    // The request budget would refuse the POST: no intent to journal and take back again.
-    // Looked at again when it ends, and at least every 5 s (a clock stepped back meanwhile).
+  for (const auto until : {step.services.slurm.backing_off_until(), step.services.preflight.holding_until()}) {
+    if (!until || *until <= step.services.clock.now()) continue;
+    // The request budget would refuse the POST, or submits hold off after answers that did
+    // not settle: no intent to journal and take back again. Looked at again when it ends, and
+    // at least every 5 s (a clock stepped back meanwhile).
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*until - step.services.clock.now());
     step.result.look_again = std::clamp(left, std::chrono::milliseconds(100), std::chrono::milliseconds(5000));
     return StepEnd::wait;
@@ -116,6 +125,7 @@ StepEnd send_submit(Step& step) {
   const slurm::SubmitResult answer = step.services.slurm.submit(description);
   crash_point("submit.after_answer");
   if (step.services.metrics != nullptr) step.services.metrics->count_submit_outcome(slurm::to_string(answer.outcome));
+  step.services.preflight.note_submit(answer.outcome);
   return record_answer(step, answer);
 }
 

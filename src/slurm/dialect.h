@@ -90,8 +90,10 @@ struct JobsStateReply : ReplyBase {
   std::vector<JobStateEntry> entries;  // as answered: a component asked twice appears twice
 };
 
-struct ServerTimeReply : ReplyBase {
+struct DiagReply : ReplyBase {
   std::optional<std::int64_t> request_time;  // diag's statistics.req_time: the server's "now"
+  // statistics.dbd_agent_queue_size: records slurmctld has not yet handed to slurmdbd.
+  std::optional<std::int64_t> dbd_agent_queue_size;
 };
 
 class Dialect {
@@ -115,7 +117,7 @@ class Dialect {
   // slurmdbd's job records (`/slurmdb/vX/jobs`): name, `comment.job`, working directory,
   // `state.current`, `het`, `time`, exit code, and on v0.0.45 the original SLUID.
   virtual Result<JobsReply> decode_db_jobs(std::string_view body) const = 0;
-  virtual Result<ServerTimeReply> decode_diag(std::string_view body) const = 0;
+  virtual Result<DiagReply> decode_diag(std::string_view body) const = 0;
   // The decoder of one answer of decode_jobs() (slurmctld) or decode_db_jobs() (slurmdbd).
   virtual std::unique_ptr<JobsDecoder> jobs_decoder(RecordSource source) const = 0;
 

@@ -143,6 +143,20 @@ DoctorCheck check_token_transport(const model::Settings& settings) {
                 "use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 to accept it");
 }
 
+// Whether slurmdbd answers through slurmrestd. A cluster without accounting is supported: what
+// slurmctld purged is then known only from the attempt's own evidence files.
+DoctorCheck check_accounting(SlurmClient& client) {
+  const AccountingResult found = client.accounting();
+  if (!found.ok()) {
+    return failed("accounting", found.message,
+                  "start slurmdbd (or fix AccountingStorageHost); while it does not answer no search is complete");
+  }
+  if (found.present) return passed("accounting", "slurmdbd answers: a job slurmctld purged is still found there");
+  return passed("accounting", "none (" + found.message +
+                                  "), a supported configuration: a job slurmctld purged is known only from its "
+                                  "attempt's logs/exit.json and logs/slurm-job.json");
+}
+
 }  // namespace
 
 std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock) {
@@ -216,6 +230,7 @@ std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& 
     }
   }
 
+  checks.push_back(check_accounting(**client));
   checks.push_back(passed("identity", server.policy.describe() + " (release " + release + ", " + server.dialect + ")"));
   return checks;
 }

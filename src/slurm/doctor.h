@@ -7,8 +7,9 @@
 // not for root or a uid-0 user (SlurmUser cannot be learnt from slurmrestd, so it is not
 // checked), that slurmrestd answers, which REST versions
 // it offers and its release, that an authenticated call succeeds (`ping` is not one on 26.05),
-// that the configured partitions exist, and whether the SLUID lifecycle is available or
-// identity is degraded to job id + tag. Every check yields one line; a failed check carries
+// that the configured partitions exist, whether slurmdbd answers (a cluster without accounting
+// is a supported configuration: reported, not failed), and whether the SLUID lifecycle is
+// available or identity is degraded to job id + tag. Every check yields one line; a failed check carries
 // the fix. The CLI prints format_report() and exits 1 when any check failed.
 //
 // The transport is given (the CLI builds a CurlTransport from the same Settings; tests use a

@@ -217,15 +217,18 @@ Result<JobsStateReply> JsonDialect::decode_jobs_state(std::string_view body) con
   return reply;
 }
 
-Result<ServerTimeReply> JsonDialect::decode_diag(std::string_view body) const {
+Result<DiagReply> JsonDialect::decode_diag(std::string_view body) const {
   auto object = json::parse_object(body);
   if (!object.ok()) return object.error();
-  ServerTimeReply reply;
+  DiagReply reply;
   static_cast<ReplyBase&>(reply) = json::read_base(*object);
   const auto* statistics = object->if_contains("statistics");
   if (statistics == nullptr || !statistics->is_object()) return corrupt("the answer has no \"statistics\" object");
   if (auto seconds = json::no_val_integer(statistics->as_object().if_contains("req_time")); seconds && *seconds > 0) {
     reply.request_time = *seconds;
+  }
+  if (auto queued = json::no_val_integer(statistics->as_object().if_contains("dbd_agent_queue_size"))) {
+    reply.dbd_agent_queue_size = *queued;
   }
   return reply;
 }

@@ -25,7 +25,7 @@ class JsonDialect : public Dialect {
   Result<PingReply> decode_ping(std::string_view body) const override;
   Result<PartitionsReply> decode_partitions(std::string_view body) const override;
   Result<JobsStateReply> decode_jobs_state(std::string_view body) const override;
-  Result<ServerTimeReply> decode_diag(std::string_view body) const override;
+  Result<DiagReply> decode_diag(std::string_view body) const override;
   std::unique_ptr<JobsDecoder> jobs_decoder(RecordSource source) const override;
 
  protected:

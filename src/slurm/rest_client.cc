@@ -352,6 +352,35 @@ PingResult RestClient::ping() {
   return result;
 }
 
+DiagResult RestClient::diag() {
+  DiagResult result;
+  auto codec = dialect(result);
+  if (!codec) return result;
+  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->diag_path());
+  if (m_caller.refused(result, sent, codec->version())) return result;
+  if (auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_diag)) {
+    result.dbd_agent_queue_size = reply->dbd_agent_queue_size;
+  }
+  return result;
+}
+
+AccountingResult RestClient::accounting() {
+  AccountingResult result;
+  auto codec = dialect(result);
+  if (!codec) return result;
+  // A name no job carries, from now on: slurmdbd answers with nothing, quickly.
+  const std::string target = codec->db_jobs_path("tp-accounting-probe", unix_seconds(m_caller.clock().now()));
+  const RecordsCall answer = read_records(m_caller, *codec, target, RecordSource::slurmdbd);
+  static_cast<CallResult&>(result) = answer.call;
+  if (slurmdbd_not_served(answer.call)) {
+    result.outcome = Outcome::ok;
+    result.message = "slurmrestd serves no slurmdbd endpoints (HTTP 404)";
+    return result;
+  }
+  result.present = result.ok();
+  return result;
+}
+
 PartitionsResult RestClient::partitions() {
   PartitionsResult result;
   auto codec = dialect(result);

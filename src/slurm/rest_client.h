@@ -61,6 +61,8 @@ class RestClient final : public SlurmClient {
   CancelResult cancel(const JobRef& job, std::string_view signal = {}) override;
   ReleaseResult release_hold(const JobRef& job, std::span<const model::JobSnapshot> checked = {}) override;
   PingResult ping() override;
+  DiagResult diag() override;
+  AccountingResult accounting() override;
   PartitionsResult partitions() override;
   std::optional<TimePoint> backing_off_until() const override;
   BulkStateResult bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since = {}) override;

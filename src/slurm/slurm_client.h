@@ -88,6 +88,17 @@ struct PingResult : CallResult {
   std::string status;
 };
 
+struct AccountingResult : CallResult {
+  // ok: slurmrestd serves slurmdbd's endpoints (present) or answers that it serves none (404:
+  // absent). Any other outcome says nothing either way.
+  bool present = false;
+};
+struct DiagResult : CallResult {
+  // Records slurmctld holds for slurmdbd and has not sent yet (diag's dbd_agent_queue_size):
+  // while any are queued, slurmdbd's silence about a job proves nothing. Empty when the answer
+  // did not say.
+  std::optional<std::int64_t> dbd_agent_queue_size;
+};
 struct PartitionsResult : CallResult {
   std::vector<std::string> names;
 };
@@ -132,6 +143,9 @@ struct SourceReport {
   // The source compared every job it holds with the tag: only then does its empty answer say
   // "not there". False for slurmctld's cheap way (SearchOptions), whatever it skipped.
   bool exhaustive = true;
+  // slurmdbd only: slurmrestd serves no slurmdbd endpoints (404): the cluster keeps no
+  // accounting, so there is nothing to read; a search is complete without it.
+  bool absent = false;
 };
 
 struct SearchMatch {
@@ -148,9 +162,11 @@ struct SearchResult : CallResult {
   // be read (`window_on_server_clock`), else on the local clock.
   std::optional<TimePoint> window_start;
   bool window_on_server_clock = false;
-  // Every source answered and was exhaustive: only then does an empty `matches` say "no such
-  // job" (an operator's `resolve --absent` needs this).
+  // Every source answered and was exhaustive (or is absent: no accounting): only then does an
+  // empty `matches` say "no such job" (an operator's `resolve --absent` needs this).
   bool complete() const;
+  // slurmdbd was absent: what Slurm purged is known only from the attempt's own evidence.
+  bool without_accounting() const;
 };
 
 // How find_jobs_by_tags reads slurmctld's jobs. slurmctld has no name filter: the full
@@ -239,6 +255,10 @@ class SlurmClient {
   // answers already_ended.
   virtual ReleaseResult release_hold(const JobRef& job, std::span<const model::JobSnapshot> checked = {}) = 0;
   virtual PingResult ping() = 0;
+  // slurmctld's statistics (`GET diag`).
+  virtual DiagResult diag() = 0;
+  // Whether the cluster keeps accounting that slurmrestd serves: one cheap slurmdbd job search.
+  virtual AccountingResult accounting() = 0;
   virtual PartitionsResult partitions() = 0;
 
   // The states of `ids` in as few calls as the limits allow. Give every component id of a

@@ -32,6 +32,10 @@ void note_release(CallResult& result, const CallResult& call) {
 
 }  // namespace
 
+bool slurmdbd_not_served(const CallResult& answer) {
+  return answer.outcome == Outcome::rejected && answer.http_status == 404;
+}
+
 std::string_view to_string(SearchSource source) {
   switch (source) {
     case SearchSource::slurmctld: return "slurmctld job list";
@@ -43,9 +47,14 @@ std::string_view to_string(SearchSource source) {
 bool SearchResult::complete() const {
   if (sources.empty()) return false;
   for (const auto& source : sources) {
+    if (source.absent) continue;
     if (source.outcome != Outcome::ok || !source.exhaustive) return false;
   }
   return true;
+}
+
+bool SearchResult::without_accounting() const {
+  return std::any_of(sources.begin(), sources.end(), [](const SourceReport& s) { return s.absent; });
 }
 
 std::string tag_search_problem(const model::JobTag& tag) {
@@ -135,7 +144,7 @@ BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, Slurm
     batch.calls += answer.sent ? 1 : 0;
     batch.slurmdbd_calls += answer.sent ? 1 : 0;
     batch.bytes_read += answer.bytes;
-    note_failure(batch, answer.call);
+    if (!slurmdbd_not_served(answer.call)) note_failure(batch, answer.call);
     note_release(batch, answer.call);
   }
 
@@ -162,7 +171,10 @@ BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, Slurm
     SourceReport report;
     report.source = SearchSource::slurmdbd;
     report.outcome = answer.call.outcome;
-    if (!answer.call.ok()) {
+    if (slurmdbd_not_served(answer.call)) {
+      report.absent = true;
+      report.message = "slurmrestd serves no slurmdbd endpoints: the cluster keeps no accounting";
+    } else if (!answer.call.ok()) {
       report.message = answer.call.message;
       if (result.ok()) static_cast<CallResult&>(result) = answer.call;
     } else {

@@ -13,9 +13,11 @@
 //      midnight today only (REST-API.md §4.3).
 // A record matches a tag when two of name, comment and working directory match. Accounting
 // often stores no comment (22.05 needs AccountingStoreFlags=job_comment), so slurmdbd matches
-// are usually name + working directory. A source that is missing (no accounting: 404), down
-// or refusing is reported as failed for every tag it answered for: that tag's result is then
-// incomplete and an empty one proves nothing. "Nothing found" answers (22.05: error 9003 with
+// are usually name + working directory. A slurmdbd that slurmrestd does not serve (404: no
+// accounting) is reported absent: the search is complete without it, and what Slurm purged is
+// known only from the attempt's evidence. A source that is down or refusing is reported as
+// failed for every tag it answered for: that tag's result is then incomplete and an empty one
+// proves nothing. "Nothing found" answers (22.05: error 9003 with
 // HTTP 200) are answers.
 #pragma once
 
@@ -41,6 +43,10 @@ inline constexpr std::chrono::hours kSearchWindowMargin{24};
 // own); duplicates are searched once. Pure: for tests and benchmarks.
 std::vector<std::vector<std::string>> plan_name_batches(const Dialect& codec, std::span<const std::string> names,
                                                         std::int64_t start_unix, std::size_t max_target_bytes);
+
+// A slurmdbd call answered 404: slurmrestd serves no slurmdbd endpoints (the cluster keeps no
+// accounting, or slurmrestd runs without its slurmdbd plugins).
+bool slurmdbd_not_served(const CallResult& answer);
 
 // Why a tag cannot be searched (no name; a comma in the name, which slurmdbd's job_name list
 // splits on), or empty.

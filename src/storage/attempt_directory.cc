@@ -204,7 +204,7 @@ Result<WriteOutcome> write_attempt_directory(const std::string& dir, const model
     const bool complete = existing.ok() && parse_manifest(*existing, dir).ok();
     if (complete) {
       if (*existing != manifest_text) {
-        return invalid_argument("attempt directory " + dir +
+        return corrupt("attempt directory " + dir +
                                 " already holds a complete attempt with different content; a complete attempt is "
                                 "never rewritten (a retry is a new attempt number)");
       }

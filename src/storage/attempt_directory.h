@@ -7,8 +7,8 @@
 //   - no directory                       -> written;
 //   - a complete manifest, same content  -> left alone (already_complete), after checking the
 //                                           files still match it;
-//   - a complete manifest, other content -> invalid_argument: a complete attempt is never
-//                                           rewritten; a retry is a new attempt number;
+//   - a complete manifest, other content -> corrupt: a complete attempt is never rewritten
+//                                           (a retry is a new attempt number);
 //   - no complete manifest (a crash)     -> discarded and written again (rewritten), unless
 //                                           the job left evidence there (logs/slurm-job.json
 //                                           or exit.json): then corrupt, for an operator.

@@ -13,4 +13,9 @@ namespace tpslurm::storage {
 model::JobTag attempt_tag(const model::Settings& settings, std::string_view job_id, int attempt,
                           std::string_view submit_token);
 
+// The tag an attempt's job was given: the journaled name and working directory when there are
+// (the deployment may have been renamed since), else as attempt_tag() computes them.
+model::JobTag journaled_tag(const model::Settings& settings, std::string_view job_id, int attempt,
+                            std::string_view submit_token, std::string_view tag_name, std::string_view tag_workdir);
+
 }  // namespace tpslurm::storage

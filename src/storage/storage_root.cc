@@ -1,6 +1,10 @@
 #include "storage/storage_root.h"
 
+#include <unistd.h>
+
 #include <filesystem>
+
+#include "storage/atomic_file.h"
 
 namespace tpslurm::storage {
 
@@ -16,6 +20,15 @@ Status check_storage_root(const std::string& root) {
                      ": is the shared filesystem mounted? attempts wait until it is back");
   }
   return ok_status();
+}
+
+Status probe_storage_root(const std::string& root) {
+  if (root.empty()) return ok_status();
+  if (Status there = check_storage_root(root); !there.ok()) return there;
+  const std::string probe = root + "/slurm/.tuneplane-write-probe";
+  Status written = write_file_atomically(probe, "probe\n", 0600, Overwrite::yes);
+  ::unlink(probe.c_str());
+  return written;
 }
 
 }  // namespace tpslurm::storage

@@ -211,6 +211,18 @@ TEST_F(OperatorCommandsTest, RestoreKeepsTheCurrentJournalAndTurnsSafeModeOn) {
   EXPECT_EQ(cli({"journal", "clear-safe-mode", "--reason", "again"}).out, "safe mode was not on; nothing changed\n");
 }
 
+// A restore killed right after the journal took the backup's content leaves safe mode on: no
+// journal behind Slurm is ever seen without it.
+TEST_F(OperatorCommandsTest, ARestoreInterruptedAfterTheCopyLeavesSafeModeOn) {
+  ASSERT_EQ(cli({"submit", source("etc/launch-request.example.json")}).exit_code, 0);
+  ASSERT_EQ(cli({"journal", "backup", dir.file("backup.db")}).exit_code, 0);
+  env["TUNEPLANE_CRASH_AT"] = "restore.after_copy";
+  const auto killed = cli({"journal", "restore", dir.file("backup.db"), "--reason", "disk lost"});
+  ASSERT_EQ(killed.exit_code, 86) << killed.err;
+  env.erase("TUNEPLANE_CRASH_AT");
+  EXPECT_EQ(cli({"journal", "clear-safe-mode", "--reason", "checked Slurm"}).out, "safe mode cleared\n");
+}
+
 TEST_F(OperatorCommandsTest, RestoreAndServeAreRefusedWhileADaemonHoldsTheLock) {
   ASSERT_EQ(cli({"migrate"}).exit_code, 0);
   auto held = journal::DaemonLock::acquire(dir.file("state/journal.db"));

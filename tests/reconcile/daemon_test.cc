@@ -86,22 +86,63 @@ TEST_F(DaemonTest, JsonLogsNameTheJobAndNeverTheToken) {
   EXPECT_EQ(run.err.find("tpcanary-ingest-token"), std::string::npos) << "the ingest credential is never logged";
 }
 
-TEST_F(DaemonTest, AStorageRootThatRefusesWritesStopsPreparingUntilItClears) {
+// An attempt directory that cannot be made, while the storage root takes writes, is that
+// attempt's problem alone: it waits (said once), every other job goes on, and it goes on when
+// its directory can be made. A root that refuses writes altogether stops every prepare
+// (StorageFaultTest, on real tmpfs mounts).
+TEST_F(DaemonTest, AnAttemptDirectoryThatCannotBeMadeHoldsBackOnlyItsAttempt) {
   const std::string slurm_tree = m_env.at("TUNEPLANE_STORAGE_ROOT") + "/slurm";
   ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d3")}).exit_code, 0);
+  ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d4")}).exit_code, 0);
   // The job's tree exists now (its credential); its attempts directory cannot be made.
   tpslurm::testing::write_test_file(slurm_tree + "/jobs/d3/attempts", "not a directory");
   auto blocked = cli(m_env, {"serve", "--once"});
   ASSERT_EQ(blocked.exit_code, 0) << blocked.err;
   EXPECT_EQ(attempt("d3")->state, model::AttemptState::preparing);
-  EXPECT_NE(blocked.err.find("the storage root cannot be written: nothing new is submitted until it clears"),
-            std::string::npos)
-      << blocked.err;
+  EXPECT_EQ(attempt("d4")->state, model::AttemptState::pending) << "another attempt's directory is not this one's";
+  EXPECT_NE(blocked.err.find("only this attempt waits"), std::string::npos) << blocked.err;
+  EXPECT_EQ(blocked.err.find("the storage root cannot be written"), std::string::npos) << blocked.err;
   std::filesystem::remove(slurm_tree + "/jobs/d3/attempts");
   const auto cleared = cli(m_env, {"serve", "--once"});
   ASSERT_EQ(cleared.exit_code, 0) << cleared.err;
   EXPECT_EQ(attempt("d3")->state, model::AttemptState::pending);
-  EXPECT_EQ(m_sim->stat("submits_received"), 1);
+  EXPECT_EQ(m_sim->stat("submits_received"), 2);
+}
+
+// The journal records its deployment at the first start. A renamed instance (or a moved storage
+// root) is refused with the fix; `journal move-deployment` moves it, and the job Slurm already
+// holds is still followed under the tag it was given.
+TEST_F(DaemonTest, AnotherDeploymentIsRefusedUntilItIsMovedAndItsJobsKeepTheirTags) {
+  ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d5")}).exit_code, 0);
+  ASSERT_EQ(cli(m_env, {"serve", "--once"}).exit_code, 0);
+  ASSERT_EQ(attempt("d5")->state, model::AttemptState::pending);
+  const std::string name = attempt("d5")->tag_name;
+  EXPECT_NE(name.find(m_env.at("TUNEPLANE_INSTANCE")), std::string::npos) << name;
+
+  m_env["TUNEPLANE_INSTANCE"] = "renamed";
+  const auto refused = cli(m_env, {"serve", "--once"});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("journal move-deployment --reason TEXT"), std::string::npos) << refused.err;
+  const auto moved = cli(m_env, {"journal", "move-deployment", "--reason", "new name"});
+  ASSERT_EQ(moved.exit_code, 0) << moved.err;
+  EXPECT_NE(moved.out.find("is now instance renamed"), std::string::npos) << moved.out;
+
+  m_env["TUNEPLANE_STORAGE_ROOT"] = m_dir.file("elsewhere");
+  const auto root = cli(m_env, {"journal", "move-deployment", "--reason", "new disk"});
+  EXPECT_NE(root.exit_code, 0);
+  EXPECT_NE(root.err.find("the storage root cannot change while attempts are open (d5/1)"), std::string::npos)
+      << root.err;
+  m_env = environment(m_dir.file("deploy"));
+  m_env["TUNEPLANE_INSTANCE"] = "renamed";
+
+  ASSERT_TRUE(m_sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(*attempt("d5")->slurm_job_id) +
+                                                          "/state",
+                             R"({"state": "COMPLETED"})")
+                  .ok());
+  const auto followed = cli(m_env, {"serve", "--once"});
+  ASSERT_EQ(followed.exit_code, 0) << followed.err;
+  EXPECT_EQ(attempt("d5")->state, model::AttemptState::succeeded) << "followed by the tag it was given";
+  EXPECT_EQ(attempt("d5")->tag_name, name);
 }
 
 }  // namespace

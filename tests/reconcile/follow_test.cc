@@ -28,29 +28,11 @@ class FollowTest : public ReconcileTest {
     EXPECT_FALSE(a.released_at.empty());
     return a.slurm_job_id.value_or(0);
   }
-  void step(std::uint32_t id, const std::string& body) {
-    auto answer = sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(id) + "/state", body);
-    ASSERT_TRUE(answer.ok()) << answer.error().message();
-  }
-  void advance_sim(int seconds) {
-    auto answer =
-        sim->control(slurm::HttpMethod::post, "/sim/clock/advance", R"({"seconds": )" + std::to_string(seconds) + "}");
-    ASSERT_TRUE(answer.ok()) << answer.error().message();
-  }
   bool has_event(const std::string& job_id, const std::string& kind) {
     for (const auto& e : story(job_id)) {
       if (e == kind) return true;
     }
     return false;
-  }
-  std::string event_detail(const std::string& job_id, const std::string& to_state) {
-    auto timeline = journal().timeline(job_id);
-    if (!timeline.ok()) return "";
-    std::string out;
-    for (const auto& e : *timeline) {
-      if (e.kind == "attempt.state" && e.to_state == to_state) out = e.detail;
-    }
-    return out;
   }
   std::string attempt_file(const std::string& job_id, int number, const std::string& relative) {
     return attempt(job_id, number).attempt_dir + "/" + relative;
@@ -244,16 +226,26 @@ TEST_F(FollowTest, AJobGoneFromSlurmctldEndsWithSlurmdbdsState) {
   EXPECT_NE(event_detail("j1", "failed").find("slurmdbd"), std::string::npos);
 }
 
-TEST_F(FollowTest, WithoutSlurmdbdAVanishedJobStaysUnknownNeverLost) {
+// A cluster without accounting: once slurmctld purged a job, its exit.json is all that says how
+// it ended; without one every source there is has answered, and the job is lost.
+TEST_F(FollowTest, WithoutSlurmdbdAVanishedJobEndsFromExitJsonElseIsLost) {
   start({"--no-accounting"});
-  const std::uint32_t id = released("j1");
-  step(id, R"({"state": "RUNNING"})");
+  const std::uint32_t first = released("j1");
+  const std::uint32_t second = released("j2");
+  step(first, R"({"state": "RUNNING"})");
+  step(second, R"({"state": "RUNNING"})");
   once();
-  step(id, R"({"state": "COMPLETED"})");
+  tpslurm::testing::write_test_file(attempt_file("j1", 1, "logs/exit.json"),
+                                    R"({"exit_status": 0, "failed_phase": null})");
+  step(first, R"({"state": "COMPLETED"})");
+  step(second, R"({"state": "COMPLETED"})");
   advance_sim(600);
   for (int i = 0; i < 3; ++i) once();
-  EXPECT_EQ(attempt("j1").state, AttemptState::running) << "no source said how it ended";
-  EXPECT_EQ(attempt("j1").cleanup, CleanupStep::none);
+  EXPECT_EQ(attempt("j1").state, AttemptState::succeeded);
+  EXPECT_NE(event_detail("j1", "succeeded").find("exit.json"), std::string::npos);
+  EXPECT_EQ(attempt("j2").state, AttemptState::lost) << "slurmctld and the attempt's files are every source there is";
+  EXPECT_EQ(attempt("j2").cleanup, CleanupStep::closed);
+  EXPECT_NE(event_detail("j2", "lost").find("every source answered"), std::string::npos);
 }
 
 TEST_F(FollowTest, AJobNoSourceKnowsIsLostWithTheEvidence) {

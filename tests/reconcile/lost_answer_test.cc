@@ -43,6 +43,8 @@ class LostAnswerTest : public ReconcileTest {
       EXPECT_EQ(slurm_job_count(id), 1) << id << " " << rule;
       EXPECT_FALSE(a.released_at.empty()) << id;
       EXPECT_EQ(sim->stat("submits_received"), made) << "a lost answer is never followed by another submit";
+      // Lost answers in a row make submits hold off: the next run's submit waits for that.
+      pass_local_time(std::chrono::minutes(6));
     }
   }
 };
@@ -118,6 +120,44 @@ TEST_F(LostAnswerTest, AResentPostsCopyIsCancelledWhileHeldAndTheFirstKept) {
   EXPECT_EQ(sim_view(copy).at("start_time").to_number<std::int64_t>(), 0) << "the copy was held: it never ran";
   const auto events = story("j1");
   EXPECT_NE(std::find(events.begin(), events.end(), "duplicate"), events.end());
+}
+
+// Two copies, the first ended (cancelled by someone while held) and the second still held: the
+// one that can still run is the attempt's job; nothing ran yet, and nothing is lost.
+TEST_F(LostAnswerTest, OfTwoCopiesTheOneThatCanStillRunIsKept) {
+  start_blind();
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown);
+  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+  const auto first = slurm_jobs("j1");
+  ASSERT_EQ(first.size(), 1u);
+  const std::uint32_t copy = submit_copy(first[0]);
+  step(first[0].job_id, R"({"state": "CANCELLED"})");
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::pending);
+  EXPECT_EQ(*a.slurm_job_id, copy) << "the copy that can still run";
+  EXPECT_FALSE(a.released_at.empty());
+  EXPECT_EQ(sim_view(copy).at("state").as_string(), "PENDING");
+  EXPECT_EQ(job("j1").phase, JobPhase::pending);
+}
+
+// Every copy ended without running: nothing ran, so the job is retried at no cost.
+TEST_F(LostAnswerTest, WhenEveryCopyEndedWithoutRunningTheJobIsRetriedAtNoCost) {
+  start_blind();
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+  const auto first = slurm_jobs("j1");
+  ASSERT_EQ(first.size(), 1u);
+  step(first[0].job_id, R"({"state": "CANCELLED"})");
+  once();
+  EXPECT_EQ(attempt("j1", 1).state, AttemptState::abandoned);
+  EXPECT_NE(attempt("j1", 1).outcome_reason.find("ended without running"), std::string::npos);
+  EXPECT_EQ(job("j1").max_attempts, 2);
+  EXPECT_EQ(attempt("j1", 2).state, AttemptState::pending);
+  EXPECT_EQ(sim->stat("submits_received"), 2);
 }
 
 // Every fault a server can show after it created the job, in many seeded orders: zero

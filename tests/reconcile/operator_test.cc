@@ -1,6 +1,7 @@
 // What an operator does and what the reconciler does for them: resolve a blocked submit as
 // absent (a new attempt; the old tag stays watched), adopt a job found by hand, safe mode
 // after a journal restore, the orphan and duplicate sweep.
+#include "operations/resolution.h"
 #include "reconcile/attempt_tag.h"
 #include "reconcile_fixture.h"
 
@@ -59,6 +60,38 @@ TEST_F(OperatorTest, AResolvedAbsentSubmitGetsANewAttemptAndItsTagStaysWatched) 
   EXPECT_NE(std::find(events.begin(), events.end(), "late_arrival"), events.end());
 }
 
+// A cluster without accounting: slurmctld's complete listing after the quiet period is the
+// search every source answered, so an operator can resolve the blocked submit as absent ...
+TEST_F(OperatorTest, WithoutAccountingAResolveAbsentGoesOnSlurmctldsCompleteListing) {
+  start({"--no-accounting"});
+  block_without_a_job("j1");
+  pass_local_time(std::chrono::seconds(2));  // the quiet period (1 s here)
+  restart();
+  once();
+  EXPECT_FALSE(attempt("j1").complete_search_at.empty()) << attempt("j1").search_report;
+  EXPECT_NE(attempt("j1").search_report.find("no accounting"), std::string::npos) << attempt("j1").search_report;
+  auto answer = operations::resolve_absent(journal(), attempt("j1"), settings, local_clock().now(), "tester", "gone");
+  ASSERT_TRUE(answer.ok()) << answer.error().message();
+  EXPECT_FALSE(answer->refused) << answer->message;
+  EXPECT_EQ(attempt("j1").state, AttemptState::abandoned);
+}
+
+// ... but never while the attempt's own files show that a copy ran.
+TEST_F(OperatorTest, AResolveAbsentIsRefusedWhileTheAttemptsEvidenceShowsACopyRan) {
+  start({"--no-accounting"});
+  block_without_a_job("j1");
+  tpslurm::testing::write_test_file(attempt("j1").attempt_dir + "/logs/exit.json", R"({"exit_status": 0})");
+  pass_local_time(std::chrono::seconds(2));
+  restart();
+  once();
+  auto answer = operations::resolve_absent(journal(), attempt("j1"), settings, local_clock().now(), "tester", "gone");
+  ASSERT_TRUE(answer.ok()) << answer.error().message();
+  ASSERT_TRUE(answer->refused.has_value());
+  EXPECT_EQ(*answer->refused, operations::Refusal::ran);
+  EXPECT_NE(answer->message.find("logs/exit.json"), std::string::npos) << answer->message;
+  EXPECT_EQ(attempt("j1").state, AttemptState::submit_unknown);
+}
+
 TEST_F(OperatorTest, ResolvingAbsentAJobWhoseCancelWasAskedEndsIt) {
   start();
   block_without_a_job("j1");
@@ -91,6 +124,31 @@ TEST_F(OperatorTest, ARestoredJournalSearchesBeforeSendingAndAdoptsWhatSlurmHas)
   EXPECT_EQ(*a.slurm_job_id, id);
   EXPECT_EQ(a.found_by, "search");
   EXPECT_EQ(sim->stat("submits_received"), 1) << "safe mode never sends what Slurm may already have";
+}
+
+// The copy Slurm has is still held (the journal was lost before its release): safe mode adopts
+// it and releases it.
+TEST_F(OperatorTest, SafeModeReleasesAHeldCopyItAdopts) {
+  start();
+  ASSERT_TRUE(journal().set_control("safe_mode", "tester", "restored").ok());
+  fault(R"({"kind": "outage", "mode": "refuse", "seconds": 3600})");
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::prepared);
+  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+  const model::JobTag tag = attempt_tag(settings, attempt("j1"));
+  model::JobSnapshot copy;
+  copy.name = tag.name;
+  copy.comment = tag.comment;
+  copy.working_directory = tag.working_directory;
+  const std::uint32_t held = submit_copy(copy);
+  ASSERT_TRUE(sim_view(held).at("hold").as_bool());
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.slurm_job_id, held);
+  EXPECT_FALSE(a.released_at.empty());
+  EXPECT_FALSE(sim_view(held).at("hold").as_bool()) << "a held copy adopted in safe mode is released";
+  EXPECT_EQ(sim->stat("submits_received"), 1) << "only the copy";
 }
 
 TEST_F(OperatorTest, SafeModeSendsWhatACompleteSearchDidNotFind) {

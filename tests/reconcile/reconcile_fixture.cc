@@ -39,6 +39,19 @@ std::string_view to_string(Shape shape) {
   return "?";
 }
 
+Result<slurm::Credentials> TurningTokens::credentials() {
+  auto good = m_good->credentials();
+  if (!good.ok()) return good;
+  int left = m_good_left.load();
+  while (left > 0 && !m_good_left.compare_exchange_weak(left, left - 1)) {
+  }
+  if (left != 0) return good;
+  // The signature's first character changed: the token no longer verifies.
+  const std::size_t signature = good->token.rfind('.') + 1;
+  if (signature < good->token.size()) good->token[signature] = good->token[signature] == 'A' ? 'B' : 'A';
+  return good;
+}
+
 ReconcileTest::ReconcileTest() {
   (void)config::configure_logging("warn", model::LogFormat::text);
   tpslurm::testing::write_test_file(dir.file("storage/runtimes/test.sqsh"), kImage);
@@ -74,7 +87,9 @@ void ReconcileTest::start(std::vector<std::string> args, std::string dialect) {
   auto started = slurm::testing::SimProcess::start(args);
   ASSERT_TRUE(started.ok()) << started.error().message();
   sim = std::move(*started);
-  m_tokens = sim->tokens();
+  auto turning = std::make_unique<TurningTokens>(sim->tokens());
+  m_turning = turning.get();
+  m_tokens = std::move(turning);
   slurm::CurlTransportOptions options;
   options.url = sim->url();
   options.connect_timeout = std::chrono::milliseconds(1000);
@@ -204,6 +219,38 @@ std::uint32_t ReconcileTest::submit_copy(const model::JobSnapshot& original) {
 void ReconcileTest::fault(const std::string& rule) {
   auto id = sim->add_fault(rule);
   ASSERT_TRUE(id.ok()) << id.error().message();
+}
+
+void ReconcileTest::step(std::uint32_t id, const std::string& body) {
+  auto answer = sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(id) + "/state", body);
+  ASSERT_TRUE(answer.ok()) << answer.error().message();
+}
+
+void ReconcileTest::advance_sim(int seconds) {
+  auto answer =
+      sim->control(slurm::HttpMethod::post, "/sim/clock/advance", R"({"seconds": )" + std::to_string(seconds) + "}");
+  ASSERT_TRUE(answer.ok()) << answer.error().message();
+}
+
+void ReconcileTest::forget_slurm_jobs() {
+  auto answer = sim->control(slurm::HttpMethod::post, "/sim/ids/reset", R"({"next_id": 5000, "forget_jobs": true})");
+  ASSERT_TRUE(answer.ok()) << answer.error().message();
+}
+
+std::string ReconcileTest::event_detail(const std::string& job_id, const std::string& to_state) {
+  auto timeline = journal().timeline(job_id);
+  if (!timeline.ok()) return "";
+  std::string out;
+  for (const auto& e : *timeline) {
+    if (e.kind == "attempt.state" && e.to_state == to_state) out = e.detail;
+  }
+  return out;
+}
+
+int ReconcileTest::count_events(const std::string& job_id, const std::string& kind) {
+  int n = 0;
+  for (const auto& e : story(job_id)) n += e == kind ? 1 : 0;
+  return n;
 }
 
 void ReconcileTest::set_desire_cancel(const std::string& job_id, const std::string& reason) {

@@ -44,6 +44,20 @@ class SteppedClock final : public Clock {
   std::atomic<std::int64_t> m_passed_ms{0};
 };
 
+// A token source that hands out a good token, or after bad_after(n) n more good ones and then
+// a token whose signature does not verify. Thread-safe.
+class TurningTokens final : public slurm::TokenSource {
+ public:
+  explicit TurningTokens(std::unique_ptr<slurm::TokenSource> good) : m_good(std::move(good)) {}
+  Result<slurm::Credentials> credentials() override;
+  std::string describe() const override { return m_good->describe(); }
+  void bad_after(int calls) { m_good_left = calls; }
+
+ private:
+  std::unique_ptr<slurm::TokenSource> m_good;
+  std::atomic<int> m_good_left{-1};  // -1: always good
+};
+
 enum class Shape { gpu_single, three_pools, cpu_only };
 std::string_view to_string(Shape shape);
 
@@ -84,10 +98,24 @@ class ReconcileTest : public ::testing::Test {
   boost::json::value sim_view(std::uint32_t id);
 
   void fault(const std::string& rule);
+  // POST /sim/jobs/{id}/state with `body`; the simulated clock moved by `seconds`.
+  void step(std::uint32_t id, const std::string& body);
+  void advance_sim(int seconds);
+  // A controller that lost its state: slurmctld forgets every job (slurmdbd keeps them).
+  void forget_slurm_jobs();
+  // The detail (JSON) of the job's last move into `to_state`; empty when none.
+  std::string event_detail(const std::string& job_id, const std::string& to_state);
+  // How many of the job's events are of `kind`.
+  int count_events(const std::string& job_id, const std::string& kind);
   // Submits, behind the reconciler's back, a held copy carrying `original`'s tag (what a proxy
   // that re-sent the POST leaves behind); returns its job id.
   std::uint32_t submit_copy(const model::JobSnapshot& original);
   void set_desire_cancel(const std::string& job_id, const std::string& reason = "test");
+
+  // The token the client sends turns bad (its signature no longer verifies, as after a key
+  // rotation: slurmctld refuses it) after `calls` more requests; mend_token() makes it good.
+  void turn_token_bad_after(int calls) { m_turning->bad_after(calls); }
+  void mend_token() { m_turning->bad_after(-1); }
 
   // Steps the local clock every part reads (journal, request budget, client, controller).
   void step_local_clock(std::chrono::milliseconds by) { m_clock.step(by); }
@@ -110,6 +138,7 @@ class ReconcileTest : public ::testing::Test {
   SteppedClock m_clock;
   std::unique_ptr<journal::Journal> m_journal;
   std::unique_ptr<slurm::TokenSource> m_tokens;
+  TurningTokens* m_turning = nullptr;  // m_tokens
   std::unique_ptr<slurm::CurlTransport> m_transport;
   std::unique_ptr<slurm::RequestBudget> m_budget;
   std::unique_ptr<slurm::RestClient> m_client;

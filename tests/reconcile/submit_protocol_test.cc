@@ -2,6 +2,8 @@
 // identify, release; every classification of the answer; cancel before and after sending.
 #include <sys/stat.h>
 
+#include <filesystem>
+
 #include "reconcile_fixture.h"
 
 namespace tpslurm::reconcile::testing {
@@ -91,9 +93,9 @@ TEST_F(SubmitProtocolTest, AHetjobIsOneSlurmJobWithEveryComponentIdentified) {
   for (const auto& component : slurm_jobs("h1")) EXPECT_FALSE(component.requeue) << component.job_id;
 }
 
-// While the request budget backs off nothing would be sent: a job whose turn comes after two
-// submit answers in a row were lost in the same cycle stays prepared, with no intent journaled
-// and taken back (the soak found 15 such round trips per attempt under faults).
+// While submits hold off nothing would be sent: a job whose turn comes after two submit
+// answers in a row were lost in the same cycle stays prepared, with no intent journaled and
+// taken back (the soak found 15 such round trips per attempt under faults).
 TEST_F(SubmitProtocolTest, WhileTheRequestBudgetBacksOffNoIntentIsJournaled) {
   client_asks_budget = true;
   start();
@@ -102,14 +104,42 @@ TEST_F(SubmitProtocolTest, WhileTheRequestBudgetBacksOffNoIntentIsJournaled) {
   add_job("j3", Shape::cpu_only);
   fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit", "count": 2})");
   once();
-  ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown) << "its answer was lost";
-  ASSERT_EQ(attempt("j2").state, AttemptState::submit_unknown) << "the second in a row: the budget backs off";
+  EXPECT_EQ(attempt("j1").found_by, "search") << "its answer was lost";
+  EXPECT_EQ(attempt("j2").found_by, "search") << "the second in a row: submits hold off";
   EXPECT_EQ(attempt("j3").state, AttemptState::prepared);
   for (const auto& e : story("j3")) EXPECT_EQ(e.find("submitting"), std::string::npos) << e;
   EXPECT_EQ(sim->stat("submits_received"), 2);
   step_local_clock(std::chrono::seconds(2));
   once();
   EXPECT_TRUE(attempt("j3").slurm_job_id.has_value()) << "submitted once the back-off ended";
+}
+
+// A token that turns bad after the cycle's pre-flight blocks the one submit that met it: every
+// other job of the cycle waits, prepared and never sent, for a pre-flight that passes.
+TEST_F(SubmitProtocolTest, ATokenTurnedBadMidCycleBlocksOneSubmitNotTheCycle) {
+  start();
+  constexpr int kJobs = 8;
+  for (int i = 0; i < kJobs; ++i) add_job("j" + std::to_string(i), Shape::cpu_only);
+  turn_token_bad_after(1);  // the cycle's pre-flight passes; every call after it is refused
+  once();
+  int blocked = 0;
+  int prepared = 0;
+  for (int i = 0; i < kJobs; ++i) {
+    const auto a = attempt("j" + std::to_string(i));
+    blocked += a.state == AttemptState::submit_unknown ? 1 : 0;
+    prepared += a.state == AttemptState::prepared ? 1 : 0;
+  }
+  EXPECT_EQ(blocked, 1) << "the submit that met the bad token may have happened";
+  EXPECT_EQ(prepared, kJobs - 1) << "no later submit is sent before a pre-flight passes";
+  EXPECT_EQ(sim->stat("submits_received"), 1);
+  mend_token();
+  once();
+  for (int i = 0; i < kJobs; ++i) {
+    const auto a = attempt("j" + std::to_string(i));
+    if (a.state == AttemptState::submit_unknown) continue;
+    EXPECT_EQ(a.state, AttemptState::pending) << "j" << i;
+  }
+  EXPECT_EQ(sim->stat("jobs_created"), kJobs - 1) << "slurmctld refused the bad token's submit";
 }
 
 // One lost answer between successes holds no other job back: the next job of the same cycle
@@ -124,6 +154,25 @@ TEST_F(SubmitProtocolTest, OneLostAnswerHoldsNoOtherSubmitBack) {
   EXPECT_EQ(sim->stat("submits_received"), 2);
   EXPECT_TRUE(attempt("j1").slurm_job_id.has_value());
   EXPECT_TRUE(attempt("j2").slurm_job_id.has_value());
+}
+
+// A directory that cannot be written for one attempt, while the storage root takes writes, holds
+// back that attempt only: it waits, said once, and goes on when its directory can be written.
+TEST_F(SubmitProtocolTest, OneAttemptsUnwritableDirectoryHoldsBackNoOtherJob) {
+  start();
+  add_job("j1", Shape::cpu_only);
+  add_job("j2", Shape::cpu_only);
+  const std::string attempts = settings.storage_root + "/slurm/jobs/j1/attempts";
+  tpslurm::testing::write_test_file(attempts, "not a directory");
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::preparing);
+  EXPECT_EQ(attempt("j2").state, AttemptState::pending) << "another attempt's storage problem is not this one's";
+  once();
+  EXPECT_EQ(count_events("j1", "prepare.blocked"), 1);
+  std::filesystem::remove(attempts);
+  pass_local_time(std::chrono::minutes(6));
+  once();
+  EXPECT_EQ(attempt("j1").state, AttemptState::pending);
 }
 
 TEST_F(SubmitProtocolTest, ARejectedJobFailsWithSlurmsWordsAndIsCleanedUp) {

@@ -295,7 +295,7 @@ TEST(Faults, BadFaultRequestsAreRefusedWithTheFix) {
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.json().at("error"),
             "\"kind\": unknown fault \"explode\"; use drop_response, error_response, close_after_response, delay, "
-            "close_mid_body, garbage, outage, slow_controller or accounting_outage");
+            "close_mid_body, garbage, outage, slow_controller, accounting_outage or accounting_lag");
   EXPECT_EQ(control_raw(sim, "POST", "/sim/faults", R"({"kind": "delay"})").json().at("error"),
             "\"ms\" (a positive delay in milliseconds) is required for delay");
   EXPECT_EQ(control_raw(sim, "POST", "/sim/faults", R"({"kind": "error_response", "status": 200})").json().at("error"),

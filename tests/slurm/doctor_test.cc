@@ -52,6 +52,8 @@ TEST_F(DoctorTest, AHealthy2205ClusterPassesEveryCheck) {
             "ok    REST versions: offers v0.0.38; using v0.0.38; Slurm release 22.05.8\n"
             "ok    authenticated call: slurmctld accepted the token for alice\n"
             "ok    partitions: debug exists\n"
+            "ok    accounting: none (slurmrestd serves no slurmdbd endpoints (HTTP 404)), a supported configuration: "
+            "a job slurmctld purged is known only from its attempt's logs/exit.json and logs/slurm-job.json\n"
             "ok    identity: degraded: identity is job id + tag (no SLUID in this server's or REST version's job "
             "records) (release 22.05.8, v0.0.38)\n");
 }

@@ -162,6 +162,31 @@ TEST_F(SimFaultsTest, AccountingOutageLeavesTheSearchIncomplete) {
   EXPECT_NE(result.sources[1].message.find("(error 7000)"), std::string::npos) << result.sources[1].message;
 }
 
+// An accounting lag: slurmdbd has not heard of what changed since it began, and diag's DBD agent
+// queue says so; once it ends, slurmdbd knows everything.
+TEST_F(SimFaultsTest, AnAccountingLagHidesNewRecordsFromSlurmdbdAndShowsInDiag) {
+  start();
+  const TimePoint intent = m_clock.now();
+  ASSERT_EQ(submit("tp-sim-before").outcome, Outcome::ok);
+  EXPECT_EQ(m_client->diag().dbd_agent_queue_size, 0);
+  advance(std::chrono::seconds(1));
+  fault(R"({"kind": "accounting_lag", "seconds": 600})");
+  ASSERT_EQ(submit("tp-sim-during").outcome, Outcome::ok);
+  const DiagResult diag = m_client->diag();
+  ASSERT_TRUE(diag.ok()) << diag.message;
+  EXPECT_EQ(diag.dbd_agent_queue_size, 1);
+  const SearchResult before = m_client->find_jobs_by_tag(sim_description("tp-sim-before").tag, intent);
+  const SearchResult during = m_client->find_jobs_by_tag(sim_description("tp-sim-during").tag, intent);
+  EXPECT_TRUE(during.complete()) << "slurmdbd answers: it just does not know";
+  ASSERT_EQ(before.sources.size(), 2u);
+  ASSERT_EQ(during.sources.size(), 2u);
+  EXPECT_EQ(before.sources[1].records, 1);
+  EXPECT_EQ(during.sources[1].records, 0) << "still in slurmctld's DBD agent queue";
+  ASSERT_TRUE(m_sim->control(HttpMethod::del, "/sim/faults").ok());
+  EXPECT_EQ(m_client->diag().dbd_agent_queue_size, 0);
+  EXPECT_EQ(m_client->find_jobs_by_tag(sim_description("tp-sim-during").tag, intent).sources[1].records, 1);
+}
+
 // With a request budget, two failed calls in a row put the client on hold: the calls that
 // follow are refused before anything is sent, so a sick server is not hammered.
 TEST_F(SimFaultsTest, TheBudgetHoldsOffAfterAnOutageAndProbesOnceItHasPassed) {

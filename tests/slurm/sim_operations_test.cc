@@ -113,13 +113,30 @@ TEST_F(SimOperationsTest, FindsEveryComponentAfterTheControllerForgotItsJobs) {
   EXPECT_EQ(result.matches[1].job.het_job_offset, 1u);
 }
 
-TEST_F(SimOperationsTest, AServerWithoutAccountingLeavesTheSearchIncomplete) {
+// A cluster without accounting: slurmdbd is an absent source, slurmctld's listing completes the
+// search, and the probe says so.
+TEST_F(SimOperationsTest, AServerWithoutAccountingIsSearchedBySlurmctldAlone) {
   start({"--no-accounting"});
   const SearchResult result = m_client->find_jobs_by_tag(sim_description("tp-sim-search-3").tag, m_clock.now());
   EXPECT_TRUE(result.matches.empty());
-  EXPECT_FALSE(result.complete()) << "an empty answer without slurmdbd proves nothing";
+  EXPECT_TRUE(result.complete());
+  EXPECT_TRUE(result.without_accounting());
   EXPECT_EQ(result.sources.at(0).outcome, Outcome::ok);
-  EXPECT_NE(result.sources.at(1).outcome, Outcome::ok);
+  EXPECT_TRUE(result.sources.at(1).absent);
+  const AccountingResult accounting = m_client->accounting();
+  EXPECT_TRUE(accounting.ok()) << accounting.message;
+  EXPECT_FALSE(accounting.present);
+}
+
+TEST_F(SimOperationsTest, TheAccountingProbeFindsSlurmdbdOrSaysItDoesNotAnswer) {
+  start();
+  const AccountingResult present = m_client->accounting();
+  EXPECT_TRUE(present.ok()) << present.message;
+  EXPECT_TRUE(present.present);
+  ASSERT_TRUE(m_sim->add_fault(R"({"kind": "accounting_outage"})").ok());
+  const AccountingResult down = m_client->accounting();
+  EXPECT_FALSE(down.ok()) << "a slurmdbd that is down is not a cluster without accounting";
+  EXPECT_FALSE(down.present);
 }
 
 // v0.0.44 on a 25.11 server: records carry SLUIDs, paths take none — cancel goes by job id

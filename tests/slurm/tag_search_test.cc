@@ -114,16 +114,19 @@ TEST_F(TagSearchTest, AnAccountingOutageLeavesTheSearchIncomplete) {
   EXPECT_EQ(result.matches.size(), 2u) << "what slurmctld knows is still reported";
 }
 
-TEST_F(TagSearchTest, AServerWithoutAccountingIsAFailedSourceNotAnEmptyAnswer) {
+// slurmrestd serves no slurmdbd endpoints (404): the cluster keeps no accounting, so slurmdbd is
+// an absent source, and slurmctld's full listing alone completes the search.
+TEST_F(TagSearchTest, AServerWithoutAccountingIsAnAbsentSourceAndTheListingCompletesTheSearch) {
   serve_diag_v0045();
   m_transport.answer("/slurm/v0.0.45/jobs", 200, testing::response_v0045("18_jobs_update_time_now"));
   const SearchResult result = client("v0.0.45")->find_jobs_by_tag(m_het_tag, m_intent);
   EXPECT_TRUE(result.matches.empty());
-  EXPECT_FALSE(result.complete());
-  EXPECT_EQ(result.outcome, Outcome::rejected);
-  EXPECT_EQ(result.sources.at(1).message,
-            "GET /slurmdb/v0.0.45/jobs?job_name=sample-het&start_time=1795952534: HTTP 404 with a body that is not the "
-            "expected JSON");
+  EXPECT_TRUE(result.complete());
+  EXPECT_TRUE(result.without_accounting());
+  EXPECT_EQ(result.outcome, Outcome::ok);
+  ASSERT_EQ(result.sources.size(), 2u);
+  EXPECT_TRUE(result.sources.at(1).absent);
+  EXPECT_EQ(result.sources.at(1).message, "slurmrestd serves no slurmdbd endpoints: the cluster keeps no accounting");
 }
 
 TEST_F(TagSearchTest, AFailedJobListIsReportedAndSlurmdbdIsStillAsked) {

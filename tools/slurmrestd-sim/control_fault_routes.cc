@@ -56,7 +56,7 @@ std::optional<std::string> make_rule(const RuleRequest& r, const ControlCall& ca
   if (!kind) {
     return "\"kind\": unknown fault \"" + *r.kind_name +
            "\"; use drop_response, error_response, close_after_response, delay, close_mid_body, "
-           "garbage, outage, slow_controller or accounting_outage";
+           "garbage, outage, slow_controller, accounting_outage or accounting_lag";
   }
   rule.kind = *kind;
   rule.method = r.method.value_or("");
@@ -70,6 +70,7 @@ std::optional<std::string> make_rule(const RuleRequest& r, const ControlCall& ca
     if (*r.seconds <= 0) return "\"seconds\" must be positive";
     rule.until_ms = call.sim.clock.now_ms() + *r.seconds * 1000;
   }
+  rule.since_ms = call.sim.clock.now_ms();
   if ((*kind == FaultKind::delay || *kind == FaultKind::slow_controller) && (!r.ms || *r.ms <= 0)) {
     return "\"ms\" (a positive delay in milliseconds) is required for " + *r.kind_name;
   }

@@ -39,7 +39,8 @@ void write_v38(JsonWriter& out, const DiagSnapshot& s) {
   out.int_field("req_time", s.req_time);
   out.int_field("req_time_start", s.req_time_start);
   out.int_field("server_thread_count", kServerThreads);
-  zeros(out, {"agent_queue_size", "agent_count", "agent_thread_count", "dbd_agent_queue_size"});
+  zeros(out, {"agent_queue_size", "agent_count", "agent_thread_count"});
+  out.int_field("dbd_agent_queue_size", as_int(s.dbd_agent_queue_size));
   out.int_field("gettimeofday_latency", kGettimeofdayLatency);
   zeros(out, {"schedule_cycle_max", "schedule_cycle_last", "schedule_cycle_total", "schedule_cycle_mean",
               "schedule_cycle_mean_depth", "schedule_cycle_per_minute", "schedule_queue_length"});
@@ -67,7 +68,8 @@ void write_v4x(JsonWriter& out, const DiagSnapshot& s, Dialect dialect) {
   time_field(out, "req_time", s.req_time);
   time_field(out, "req_time_start", s.req_time_start);
   out.int_field("server_thread_count", kServerThreads);
-  zeros(out, {"agent_queue_size", "agent_count", "agent_thread_count", "dbd_agent_queue_size"});
+  zeros(out, {"agent_queue_size", "agent_count", "agent_thread_count"});
+  out.int_field("dbd_agent_queue_size", as_int(s.dbd_agent_queue_size));
   out.int_field("gettimeofday_latency", kGettimeofdayLatency);
   zeros(out, {"schedule_cycle_max", "schedule_cycle_last", "schedule_cycle_sum", "schedule_cycle_total",
               "schedule_cycle_mean", "schedule_cycle_mean_depth", "schedule_cycle_per_minute", "schedule_cycle_depth"});

@@ -5,7 +5,8 @@
 // OpenAPI documents (`stats_msg`): times as {set, infinite, number}, `parts_packed` only
 // up to v0.0.44, nested `schedule_exit`/`bf_exit`, pending-RPC lists. What the simulator
 // does not model (scheduler and backfill cycles, agent queues, threads) reads as an idle
-// controller would show it: zeros, one server thread. Stateless functions.
+// controller would show it: zeros, one server thread; the DBD agent queue counts what an
+// accounting lag holds back. Stateless functions.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,7 @@ struct DiagSnapshot {
   std::uint64_t jobs_pending = 0;
   std::uint64_t jobs_running = 0;
   std::int64_t job_states_ts = 0;  // when jobs_pending/jobs_running were counted
+  std::uint64_t dbd_agent_queue_size = 0;  // records an accounting lag holds back from slurmdbd
   std::vector<RpcTypeCount> rpcs_by_type;
   std::vector<RpcUserCount> rpcs_by_user;
 };

@@ -21,6 +21,7 @@ constexpr KindName kKinds[] = {
     {FaultKind::outage, "outage"},
     {FaultKind::slow_controller, "slow_controller"},
     {FaultKind::accounting_outage, "accounting_outage"},
+    {FaultKind::accounting_lag, "accounting_lag"},
 };
 
 // splitmix64: a generator whose sequence depends on nothing but the seed.
@@ -48,7 +49,8 @@ std::optional<FaultKind> parse_fault_kind(std::string_view name) {
 }
 
 bool is_response_fault(FaultKind kind) {
-  return kind != FaultKind::outage && kind != FaultKind::slow_controller && kind != FaultKind::accounting_outage;
+  return kind != FaultKind::outage && kind != FaultKind::slow_controller && kind != FaultKind::accounting_outage &&
+         kind != FaultKind::accounting_lag;
 }
 
 std::uint64_t FaultPlan::add(FaultRule rule) {
@@ -134,6 +136,15 @@ std::int64_t FaultPlan::controller_delay_ms(std::int64_t now_ms, std::string_vie
     }
   }
   return delay;
+}
+
+std::optional<std::int64_t> FaultPlan::accounting_lag_since(std::int64_t now_ms) {
+  prune(now_ms);
+  std::optional<std::int64_t> since;
+  for (const auto& rule : m_rules) {
+    if (rule.kind == FaultKind::accounting_lag && (!since || rule.since_ms < *since)) since = rule.since_ms;
+  }
+  return since;
 }
 
 std::optional<FaultRule> FaultPlan::take_response_fault(std::int64_t now_ms, std::string_view method,

@@ -10,8 +10,9 @@
 // garbage (200 with a body that is not JSON). Window kinds act before processing:
 // outage (mode "refuse": the listener is closed; "close": every connection is closed
 // without an answer; /sim/ stays reachable in "close" mode and on the control listener),
-// slow_controller (every /slurm/ call delayed N ms) and accounting_outage (/slurmdb/
-// calls fail as when slurmdbd is down). Every rule counts a hit per request it acts on
+// slow_controller (every /slurm/ call delayed N ms), accounting_outage (/slurmdb/
+// calls fail as when slurmdbd is down) and accounting_lag (slurmctld's DBD agent queue holds
+// what changed since the window began: slurmdbd does not show it yet, diag counts it). Every rule counts a hit per request it acts on
 // and, once its count is used up, is removed (a close-mode outage with a count ends after
 // that many requests). The random mode picks a response kind for each
 // matching request with probability p from a seeded generator, so a soak run repeats.
@@ -38,6 +39,7 @@ enum class FaultKind {
   outage,
   slow_controller,
   accounting_outage,
+  accounting_lag,
 };
 
 std::string_view fault_kind_name(FaultKind kind);
@@ -51,6 +53,7 @@ struct FaultRule {
   std::string path_prefix;  // "" = any
   std::int64_t remaining = 1;  // -1 = unlimited
   std::int64_t until_ms = -1;  // simulated-clock deadline, -1 = none
+  std::int64_t since_ms = 0;   // accounting_lag: when the window began (simulated clock)
   std::int64_t ms = 0;         // delay / slow_controller
   int status = 500;            // error_response / accounting_outage (0 = the release's own)
   bool refuse = false;         // outage: refuse connections instead of closing them
@@ -88,6 +91,9 @@ class FaultPlan {
   std::optional<FaultRule> take_outage(std::int64_t now_ms);
   const FaultRule* accounting_outage(std::int64_t now_ms, std::string_view method, std::string_view path);
   std::int64_t controller_delay_ms(std::int64_t now_ms, std::string_view method, std::string_view path);
+  // While an accounting_lag window is in force: when the earliest began (records changed since
+  // then have not reached slurmdbd). Counts no hit.
+  std::optional<std::int64_t> accounting_lag_since(std::int64_t now_ms);
   // The response fault for this request, consuming one count; random mode last.
   std::optional<FaultRule> take_response_fault(std::int64_t now_ms, std::string_view method, std::string_view path);
 

@@ -368,6 +368,9 @@ HttpReply SlurmApi::diag(Call& call) {
   snapshot.jobs_pending = m_store.count_in_state(BaseState::pending);
   snapshot.jobs_running = m_store.count_in_state(BaseState::running);
   snapshot.job_states_ts = snapshot.req_time;
+  if (auto since = m_faults.accounting_lag_since(m_clock.now_ms())) {
+    for (const auto& job : m_store.accounting()) snapshot.dbd_agent_queue_size += job->phase_since_ms >= *since ? 1 : 0;
+  }
   snapshot.rpcs_by_type = m_rpcs.by_type();
   snapshot.rpcs_by_user = m_rpcs.by_user();
   JsonWriter out;
@@ -998,10 +1001,15 @@ HttpReply SlurmApi::dbd_jobs(Call& call) {
   return dbd_answer(call, matched, diag, "op_handler_jobs");
 }
 
-HttpReply SlurmApi::dbd_answer(Call& call, const std::vector<const JobRecord*>& jobs, Diagnostics& diag,
+HttpReply SlurmApi::dbd_answer(Call& call, std::vector<const JobRecord*> jobs, Diagnostics& diag,
                                const char* handler) {
   const Dialect dialect = call.ctx.dialect;
   const std::int64_t now_s = m_clock.now_s();
+  // Records that changed since an accounting lag began are still in slurmctld's DBD agent
+  // queue: slurmdbd has not received them.
+  if (auto since = m_faults.accounting_lag_since(m_clock.now_ms())) {
+    std::erase_if(jobs, [&](const JobRecord* job) { return job->phase_since_ms >= *since; });
+  }
   JsonWriter out;
   out.begin_object();
   if (!is_v4x(dialect)) {

@@ -76,7 +76,8 @@ class SlurmApi {
   // The answer of a slurmdbd that cannot be reached (an injected outage, a bad token), if so.
   std::optional<HttpReply> dbd_refusal(Call& call);
   // The slurmdbd job list in the dialect's layout (22.05: an empty one carries error 9003).
-  HttpReply dbd_answer(Call& call, const std::vector<const JobRecord*>& jobs, Diagnostics& diag, const char* handler);
+  // Records an accounting lag holds back are left out.
+  HttpReply dbd_answer(Call& call, std::vector<const JobRecord*> jobs, Diagnostics& diag, const char* handler);
   // GET slurmdb/.../jobs' query: unknown keys (v0.0.38) and the times; a reply if refused.
   std::optional<HttpReply> dbd_query_times(Call& call, Diagnostics& diag, std::optional<std::int64_t>& start_time,
                                            std::optional<std::int64_t>& end_time,

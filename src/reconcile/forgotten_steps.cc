@@ -1,0 +1,154 @@
+// A job slurmctld no longer knows (ARCHITECTURE.md §5): the status poll stopped reporting it, or
+// a GET by its id — at identify, at release — answered "unknown job". Whether it ran, and how it
+// ended, is read from what is left:
+//   1. the search by tag (slurmctld's listing and slurmdbd): slurmdbd's record of the job's end
+//      decides, with logs/exit.json for the exit status (slurmdbd knows a cancel that exit.json
+//      reads as a program killed by SIGTERM); slurmctld listing it after all: look again;
+//   2. logs/exit.json alone, when every source answered and slurmdbd has no end of it (no record,
+//      one slurmctld never closed because it forgot the job, or a site without slurmdbd);
+//   3. every source answered and none knows how it ended: a held job the journal never released,
+//      that no record shows started and whose batch script never wrote logs/slurm-job.json (its
+//      first act, before the program), never ran — it is retried at no cost to the job's
+//      attempts; any other is `lost`, with the evidence;
+//   4. a source that did not answer, or a slurmdbd that is behind (slurmctld's DBD agent queue
+//      still holds records, as diag shows): nothing is concluded; the search is tried again,
+//      spaced (retry_board.h), and said once.
+#include <sys/stat.h>
+
+#include "model/attempt_layout.h"
+#include "reconcile/components.h"
+#include "reconcile/retry_board.h"
+#include "reconcile/slurm_verdict.h"
+#include "reconcile/status_board.h"
+#include "reconcile/steps.h"
+
+namespace tpslurm::reconcile {
+namespace {
+
+using model::AttemptState;
+
+constexpr std::string_view kRetryKey = "forgotten";
+
+// Records of the attempt's job among the search's matches: every component's own id, or before
+// identify the receipt's id and the components of its heterogeneous job.
+std::vector<model::JobSnapshot> records_of(const Step& step, const slurm::SearchResult& search, bool& in_slurmctld) {
+  const std::vector<std::uint32_t> ids =
+      component_ids(parse_components(step.attempt.components), step.attempt.slurm_job_id);
+  std::vector<model::JobSnapshot> records;
+  for (const auto& match : search.matches) {
+    const bool ours = std::find(ids.begin(), ids.end(), match.job.job_id) != ids.end() ||
+                      (match.job.het_job_id && match.job.het_job_id == step.attempt.slurm_job_id);
+    if (!ours) continue;
+    records.push_back(match.job);
+    if (match.source == slurm::SearchSource::slurmctld) in_slurmctld = true;
+  }
+  return records;
+}
+
+
+
+StepEnd not_every_source_answered(Step& step, const slurm::SearchResult& search) {
+  const std::string id = std::to_string(step.attempt.slurm_job_id.value_or(0));
+  StepEnd end = step.retry_spaced(kRetryKey);
+  if (!step.services.statuses.warn_once(step.attempt.submit_token + ":end unknown")) return end;
+  const std::string words = "Slurm no longer knows job " + id + " and not every source answered (" + search.message +
+                            "): whether and how it ran is unknown; looking again, spaced";
+  step.log(config::LogLevel::warn, words + ". If Slurm forgot it for good (no slurmdbd): `tuneplane-slurm resolve " +
+                                       step.job.job_id + "/" + std::to_string(step.attempt.number) +
+                                       " --lost --reason TEXT`");
+  StepEnd said = step.event("slurm.forgot", {{"reason", words}});
+  return said == StepEnd::failed ? said : end;
+}
+
+// Why slurmdbd's silence proves nothing yet (slurmctld still holds records for it, or cannot say
+// whether it does), or empty. Asked only of a search that consulted slurmdbd.
+std::string slurmdbd_behind(Step& step, const slurm::SearchResult& search) {
+  const bool consulted = std::any_of(search.sources.begin(), search.sources.end(),
+                                     [](const auto& s) { return s.source == slurm::SearchSource::slurmdbd; });
+  if (!consulted) return {};
+  const slurm::DiagResult diag = step.services.slurm.diag();
+  if (!diag.ok()) return "slurmctld's DBD agent queue cannot be read (" + diag.message + ")";
+  if (!diag.dbd_agent_queue_size) return "diag does not show slurmctld's DBD agent queue";
+  if (*diag.dbd_agent_queue_size > 0) {
+    return "slurmctld still holds " + std::to_string(*diag.dbd_agent_queue_size) +
+           " record(s) for slurmdbd (DBD agent queue)";
+  }
+  return {};
+}
+
+StepEnd waiting_for_slurmdbd(Step& step, const std::string& behind) {
+  StepEnd end = step.retry_spaced(kRetryKey);
+  if (!step.services.statuses.warn_once(step.attempt.submit_token + ":slurmdbd behind")) return end;
+  const std::string words = "Slurm no longer knows job " + std::to_string(step.attempt.slurm_job_id.value_or(0)) +
+                            " and slurmdbd has no end of it, but " + behind +
+                            ": its silence proves nothing yet; looking again, spaced";
+  step.log(config::LogLevel::warn, words);
+  StepEnd said = step.event("slurm.forgot", {{"reason", words}});
+  return said == StepEnd::failed ? said : end;
+}
+
+// Nothing of the job is left anywhere and it never ran: the job goes on with a new attempt.
+StepEnd never_ran(Step& step) {
+  const std::string words = "Slurm forgot job " + std::to_string(step.attempt.slurm_job_id.value_or(0)) +
+                            " before it was released, and no source saw it run";
+  journal::AttemptChanges changes;
+  changes.outcome_reason = words;
+  changes.failure_phase = "slurm";
+  journal::EventDetail detail{{"reason", words}, {"evidence", "every source answered: no record, no logs/slurm-job.json"}};
+  retry_at_no_cost(step, words, changes, detail);
+  return step.move(AttemptState::failed, changes, detail);
+}
+
+StepEnd lost(Step& step) {
+  Verdict v;
+  v.state = AttemptState::lost;
+  v.slurm_state = "?";
+  v.outcome = "neither slurmctld, slurmdbd nor exit.json knows the job";
+  return end_attempt(step, v, observed_changes(v, {}), "every source answered: no record");
+}
+
+}  // namespace
+
+bool evidence_present(const Step& step) {
+  const std::string dir = attempt_dir_of(step.services, step.attempt);
+  for (const std::string_view file : {model::kJobEvidenceFile, model::kExitEvidenceFile}) {
+    struct stat st {};
+    if (::lstat((dir + "/" + std::string(file)).c_str(), &st) == 0) return true;
+  }
+  return false;
+}
+
+StepEnd conclude_forgotten(Step& step) {
+  if (step.not_due(kRetryKey)) return StepEnd::wait;
+  const std::optional<ExitEvidence> exit = exit_evidence(step);
+  const model::JobTag tag = tag_of(step.services, step.attempt);
+  const TimePoint intent = parse_utc(step.attempt.intent_at).value_or(step.services.clock.now());
+  const slurm::SearchResult search = step.services.slurm.find_jobs_by_tag(tag, intent);
+  bool in_slurmctld = false;
+  const std::vector<model::JobSnapshot> records = records_of(step, search, in_slurmctld);
+  if (in_slurmctld) return step.retry_spaced(kRetryKey);  // slurmctld lists it after all
+  if (!records.empty()) {
+    Verdict v = judge(records, parse_components(step.attempt.components), exit,
+                      step.attempt.state == AttemptState::running);
+    if (model::is_final(v.state) && v.known) {
+      v.holds_resources = false;  // slurmctld has let it go
+      return end_attempt(step, v, observed_changes(v, records), exit ? "slurmdbd and exit.json" : "slurmdbd");
+    }
+  }
+  // Before exit.json: slurmdbd may know a cancel that exit.json shows as a program that died.
+  if (!search.complete()) return not_every_source_answered(step, search);
+  if (std::string behind = slurmdbd_behind(step, search); !behind.empty()) return waiting_for_slurmdbd(step, behind);
+  // slurmdbd has no end of it, and slurmctld no record: at most a record slurmctld never closed.
+  if (exit) {
+    Verdict v = judge_exit(*exit);
+    return end_attempt(step, v, observed_changes(v, records), "exit.json");
+  }
+  const bool started = std::any_of(records.begin(), records.end(), [](const auto& r) { return r.start_time; });
+  if (step.attempt.submit_mode == "held" && step.attempt.released_at.empty() && !started &&
+      !evidence_present(step)) {
+    return never_ran(step);
+  }
+  return lost(step);
+}
+
+}  // namespace tpslurm::reconcile
