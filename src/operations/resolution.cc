@@ -1,9 +1,9 @@
 #include "operations/resolution.h"
 
 #include <charconv>
-#include <filesystem>
 
 #include "model/attempt_layout.h"
+#include "storage/attempt_evidence.h"
 #include "storage/attempt_tag.h"
 #include "storage/layout.h"
 
@@ -167,8 +167,7 @@ Result<Resolution> resolve_lost(journal::Journal& journal, slurm::SlurmClient& s
   if (auto refused = not_followed(attempt)) return *refused;
   const std::string dir =
       storage::recorded_attempt_dir(attempt.attempt_dir, settings.storage_root, attempt.job_id, attempt.number);
-  std::error_code ignored;
-  if (std::filesystem::exists(dir + "/" + std::string(model::kExitEvidenceFile), ignored)) {
+  if (storage::read_exit_evidence(dir).ok()) {
     return refusal(Refusal::end_known, std::string(model::kExitEvidenceFile) + " of " + attempt_name(attempt) +
                                            " holds the job's end: `serve` ends the attempt from it at its next cycle");
   }
