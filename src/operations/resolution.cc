@@ -1,9 +1,9 @@
 #include "operations/resolution.h"
 
 #include <charconv>
-#include <filesystem>
 
 #include "model/attempt_layout.h"
+#include "storage/attempt_evidence.h"
 #include "storage/attempt_tag.h"
 #include "storage/layout.h"
 
@@ -117,17 +117,17 @@ Result<Resolution> resolve_absent(journal::Journal& journal, const journal::Atte
   if (std::string why = absent_refusal(attempt, settings, now); !why.empty()) {
     return refusal(Refusal::too_early, "refused to resolve " + attempt_name(attempt) + " as absent: " + why);
   }
-  // The batch script's first and last acts: a copy ran, whatever Slurm (or a cluster without
-  // slurmdbd) still knows of it.
+  // A copy that started left its mark in logs/, whatever Slurm (or a cluster without slurmdbd)
+  // still knows of it.
   const std::string dir =
       storage::recorded_attempt_dir(attempt.attempt_dir, settings.storage_root, attempt.job_id, attempt.number);
-  for (const std::string_view file : {model::kJobEvidenceFile, model::kExitEvidenceFile}) {
-    std::error_code ignored;
-    if (std::filesystem::exists(dir + "/" + std::string(file), ignored)) {
-      return refusal(Refusal::ran, "refused to resolve " + attempt_name(attempt) + " as absent: its " +
-                                       std::string(file) + " shows that a copy of it ran; `serve` adopts the job " +
-                                       "it names, or give its id to `resolve --adopt`");
-    }
+  auto started = storage::attempt_started(dir);
+  if (!started.ok() || *started) {
+    return refusal(Refusal::ran, "refused to resolve " + attempt_name(attempt) + " as absent: its logs/ " +
+                                     (started.ok() ? "holds what a copy of it wrote when it started"
+                                                   : "cannot be read (" + started.error().message() + ")") +
+                                     "; `serve` adopts the job logs/slurm-job.json names, or give its id to "
+                                     "`resolve --adopt`");
   }
   if (Status done = journal.resolve_absent(attempt.key(), by, reason); !done.ok()) return done.error();
   return Resolution{std::nullopt, attempt_name(attempt) + ": resolved absent; the tag stays watched", 0, "absent"};
@@ -181,8 +181,7 @@ Result<Resolution> resolve_lost(journal::Journal& journal, slurm::SlurmClient& s
   if (auto refused = not_followed(attempt)) return *refused;
   const std::string dir =
       storage::recorded_attempt_dir(attempt.attempt_dir, settings.storage_root, attempt.job_id, attempt.number);
-  std::error_code ignored;
-  if (std::filesystem::exists(dir + "/" + std::string(model::kExitEvidenceFile), ignored)) {
+  if (storage::read_exit_evidence(dir).ok()) {
     return refusal(Refusal::end_known, std::string(model::kExitEvidenceFile) + " of " + attempt_name(attempt) +
                                            " holds the job's end: `serve` ends the attempt from it at its next cycle");
   }

@@ -9,8 +9,8 @@
 //           cluster without accounting, slurmctld's full listing) ran at least
 //           TUNEPLANE_RESOLVE_QUIET_PERIOD after the intent, as `serve` measured it
 //           (reconcile/elapsed_board.h: a step of the wall clock does not count); refused while
-//           the attempt's logs/slurm-job.json or logs/exit.json shows that a copy ran (a job
-//           slurmctld purged on a cluster without slurmdbd leaves only those); then the
+//           the attempt's logs/ holds anything (a copy started: on a cluster without slurmdbd
+//           that is all a job slurmctld purged leaves); then the
 //           attempt is abandoned and the job gets a new attempt (or ends cancelled if a cancel
 //           was requested). The daemon keeps watching the resolved tag.
 //   adopt:  reads the job (a numeric id or a SLUID) from Slurm and adopts it only when every
@@ -44,7 +44,7 @@ namespace tpslurm::operations {
 enum class Refusal {
   not_blocked,       // the attempt is not submit_unknown
   too_early,         // absent: the quiet period, or no complete search since it ended
-  ran,               // absent: the attempt's evidence files show that a copy of it ran
+  ran,               // absent: the attempt's logs/ shows that a copy of it started
   not_a_reference,   // adopt: neither a job id nor a SLUID
   not_its_job,       // adopt: Slurm has no such job, or it does not carry the attempt's tag
   slurm_unreadable,  // adopt, lost: Slurm could not be asked, or its answer says nothing

@@ -7,11 +7,11 @@
 #include <boost/json.hpp>
 
 #include "base/crash_point.h"
-#include "base/file_system.h"
 #include "model/attempt_layout.h"
 #include "reconcile/found_jobs.h"
 #include "reconcile/search_board.h"
 #include "reconcile/steps.h"
+#include "storage/attempt_evidence.h"
 #include "storage/layout.h"
 
 namespace tpslurm::reconcile {
@@ -19,12 +19,9 @@ namespace {
 
 using model::AttemptState;
 
-constexpr std::size_t kEvidenceMaxBytes = 64 * 1024;
-
 // The job id the batch script wrote into logs/slurm-job.json, if it ran.
 std::optional<std::uint32_t> evidence_job_id(const Step& step) {
-  const std::string dir = attempt_dir_of(step.services, step.attempt);
-  auto text = read_file(dir + "/" + std::string(model::kJobEvidenceFile), kEvidenceMaxBytes);
+  auto text = storage::read_job_evidence(attempt_dir_of(step.services, step.attempt));
   if (!text.ok()) return std::nullopt;
   boost::system::error_code error;
   auto value = boost::json::parse(*text, error);

@@ -6,13 +6,13 @@
 //                            nothing held, or slurmctld no longer reports the job
 //   none -> staging_pending  the last record seen was final and held nothing
 //   staging_pending -> sealing   credentials/ and scratch/ removed
-//   sealing -> closed            every file in logs/ hashed into the journal and made read-only
+//   sealing -> closed            every regular file in logs/ hashed into the journal and made
+//                                read-only
+// The files themselves are storage's (attempt_tree.h, log_seal.h): no link the job left there
+// is followed, and no special file is opened.
 // job.sh, env, manifest.json, logs/ and the evidence files stay. A job that stays COMPLETING
 // past TUNEPLANE_COMPLETING_WARN_AFTER raises one warning event; nothing is released early.
-#include <sys/stat.h>
-
 #include <boost/json.hpp>
-#include <filesystem>
 
 #include "base/crash_point.h"
 #include "base/duration.h"
@@ -20,7 +20,8 @@
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
 #include "reconcile/steps.h"
-#include "storage/artifact_hash.h"
+#include "storage/attempt_tree.h"
+#include "storage/log_seal.h"
 
 namespace tpslurm::reconcile {
 namespace {
@@ -91,36 +92,12 @@ StepEnd wait_for_epilog(Step& step) {
   return StepEnd::wait;
 }
 
-Status remove_subtree(const std::string& path) {
-  std::error_code error;
-  std::filesystem::remove_all(path, error);
-  if (error) return transient("cannot remove " + path + ": " + error.message());
-  return ok_status();
-}
-
-// Every regular file in logs/: its hash, then read-only. Files the job user owns cannot be
-// chmod-ed by the service account; logs/ itself is made read-only, which stops new files.
-Result<std::string> seal_logs(const std::string& dir) {
+// The seal as the journal keeps it: {"files": {name: sha256}, "notes": [...]}.
+std::string seal_json(const storage::LogSeal& seal) {
   boost::json::object files;
+  for (const auto& file : seal.files) files[file.name] = file.sha256;
   boost::json::array notes;
-  const std::string logs = dir + "/logs";
-  std::error_code error;
-  for (const auto& item : std::filesystem::directory_iterator(logs, error)) {
-    if (!item.is_regular_file(error)) continue;
-    const std::string path = item.path().string();
-    auto hash = storage::sha256_file(path);
-    if (!hash.ok()) return hash.error();
-    files[item.path().filename().string()] = *hash;
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && ::chmod(path.c_str(), st.st_mode & 07555) != 0) {
-      notes.push_back(boost::json::string(item.path().filename().string() + ": owned by the job user, mode kept"));
-    }
-  }
-  if (error && error != std::errc::no_such_file_or_directory) {
-    return transient("cannot read " + logs + ": " + error.message());
-  }
-  struct stat st {};
-  if (::stat(logs.c_str(), &st) == 0) (void)::chmod(logs.c_str(), st.st_mode & 07555);
+  for (const auto& note : seal.notes) notes.push_back(boost::json::string(note));
   return boost::json::serialize(boost::json::object{{"files", std::move(files)}, {"notes", std::move(notes)}});
 }
 
@@ -128,8 +105,8 @@ Result<std::string> seal_logs(const std::string& dir) {
 
 Status remove_staging(const std::string& dir) {
   if (dir.empty()) return ok_status();
-  for (const char* sub : {"/credentials", "/scratch"}) {
-    if (Status removed = remove_subtree(dir + sub); !removed.ok()) return removed;
+  for (const char* sub : {"credentials", "scratch"}) {
+    if (Status removed = storage::remove_in_attempt(dir, sub); !removed.ok()) return removed;
   }
   return ok_status();
 }
@@ -171,10 +148,10 @@ StepEnd clean_up(Step& step) {
     }
     case CleanupStep::sealing: {
       if (step.storage_missing() || step.not_due("cleanup")) return StepEnd::wait;
-      auto sealed = seal_logs(dir);
+      auto sealed = storage::seal_logs(dir);
       if (!sealed.ok()) return step.storage_failed(sealed.error(), "cleanup");
       crash_point("cleanup.after_seal");
-      return advance(step, CleanupStep::closed, "scheduler logs sealed", *sealed);
+      return advance(step, CleanupStep::closed, "scheduler logs sealed", seal_json(*sealed));
     }
     case CleanupStep::closed: break;
   }

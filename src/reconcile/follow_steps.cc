@@ -7,20 +7,19 @@
 
 #include "base/crash_point.h"
 #include "base/duration.h"
-#include "base/file_system.h"
 #include "model/attempt_layout.h"
 #include "reconcile/components.h"
 #include "reconcile/elapsed_board.h"
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
 #include "reconcile/steps.h"
+#include "storage/attempt_evidence.h"
 
 namespace tpslurm::reconcile {
 namespace {
 
 using model::AttemptState;
 
-constexpr std::size_t kExitEvidenceMaxBytes = 4096;
 // A job missing from one poll right after its submit is not yet gone (slurmctld may not list
 // it yet): it is looked for when two polls in a row missed it, or when it was last seen (or
 // identified) longer than two poll intervals ago (a daemon started anew, `serve --once`).
@@ -64,8 +63,7 @@ StepEnd follow_live(Step& step, const Verdict& v, const std::vector<model::JobSn
 }  // namespace
 
 std::optional<ExitEvidence> exit_evidence(const Step& step) {
-  auto text = read_file(attempt_dir_of(step.services, step.attempt) + "/" + std::string(model::kExitEvidenceFile),
-                        kExitEvidenceMaxBytes);
+  auto text = storage::read_exit_evidence(attempt_dir_of(step.services, step.attempt));
   if (!text.ok()) return std::nullopt;
   return parse_exit_evidence(*text);
 }

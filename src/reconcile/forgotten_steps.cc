@@ -7,20 +7,19 @@
 //   2. logs/exit.json alone, when every source answered and slurmdbd has no end of it (no record,
 //      one slurmctld never closed because it forgot the job, or a site without slurmdbd);
 //   3. every source answered and none knows how it ended: a held job the journal never released,
-//      that no record shows started and whose batch script never wrote logs/slurm-job.json (its
-//      first act, before the program), never ran — it is retried at no cost to the job's
-//      attempts; any other is `lost`, with the evidence;
+//      that no record shows started and whose logs/ is empty (Slurm opens the job's output files
+//      there when it starts, and the batch script's first act writes logs/slurm-job.json), never
+//      ran — it is retried at no cost to the job's attempts; any other is `lost`, with the
+//      evidence;
 //   4. a source that did not answer, or a slurmdbd that is behind (slurmctld's DBD agent queue
 //      still holds records, as diag shows): nothing is concluded; the search is tried again,
 //      spaced (retry_board.h), and said once.
-#include <sys/stat.h>
-
-#include "model/attempt_layout.h"
 #include "reconcile/components.h"
 #include "reconcile/retry_board.h"
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
 #include "reconcile/steps.h"
+#include "storage/attempt_evidence.h"
 
 namespace tpslurm::reconcile {
 namespace {
@@ -109,13 +108,9 @@ StepEnd lost(Step& step) {
 
 }  // namespace
 
-bool evidence_present(const Step& step) {
-  const std::string dir = attempt_dir_of(step.services, step.attempt);
-  for (const std::string_view file : {model::kJobEvidenceFile, model::kExitEvidenceFile}) {
-    struct stat st {};
-    if (::lstat((dir + "/" + std::string(file)).c_str(), &st) == 0) return true;
-  }
-  return false;
+bool attempt_started(const Step& step) {
+  auto started = storage::attempt_started(attempt_dir_of(step.services, step.attempt));
+  return !started.ok() || *started;  // unreadable: it may have started
 }
 
 StepEnd conclude_forgotten(Step& step) {
@@ -145,7 +140,7 @@ StepEnd conclude_forgotten(Step& step) {
   }
   const bool started = std::any_of(records.begin(), records.end(), [](const auto& r) { return r.start_time; });
   if (step.attempt.submit_mode == "held" && step.attempt.released_at.empty() && !started &&
-      !evidence_present(step)) {
+      !attempt_started(step)) {
     return never_ran(step);
   }
   return lost(step);

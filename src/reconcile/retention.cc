@@ -1,29 +1,12 @@
 #include "reconcile/retention.h"
 
-#include <sys/stat.h>
-
-#include <filesystem>
-
 #include "base/duration.h"
 #include "config/logging.h"
 #include "reconcile/journal_writer.h"
 #include "reconcile/step.h"
+#include "storage/attempt_tree.h"
 
 namespace tpslurm::reconcile {
-namespace {
-
-// Sealing made logs/ read-only; the owner may write it again to remove it.
-void make_removable(const std::filesystem::path& dir) {
-  std::error_code error;
-  for (auto it = std::filesystem::recursive_directory_iterator(dir, error);
-       !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
-    if (it->is_directory(error)) ::chmod(it->path().c_str(), 0700);
-  }
-  ::chmod(dir.c_str(), 0700);
-}
-
-}  // namespace
-
 RetentionReport run_retention(Services& services) {
   RetentionReport report;
   const auto keep = services.settings.attempt_retention;
@@ -36,16 +19,13 @@ RetentionReport run_retention(Services& services) {
     // Attempts closed before cleanup_at existed count from their last change.
     const auto closed = parse_utc(a.cleanup_at.empty() ? a.updated_at : a.cleanup_at);
     if (!closed || now - *closed < keep) continue;
-    std::error_code error;
-    if (!std::filesystem::exists(a.attempt_dir, error)) continue;
-    make_removable(a.attempt_dir);
-    std::filesystem::remove_all(a.attempt_dir, error);
-    if (error) {
+    auto removed = storage::remove_attempt_directory(a.attempt_dir);
+    if (!removed.ok()) {
       ++report.failed;
-      config::log(config::LogLevel::warn, attempt_fields(a),
-                  "retention: cannot remove " + a.attempt_dir + ": " + error.message());
+      config::log(config::LogLevel::warn, attempt_fields(a), "retention: " + removed.error().message());
       continue;
     }
+    if (!*removed) continue;  // already gone
     ++report.removed;
     (void)services.journal.write([&](journal::Journal& j) {
       return j.record_event(a.job_id, a.number, "retention",

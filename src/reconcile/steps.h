@@ -43,9 +43,9 @@ Status remove_staging(const std::string& dir);
 // when it never ran, `lost` when every source answered and none knows it; otherwise it waits,
 // the search tried again spaced (forgotten_steps.cc).
 StepEnd conclude_forgotten(Step& step);
-// Whether the batch script left its first or last act (logs/slurm-job.json, logs/exit.json):
-// anything at those names counts, so a copy of the attempt started.
-bool evidence_present(const Step& step);
+// Whether a copy of the attempt started (storage::attempt_started: anything in its logs/); an
+// unreadable logs/ counts as started.
+bool attempt_started(const Step& step);
 // logs/exit.json, when the batch script wrote it.
 std::optional<ExitEvidence> exit_evidence(const Step& step);
 // The columns a poll's (or search's) view of the job sets: its records, state and reason.

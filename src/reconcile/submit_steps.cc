@@ -82,14 +82,14 @@ StepEnd send_submit(Step& step) {
     auto found = step.services.searches.get(step.attempt.submit_token);
     step.result.wants_search = true;
     if (!found || !found->result.complete()) return StepEnd::wait;
-    // A copy whose batch script ran left its evidence, even where Slurm forgot it (no slurmdbd).
-    if (!found->result.matches.empty() || evidence_present(step)) {
+    // A copy that started left its mark in logs/, even where Slurm forgot it (no slurmdbd).
+    if (!found->result.matches.empty() || attempt_started(step)) {
       // Held, as the copy found may be: the attempt adopts it and releases it then (releasing a
       // job that is not held changes nothing), else it would pend held for ever.
       journal::AttemptChanges intent;
       intent.submit_mode = "held";
       StepEnd end = step.move(AttemptState::submitting, intent,
-                              {{"reason", found->result.matches.empty() ? "safe mode: its batch script ran (evidence)"
+                              {{"reason", found->result.matches.empty() ? "safe mode: a copy of it started (its logs/)"
                                                                         : "safe mode: found in Slurm by tag"}});
       return end == StepEnd::next ? mark_unknown(step) : end;
     }

@@ -33,13 +33,11 @@ struct HashedFile {
   std::uint64_t bytes = 0;
 };
 
-Result<HashedFile> hash_open_file(const std::string& path, const HashProgress& progress, std::uint64_t step) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) return system_error("open", path, errno);
+Result<HashedFile> hash_open_file(int fd, const std::string& path, const HashProgress& progress, std::uint64_t step) {
   struct stat before {};
-  if (::fstat(fd.get(), &before) != 0) return system_error("stat", path, errno);
+  if (::fstat(fd, &before) != 0) return system_error("stat", path, errno);
   if (!S_ISREG(before.st_mode)) return invalid_argument(path + " is not a regular file");
-  ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
   const auto total = static_cast<std::uint64_t>(before.st_size);
   // Not zeroed (every byte hashed was read first), and no larger than the file needs: a
@@ -50,7 +48,7 @@ Result<HashedFile> hash_open_file(const std::string& path, const HashProgress& p
   std::uint64_t done = 0;
   std::uint64_t next_report = step;
   while (true) {
-    const ssize_t n = ::read(fd.get(), buffer.get(), capacity);
+    const ssize_t n = ::read(fd, buffer.get(), capacity);
     if (n < 0) {
       if (errno == EINTR) continue;
       return system_error("read", path, errno);
@@ -64,7 +62,7 @@ Result<HashedFile> hash_open_file(const std::string& path, const HashProgress& p
     }
   }
   struct stat after {};
-  if (::fstat(fd.get(), &after) != 0) return system_error("stat", path, errno);
+  if (::fstat(fd, &after) != 0) return system_error("stat", path, errno);
   const model::FileIdentity identity = identity_of(path, before);
   // A file rewritten while it was read has no single hash; do not let one be recorded.
   if (identity != identity_of(path, after) || done != total) {
@@ -84,7 +82,14 @@ Result<model::FileIdentity> file_identity(const std::string& path) {
 }
 
 Result<std::string> sha256_file(const std::string& path, const HashProgress& progress, std::uint64_t progress_step) {
-  auto hashed = hash_open_file(path, progress, progress_step);
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return system_error("open", path, errno);
+  return sha256_open_file(fd.get(), path, progress, progress_step);
+}
+
+Result<std::string> sha256_open_file(int fd, const std::string& path, const HashProgress& progress,
+                                     std::uint64_t progress_step) {
+  auto hashed = hash_open_file(fd, path, progress, progress_step);
   if (!hashed.ok()) return hashed.error();
   return std::move(hashed->sha256);
 }
@@ -110,7 +115,9 @@ Result<std::string> ArtifactHasher::sha256(const std::string& path) {
   }
   if (!cached.ok()) ++m_errors;
   ++m_misses;
-  auto hashed = hash_open_file(path, m_progress, m_progress_step);
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return system_error("open", path, errno);
+  auto hashed = hash_open_file(fd.get(), path, m_progress, m_progress_step);
   if (!hashed.ok()) return hashed.error();
   m_bytes += hashed->bytes;
   if (!m_cache.store(hashed->identity, hashed->sha256).ok()) ++m_errors;

@@ -14,8 +14,8 @@
 // it. A cache that fails is only a slower path: lookups that fail count as misses and store
 // failures are counted in stats(), never turned into a wrong answer.
 //
-// sha256_file() and file_identity() are thread-safe. An ArtifactHasher may be shared between
-// threads if its cache and callback are thread-safe (stats are atomic).
+// sha256_file(), sha256_open_file() and file_identity() are thread-safe. An ArtifactHasher
+// may be shared between threads if its cache and callback are thread-safe (stats are atomic).
 #pragma once
 
 #include <atomic>
@@ -38,6 +38,10 @@ Result<model::FileIdentity> file_identity(const std::string& path);
 // The file's SHA-256 (lower-case hex), read sequentially in constant memory.
 Result<std::string> sha256_file(const std::string& path, const HashProgress& progress = {},
                                 std::uint64_t progress_step = kDefaultProgressStep);
+// The same for a file already open for reading at its start (attempt_tree.h opens the files of
+// attempt directories); `path` names it in errors and progress. The descriptor stays open.
+Result<std::string> sha256_open_file(int fd, const std::string& path, const HashProgress& progress = {},
+                                     std::uint64_t progress_step = kDefaultProgressStep);
 
 // "1.5 GiB of 8.0 GiB (18%)": for progress lines.
 std::string format_hash_progress(std::uint64_t done, std::uint64_t total);

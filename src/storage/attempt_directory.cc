@@ -4,12 +4,12 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <filesystem>
 #include <set>
 
 #include "base/crash_point.h"
 #include "base/digest.h"
 #include "storage/atomic_file.h"
+#include "storage/attempt_tree.h"
 #include "storage/layout.h"
 #include "storage/storage_group.h"
 
@@ -79,23 +79,15 @@ Status make_directory(const std::string& path, unsigned mode, StorageGroup group
 
 Status discard_incomplete(const std::string& dir) {
   for (const auto evidence : kEvidenceFiles) {
-    if (exists(join_path(dir, evidence))) {
+    auto found = exists_in_attempt(dir, evidence);
+    if (!found.ok()) return found.error();
+    if (*found) {
       return corrupt("attempt directory " + dir + " has no complete manifest but holds " + std::string(evidence) +
                      " from a job that ran; it is not discarded automatically: inspect it and remove it by hand");
     }
   }
-  std::error_code ec;
-  // Tests and jobs leave read-only subdirectories; removal needs write access to each.
-  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
-       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_directory(ec) && !it->is_symlink(ec)) {
-      std::filesystem::permissions(it->path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add,
-                                   ec);
-    }
-  }
-  std::filesystem::permissions(dir, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
-  std::filesystem::remove_all(dir, ec);
-  if (ec) return transient("discard the incomplete attempt directory " + dir + ": " + ec.message());
+  auto removed = remove_attempt_directory(dir);
+  if (!removed.ok()) return removed.error().with_context("discard the incomplete attempt directory");
   return ok_status();
 }
 
@@ -128,18 +120,20 @@ Status write_fresh(const std::string& dir, const model::AttemptLayout& contents,
 }
 
 Status check_file(const std::string& dir, const ManifestFile& entry) {
-  const std::string path = join_path(dir, entry.path);
-  struct stat info {};
-  if (::lstat(path.c_str(), &info) != 0) {
-    return corrupt("attempt " + dir + ": " + entry.path + " is missing (" +
-                   system_error("stat", path, errno).message() + ")");
+  auto file = open_in_attempt(dir, entry.path, Expect::file);
+  if (!file.ok()) {
+    if (file.error().kind() == ErrorKind::not_found) {
+      return corrupt("attempt " + dir + ": " + entry.path + " is missing (" + file.error().message() + ")");
+    }
+    return corrupt("attempt " + dir + ": " + entry.path + " is no longer a regular file (" + file.error().message() +
+                   ")");
   }
-  if (!S_ISREG(info.st_mode)) return corrupt("attempt " + dir + ": " + entry.path + " is no longer a regular file");
+  const struct stat& info = file->info;
   if ((info.st_mode & 07777u) != entry.mode) {
     return corrupt("attempt " + dir + ": " + entry.path + " has mode " + mode_text(info.st_mode) + ", expected " +
                    mode_text(entry.mode));
   }
-  auto actual = sha256_file(path);
+  auto actual = sha256_open_file(file->fd.get(), file->path);
   if (!actual.ok()) return actual.error().with_context("attempt " + dir);
   if (static_cast<std::uint64_t>(info.st_size) != entry.size || *actual != entry.sha256) {
     return corrupt("attempt " + dir + ": " + entry.path + " changed since it was written (expected sha256 " +
@@ -151,10 +145,9 @@ Status check_file(const std::string& dir, const ManifestFile& entry) {
 }  // namespace
 
 Result<Manifest> read_manifest(const std::string& dir) {
-  const std::string path = join_path(dir, kManifestFile);
-  auto text = read_file(path, kMaxManifestBytes);
+  auto text = read_attempt_file(dir, kManifestFile, kMaxManifestBytes);
   if (!text.ok()) return text.error();
-  return parse_manifest(*text, path);
+  return parse_manifest(*text, join_path(dir, kManifestFile));
 }
 
 Status verify_manifest(const std::string& dir) {
@@ -166,9 +159,7 @@ Status verify_manifest(const std::string& dir) {
     return manifest.error();
   }
   for (const auto& sub : manifest->directories) {
-    struct stat info {};
-    const std::string path = join_path(dir, sub.path);
-    if (::lstat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    if (!open_in_attempt(dir, sub.path, Expect::directory).ok()) {
       return corrupt("attempt " + dir + ": directory " + sub.path + " is missing");
     }
   }
@@ -200,7 +191,7 @@ Result<WriteOutcome> write_attempt_directory(const std::string& dir, const model
 
   WriteOutcome outcome = WriteOutcome::written;
   if (exists(dir)) {
-    auto existing = read_file(join_path(dir, kManifestFile), kMaxManifestBytes);
+    auto existing = read_attempt_file(dir, kManifestFile, kMaxManifestBytes);
     const bool complete = existing.ok() && parse_manifest(*existing, dir).ok();
     if (complete) {
       if (*existing != manifest_text) {

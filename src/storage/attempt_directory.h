@@ -16,6 +16,12 @@
 // submit): every file present, regular, same mode, size and SHA-256; with an ArtifactHasher
 // also the image. Errors name the file and what differs.
 //
+// A job may have written into logs/ and scratch/ of a directory read back, so reading the
+// manifest, verifying, looking for evidence and discarding go through attempt_tree.h: no link
+// below the attempt directory is followed, no special file opened. Writing creates names only
+// in the attempt directory and credentials/, which no job can write (the service account's,
+// before any job of the attempt ran), and never through logs/ or scratch/.
+//
 // Functions are thread-compatible: two writers of the same directory at once are not
 // supported (the reconciler prepares one attempt at a time).
 #pragma once

@@ -1,12 +1,10 @@
 #include "storage/attempt_logs.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
 
 #include "base/file_system.h"
 #include "storage/attempt_directory.h"
+#include "storage/attempt_tree.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -28,29 +26,20 @@ Status check_relative(const std::string& path, const std::string& manifest) {
   return ok_status();
 }
 
-// The job may write inside logs/: a directory it replaced by a link is not followed either.
-Status check_directories(const std::string& dir, const std::string& path) {
-  for (std::size_t slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1)) {
-    const std::string prefix = join_path(dir, path.substr(0, slash));
-    struct stat info {};
-    if (::lstat(prefix.c_str(), &info) != 0) {
-      if (errno == ENOENT) return ok_status();  // then the log is missing
-      return system_error("stat", prefix, errno);
-    }
-    if (S_ISLNK(info.st_mode)) {
-      return invalid_argument(prefix + " is a symbolic link; logs are read only inside the attempt directory");
-    }
-  }
-  return ok_status();
-}
-
 Result<LogTail> read_one(const std::string& dir, const std::string& path, const std::string& manifest,
                          const LogSelection& selection) {
   if (Status checked = check_relative(path, manifest); !checked.ok()) return checked.error();
-  if (Status checked = check_directories(dir, path); !checked.ok()) return checked.error();
-  const std::string file = join_path(dir, path);
-  if (selection.offset) return read_log_page(file, *selection.offset, selection.growing, selection.limits);
-  return read_log_tail(file, selection.limits);
+  // The job writes in logs/: neither the log nor a directory on its way is followed if it is
+  // a link, and a FIFO is not read.
+  auto file = open_in_attempt(dir, path, Expect::file);
+  if (!file.ok()) {
+    if (file.error().kind() == ErrorKind::not_found) return LogTail{};
+    return file.error();
+  }
+  if (selection.offset) {
+    return read_log_page(file->fd.get(), file->path, *selection.offset, selection.growing, selection.limits);
+  }
+  return read_log_tail(file->fd.get(), file->path, selection.limits);
 }
 
 std::string component_list(const std::vector<model::AttemptLog>& logs) {

@@ -9,10 +9,11 @@
 // Errors (the whole call): not_found when the attempt has no manifest (it never got its
 // directory: not prepared yet, or preparing failed); invalid_argument when it has no log of
 // the component asked for (the message lists the components it has); the manifest's own
-// errors (corrupt). Per file, in its `content`: the errors of log_tail.h (a symbolic link is
-// never followed), invalid_argument for a path whose directories include a symbolic link, and
-// corrupt for a manifest path that is empty, absolute or climbs out of the attempt directory
-// with ".."; such paths are never opened.
+// errors (corrupt). Per file, in its `content`: `missing` when it (or a directory on its way)
+// does not exist; the errors of attempt_tree.h (invalid_argument when the log or a directory on
+// its way is a symbolic link, never followed, or the log is not a regular file, never read) and
+// of log_tail.h; corrupt for a manifest path that is empty, absolute or climbs out of the
+// attempt directory with ".."; such paths are never opened.
 //
 // Reads only; thread-safe.
 #pragma once

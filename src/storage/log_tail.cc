@@ -1,6 +1,5 @@
 #include "storage/log_tail.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,15 +7,9 @@
 #include <cerrno>
 
 #include "base/file_system.h"
-#include "base/unique_fd.h"
 
 namespace tpslurm::storage {
 namespace {
-
-struct OpenLog {
-  UniqueFd fd;
-  std::uint64_t size = 0;
-};
 
 Status check_limits(const LogLimits& limits) {
   if (limits.max_bytes < 4) return invalid_argument("a log byte limit must be at least 4 (one UTF-8 character)");
@@ -24,24 +17,13 @@ Status check_limits(const LogLimits& limits) {
   return ok_status();
 }
 
-// The limits checked, then the log opened; empty when it does not exist. O_NOFOLLOW: the job
-// may write in logs/, so it could replace its log by a link to a file only the daemon may
-// read. O_NONBLOCK: opening a FIFO put there must not hang the reader.
-Result<std::optional<OpenLog>> open_log(const std::string& path, const LogLimits& limits) {
+// The limits checked, then the size of the open log.
+Result<std::uint64_t> log_size(int fd, const std::string& path, const LogLimits& limits) {
   if (Status checked = check_limits(limits); !checked.ok()) return checked.error();
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
-  if (fd.get() < 0) {
-    if (errno == ENOENT) return std::optional<OpenLog>();
-    if (errno == ELOOP) {
-      return invalid_argument(path +
-                              " is a symbolic link; logs are read only from regular files, never through a link");
-    }
-    return system_error("open", path, errno);
-  }
   struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) return system_error("stat", path, errno);
+  if (::fstat(fd, &info) != 0) return system_error("stat", path, errno);
   if (!S_ISREG(info.st_mode)) return invalid_argument(path + " is not a regular file; refusing to read it as a log");
-  return std::optional<OpenLog>(OpenLog{std::move(fd), static_cast<std::uint64_t>(info.st_size)});
+  return static_cast<std::uint64_t>(info.st_size);
 }
 
 // Up to `length` bytes at `offset`; fewer only if the file ends sooner (it was truncated).
@@ -122,18 +104,16 @@ LogTail empty_file() {
 
 }  // namespace
 
-Result<LogTail> read_log_tail(const std::string& path, LogLimits limits) {
-  auto opened = open_log(path, limits);
-  if (!opened.ok()) return opened.error();
-  if (!opened->has_value()) return LogTail{};
-  const UniqueFd& fd = (*opened)->fd;
-  const std::uint64_t size = (*opened)->size;
+Result<LogTail> read_log_tail(int fd, const std::string& path, LogLimits limits) {
+  auto sized = log_size(fd, path, limits);
+  if (!sized.ok()) return sized.error();
+  const std::uint64_t size = *sized;
   if (size == 0) return empty_file();
 
   // The text may start no earlier than `cut`; the byte before it tells whether `cut` starts a line.
   const std::uint64_t cut = size > limits.max_bytes ? size - limits.max_bytes : 0;
   const std::uint64_t base = cut > 0 ? cut - 1 : 0;
-  auto window = read_at(fd.get(), path, base, static_cast<std::size_t>(size - base));
+  auto window = read_at(fd, path, base, static_cast<std::size_t>(size - base));
   if (!window.ok()) return window.error();
   const std::string_view w = *window;
   const std::size_t end = w.size();
@@ -162,12 +142,11 @@ Result<LogTail> read_log_tail(const std::string& path, LogLimits limits) {
   return tail;
 }
 
-Result<LogTail> read_log_page(const std::string& path, std::uint64_t offset, Growing growing, LogLimits limits) {
-  auto opened = open_log(path, limits);
-  if (!opened.ok()) return opened.error();
-  if (!opened->has_value()) return LogTail{};
-  const UniqueFd& fd = (*opened)->fd;
-  const std::uint64_t size = (*opened)->size;
+Result<LogTail> read_log_page(int fd, const std::string& path, std::uint64_t offset, Growing growing,
+                              LogLimits limits) {
+  auto sized = log_size(fd, path, limits);
+  if (!sized.ok()) return sized.error();
+  const std::uint64_t size = *sized;
   if (offset > size) {
     return invalid_argument("offset " + std::to_string(offset) + " is past the end of " + path + " (" +
                             std::to_string(size) + " bytes); give an offset of at most " + std::to_string(size));
@@ -177,7 +156,7 @@ Result<LogTail> read_log_page(const std::string& path, std::uint64_t offset, Gro
   // One byte before the offset tells whether the page starts a line.
   const std::uint64_t base = offset > 0 ? offset - 1 : 0;
   const std::uint64_t limit_end = std::min<std::uint64_t>(size, offset + limits.max_bytes);
-  auto window = read_at(fd.get(), path, base, static_cast<std::size_t>(limit_end - base));
+  auto window = read_at(fd, path, base, static_cast<std::size_t>(limit_end - base));
   if (!window.ok()) return window.error();
   const std::string_view w = *window;
   const std::size_t o = std::min(static_cast<std::size_t>(offset - base), w.size());

@@ -18,12 +18,13 @@
 // Bytes that are not valid UTF-8 are passed through unchanged: the boundary rule only keeps a
 // valid sequence from being split at a cut.
 //
-// A missing file and an empty one are results (`missing`, `empty`), not errors. Errors:
-// invalid_argument for limits too small to hold a UTF-8 character or a line, an offset past
-// the end, a path that is a symbolic link or not a regular file (never followed, so a job
-// cannot point its log at a file of the daemon's); other open/read failures as
-// system_error() makes them. Memory is bounded by the limit: the file is read with positioned
-// reads of at most max_bytes + 1 bytes, never whole.
+// Both read a log already open: attempt_logs.h opens it beneath its attempt directory
+// (attempt_tree.h), never through a link and never a special file; `path` names it in errors.
+// An empty file is a result (`empty`), not an error; a missing one is the opener's `missing`.
+// Errors: invalid_argument for limits too small to hold a UTF-8 character or a line, an offset
+// past the end, a descriptor that is not a regular file; other read failures as system_error()
+// makes them. Memory is bounded by the limit: the file is read with positioned reads of at most
+// max_bytes + 1 bytes, never whole.
 //
 // Pure functions of the file's content; thread-safe.
 #pragma once
@@ -64,8 +65,9 @@ struct LogTail {
   bool partial_line_held = false;             // pages: the bytes after `end` are a last line still being written
 };
 
-Result<LogTail> read_log_tail(const std::string& path, LogLimits limits = {});
-Result<LogTail> read_log_page(const std::string& path, std::uint64_t offset, Growing growing, LogLimits limits = {});
+Result<LogTail> read_log_tail(int fd, const std::string& path, LogLimits limits = {});
+Result<LogTail> read_log_page(int fd, const std::string& path, std::uint64_t offset, Growing growing,
+                              LogLimits limits = {});
 
 // `text` with every byte that is not part of a valid UTF-8 sequence replaced by U+FFFD, for
 // output that must be valid UTF-8 (JSON).

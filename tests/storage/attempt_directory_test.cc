@@ -173,7 +173,7 @@ TEST_F(AttemptDirectoryTest, VerifyFindsAMissingFile) {
   ASSERT_TRUE(write(contents()).ok());
   fs::remove(m_dir + "/credentials/ingest_token");
   EXPECT_EQ(verify_manifest(m_dir).error().message(), "attempt " + m_dir +
-                                                          ": credentials/ingest_token is missing (stat " + m_dir +
+                                                          ": credentials/ingest_token is missing (open " + m_dir +
                                                           "/credentials/ingest_token: No such file or directory)");
 }
 

@@ -2,6 +2,7 @@
 // paging from an offset over a file that is complete or still growing, missing and empty files.
 #include "storage/log_tail.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <fstream>
 
+#include "base/file_system.h"
+#include "storage/attempt_tree.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::storage {
@@ -28,6 +31,31 @@ void append(const std::string& path, const std::string& text) {
   out << text;
 }
 
+// The log at `path` opened as attempt_logs.cc opens it (attempt_tree.h, beneath its directory);
+// a missing one is `missing`.
+Result<std::optional<OpenEntry>> open_log(const std::string& path) {
+  auto entry = open_in_attempt(parent_directory(path), path.substr(path.rfind('/') + 1), Expect::file);
+  if (!entry.ok()) {
+    if (entry.error().kind() == ErrorKind::not_found) return std::optional<OpenEntry>();
+    return entry.error();
+  }
+  return std::optional<OpenEntry>(std::move(*entry));
+}
+
+Result<LogTail> tail_of(const std::string& path, LogLimits limits = {}) {
+  auto log = open_log(path);
+  if (!log.ok()) return log.error();
+  if (!log->has_value()) return LogTail{};
+  return read_log_tail((*log)->fd.get(), path, limits);
+}
+
+Result<LogTail> page_of(const std::string& path, std::uint64_t offset, Growing growing, LogLimits limits = {}) {
+  auto log = open_log(path);
+  if (!log.ok()) return log.error();
+  if (!log->has_value()) return LogTail{};
+  return read_log_page((*log)->fd.get(), path, offset, growing, limits);
+}
+
 class LogTailTest : public ::testing::Test {
  protected:
   std::string log(const std::string& content) {
@@ -43,7 +71,7 @@ TEST_F(LogTailTest, ByteLimitHitFirstCutsAfterTheFirstPartialLine) {
   // 1,000 lines of 100 bytes: the last 64 KiB begin inside line 344, which is dropped.
   std::string content;
   for (int i = 0; i < 1000; ++i) content += std::string(99, static_cast<char>('a' + i % 26)) + "\n";
-  auto tail = read_log_tail(log(content));
+  auto tail = tail_of(log(content));
   ASSERT_TRUE(tail.ok()) << tail.error().message();
   EXPECT_EQ(tail->state, LogFileState::present);
   EXPECT_EQ(tail->file_size, 100000u);
@@ -62,7 +90,7 @@ TEST_F(LogTailTest, ByteLimitHitFirstCutsAfterTheFirstPartialLine) {
 TEST_F(LogTailTest, LineLimitHitFirstKeepsTheLast2000Lines) {
   const std::string content = numbered_lines(3000);
   ASSERT_LT(content.size(), 64u * 1024u);
-  auto tail = read_log_tail(log(content));
+  auto tail = tail_of(log(content));
   ASSERT_TRUE(tail.ok()) << tail.error().message();
   EXPECT_EQ(tail->text, numbered_lines(2000, 1000));
   EXPECT_EQ(tail->begin, content.size() - tail->text.size());
@@ -72,7 +100,7 @@ TEST_F(LogTailTest, LineLimitHitFirstKeepsTheLast2000Lines) {
 }
 
 TEST_F(LogTailTest, LineLimitCountsAnUnfinishedLastLine) {
-  auto tail = read_log_tail(log("a\nb\nc\nd"), {64, 2});
+  auto tail = tail_of(log("a\nb\nc\nd"), {64, 2});
   ASSERT_TRUE(tail.ok());
   EXPECT_EQ(tail->text, "c\nd");
   EXPECT_EQ(tail->lines_before, 2u);
@@ -80,7 +108,7 @@ TEST_F(LogTailTest, LineLimitCountsAnUnfinishedLastLine) {
 }
 
 TEST_F(LogTailTest, AFileWithinBothLimitsIsShownWhole) {
-  auto tail = read_log_tail(log("one\ntwo\n"));
+  auto tail = tail_of(log("one\ntwo\n"));
   ASSERT_TRUE(tail.ok());
   EXPECT_EQ(tail->text, "one\ntwo\n");
   EXPECT_EQ(tail->begin, 0u);
@@ -98,7 +126,7 @@ TEST_P(Utf8CutTest, TailNeverStartsInsideACharacter) {
   // The tail may start at byte size - 16: make that the character's second byte.
   const std::string after(16 - (character.size() - 1), 'y');
   const std::string content = std::string(40, 'x') + character + after;
-  auto tail = read_log_tail(log(content), limits);
+  auto tail = tail_of(log(content), limits);
   ASSERT_TRUE(tail.ok()) << tail.error().message();
   EXPECT_EQ(tail->text, after);
   EXPECT_EQ(tail->begin, 40 + character.size());
@@ -111,12 +139,12 @@ TEST_P(Utf8CutTest, PageNeverEndsInsideACharacter) {
   const LogLimits limits{16, 100};
   // The page from 0 may end at byte 16: the character starts at 15 and runs past it.
   const std::string content = std::string(15, 'x') + character + std::string(40, 'y');
-  auto page = read_log_page(log(content), 0, Growing::no, limits);
+  auto page = page_of(log(content), 0, Growing::no, limits);
   ASSERT_TRUE(page.ok()) << page.error().message();
   EXPECT_EQ(page->text, std::string(15, 'x'));
   EXPECT_EQ(page->next_offset, 15u);
   EXPECT_TRUE(page->ends_mid_line);
-  auto next = read_log_page(m_path, page->next_offset, Growing::no, limits);
+  auto next = page_of(m_path, page->next_offset, Growing::no, limits);
   ASSERT_TRUE(next.ok());
   EXPECT_EQ(next->text.substr(0, character.size()), character);
 }
@@ -129,16 +157,16 @@ INSTANTIATE_TEST_SUITE_P(SequenceLengths, Utf8CutTest,
 
 TEST_F(LogTailTest, ALastLineLongerThanTheLimitIsCutInsideTheLine) {
   const std::string content = "short\n" + std::string(100, 'a') + "\n";
-  auto tail = read_log_tail(log(content), {16, 100});
+  auto tail = tail_of(log(content), {16, 100});
   ASSERT_TRUE(tail.ok());
   EXPECT_EQ(tail->text, std::string(15, 'a') + "\n");
   EXPECT_EQ(tail->begin, content.size() - 16);
   EXPECT_TRUE(tail->starts_mid_line);
 
-  auto first = read_log_page(m_path, 0, Growing::no, {16, 100});
+  auto first = page_of(m_path, 0, Growing::no, {16, 100});
   ASSERT_TRUE(first.ok());
   EXPECT_EQ(first->text, "short\n");  // the long line does not fit: it starts the next page
-  auto second = read_log_page(m_path, first->next_offset, Growing::no, {16, 100});
+  auto second = page_of(m_path, first->next_offset, Growing::no, {16, 100});
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(second->text, std::string(16, 'a'));
   EXPECT_EQ(second->next_offset, 22u);
@@ -148,21 +176,21 @@ TEST_F(LogTailTest, ALastLineLongerThanTheLimitIsCutInsideTheLine) {
 
 TEST_F(LogTailTest, AnEmptyFileSaysSo) {
   log("");
-  auto tail = read_log_tail(m_path);
+  auto tail = tail_of(m_path);
   ASSERT_TRUE(tail.ok());
   EXPECT_EQ(tail->state, LogFileState::empty);
   EXPECT_EQ(tail->text, "");
-  auto page = read_log_page(m_path, 0, Growing::yes);
+  auto page = page_of(m_path, 0, Growing::yes);
   ASSERT_TRUE(page.ok());
   EXPECT_EQ(page->state, LogFileState::empty);
   EXPECT_EQ(page->next_offset, 0u);
 }
 
 TEST_F(LogTailTest, AMissingFileSaysSo) {
-  auto tail = read_log_tail(m_dir.file("logs/never-written.out"));
+  auto tail = tail_of(m_dir.file("logs/never-written.out"));
   ASSERT_TRUE(tail.ok()) << tail.error().message();
   EXPECT_EQ(tail->state, LogFileState::missing);
-  auto page = read_log_page(m_dir.file("never-written.out"), 100, Growing::yes);
+  auto page = page_of(m_dir.file("never-written.out"), 100, Growing::yes);
   ASSERT_TRUE(page.ok());
   EXPECT_EQ(page->state, LogFileState::missing);
 }
@@ -184,7 +212,7 @@ TEST_F(LogTailTest, PagesFromZeroCoverTheFileExactlyOnce) {
       std::string covered;
       std::uint64_t offset = 0;
       for (int pages = 0; pages < 1000; ++pages) {
-        auto page = read_log_page(m_path, offset, growing, limits);
+        auto page = page_of(m_path, offset, growing, limits);
         ASSERT_TRUE(page.ok()) << page.error().message();
         EXPECT_EQ(page->begin, offset);
         EXPECT_EQ(page->end, page->next_offset);
@@ -214,7 +242,7 @@ TEST_F(LogTailTest, PagesFromZeroCoverTheFileExactlyOnce) {
 
 TEST_F(LogTailTest, APartialLastLineWaitsForTheNextPageWhileTheFileGrows) {
   log("one\ntwo\nthr");
-  auto first = read_log_page(m_path, 0, Growing::yes);
+  auto first = page_of(m_path, 0, Growing::yes);
   ASSERT_TRUE(first.ok());
   EXPECT_EQ(first->text, "one\ntwo\n");
   EXPECT_EQ(first->next_offset, 8u);
@@ -222,27 +250,27 @@ TEST_F(LogTailTest, APartialLastLineWaitsForTheNextPageWhileTheFileGrows) {
   EXPECT_EQ(first->lines_after, 1u);
   EXPECT_TRUE(first->partial_line_held);
 
-  auto waiting = read_log_page(m_path, 8, Growing::yes);
+  auto waiting = page_of(m_path, 8, Growing::yes);
   ASSERT_TRUE(waiting.ok());
   EXPECT_EQ(waiting->text, "");
   EXPECT_EQ(waiting->next_offset, 8u);
 
   append(m_path, "ee\nfour");
-  auto second = read_log_page(m_path, 8, Growing::yes);
+  auto second = page_of(m_path, 8, Growing::yes);
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(second->text, "three\n");
   EXPECT_FALSE(second->starts_mid_line);
   EXPECT_EQ(second->next_offset, 14u);
 
   // The job ended: its last line will never get a newline.
-  auto last = read_log_page(m_path, 14, Growing::no);
+  auto last = page_of(m_path, 14, Growing::no);
   ASSERT_TRUE(last.ok());
   EXPECT_EQ(last->text, "four");
   EXPECT_EQ(last->bytes_after, 0u);
   EXPECT_FALSE(last->partial_line_held);
 
   // The tail shows what is there, unfinished line included.
-  auto tail = read_log_tail(m_path);
+  auto tail = tail_of(m_path);
   ASSERT_TRUE(tail.ok());
   EXPECT_EQ(tail->text, "one\ntwo\nthree\nfour");
   EXPECT_TRUE(tail->ends_mid_line);
@@ -250,7 +278,7 @@ TEST_F(LogTailTest, APartialLastLineWaitsForTheNextPageWhileTheFileGrows) {
 
 TEST_F(LogTailTest, APageReportsWhatIsLeftAfterIt) {
   log(numbered_lines(10));
-  auto page = read_log_page(m_path, 0, Growing::yes, {1024, 4});
+  auto page = page_of(m_path, 0, Growing::yes, {1024, 4});
   ASSERT_TRUE(page.ok());
   EXPECT_EQ(page->text, numbered_lines(4));
   EXPECT_EQ(page->bytes_after, numbered_lines(6, 4).size());
@@ -261,7 +289,7 @@ TEST_F(LogTailTest, APageReportsWhatIsLeftAfterIt) {
 
 TEST_F(LogTailTest, APageFromTheMiddleOfALineSaysItStartsThere) {
   log("abcdef\nghi\n");
-  auto page = read_log_page(m_path, 3, Growing::yes);
+  auto page = page_of(m_path, 3, Growing::yes);
   ASSERT_TRUE(page.ok());
   EXPECT_EQ(page->text, "def\nghi\n");
   EXPECT_TRUE(page->starts_mid_line);
@@ -271,12 +299,12 @@ TEST_F(LogTailTest, APageFromTheMiddleOfALineSaysItStartsThere) {
 
 TEST_F(LogTailTest, AnOffsetPastTheEndIsRefused) {
   log("12345\n");
-  auto page = read_log_page(m_path, 7, Growing::yes);
+  auto page = page_of(m_path, 7, Growing::yes);
   ASSERT_FALSE(page.ok());
   EXPECT_EQ(page.error().kind(), ErrorKind::invalid_argument);
   EXPECT_EQ(page.error().message(),
             "offset 7 is past the end of " + m_path + " (6 bytes); give an offset of at most 6");
-  auto at_end = read_log_page(m_path, 6, Growing::yes);
+  auto at_end = page_of(m_path, 6, Growing::yes);
   ASSERT_TRUE(at_end.ok());
   EXPECT_EQ(at_end->text, "");
   EXPECT_EQ(at_end->next_offset, 6u);
@@ -284,7 +312,7 @@ TEST_F(LogTailTest, AnOffsetPastTheEndIsRefused) {
 
 TEST_F(LogTailTest, InvalidBytesArePassedThroughUnchanged) {
   const std::string content = "ok \xFF\xFE bytes \xC3 lone\n";
-  auto tail = read_log_tail(log(content));
+  auto tail = tail_of(log(content));
   ASSERT_TRUE(tail.ok());
   EXPECT_EQ(tail->text, content);
   EXPECT_EQ(valid_utf8(content), "ok \xEF\xBF\xBD\xEF\xBF\xBD bytes \xEF\xBF\xBD lone\n");
@@ -296,25 +324,31 @@ TEST_F(LogTailTest, ALinkIsNeverFollowed) {
   const std::string secret = m_dir.file("secret");
   write_test_file(secret, "the daemon's key\n");
   ASSERT_EQ(::symlink(secret.c_str(), m_path.c_str()), 0);
-  auto tail = read_log_tail(m_path);
+  auto tail = tail_of(m_path);
   ASSERT_FALSE(tail.ok());
   EXPECT_EQ(tail.error().kind(), ErrorKind::invalid_argument);
-  EXPECT_EQ(tail.error().message(),
-            m_path + " is a symbolic link; logs are read only from regular files, never through a link");
-  EXPECT_FALSE(read_log_page(m_path, 0, Growing::yes).ok());
+  EXPECT_EQ(tail.error().message(), m_path + " is a symbolic link, not a regular file: ignored");
+  EXPECT_FALSE(page_of(m_path, 0, Growing::yes).ok());
 }
 
 TEST_F(LogTailTest, AFifoIsRefusedWithoutBlocking) {
   ASSERT_EQ(::mkfifo(m_path.c_str(), 0600), 0);
-  auto tail = read_log_tail(m_path);
+  auto tail = tail_of(m_path);
   ASSERT_FALSE(tail.ok());
-  EXPECT_EQ(tail.error().message(), m_path + " is not a regular file; refusing to read it as a log");
+  EXPECT_EQ(tail.error().message(), m_path + " is a FIFO, not a regular file: ignored");
+  // Handed a FIFO's descriptor all the same, the reader refuses it.
+  const int fifo = ::open(m_path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(fifo, 0);
+  auto direct = read_log_tail(fifo, m_path);
+  ::close(fifo);
+  ASSERT_FALSE(direct.ok());
+  EXPECT_EQ(direct.error().message(), m_path + " is not a regular file; refusing to read it as a log");
 }
 
 TEST_F(LogTailTest, LimitsTooSmallAreRefused) {
   log("x\n");
-  EXPECT_EQ(read_log_tail(m_path, {3, 10}).error().kind(), ErrorKind::invalid_argument);
-  EXPECT_EQ(read_log_page(m_path, 0, Growing::yes, {64, 0}).error().kind(), ErrorKind::invalid_argument);
+  EXPECT_EQ(tail_of(m_path, {3, 10}).error().kind(), ErrorKind::invalid_argument);
+  EXPECT_EQ(page_of(m_path, 0, Growing::yes, {64, 0}).error().kind(), ErrorKind::invalid_argument);
 }
 
 }  // namespace

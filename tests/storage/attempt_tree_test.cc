@@ -1,0 +1,245 @@
+// A hostile job's attempt directory: what it may leave in logs/ and scratch/ (FIFOs, links to
+// files and directories outside, logs/ itself a link) must neither block the daemon nor turn
+// its rights on anything outside the attempt directory, whether it reads evidence, seals the
+// logs or removes the directory.
+#include "storage/attempt_tree.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <future>
+
+#include "storage/attempt_evidence.h"
+#include "storage/log_seal.h"
+#include "support/temp_dir.h"
+
+namespace tpslurm::storage {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::read_test_file;
+using testing::TempDir;
+using testing::write_test_file;
+
+constexpr std::string_view kExitRecord = R"({"exit_status": 0, "failed_phase": null})";
+
+mode_t mode_of(const std::string& path) {
+  struct stat info {};
+  EXPECT_EQ(::lstat(path.c_str(), &info), 0) << path;
+  return info.st_mode & 07777;
+}
+
+// `call` run on a thread of its own: a call that blocks fails the test instead of hanging it
+// (the blocked thread is left behind).
+template <class Call>
+auto within(std::chrono::seconds limit, Call call) -> std::optional<decltype(call())> {
+  auto future = std::async(std::launch::async, std::move(call));
+  if (future.wait_for(limit) != std::future_status::ready) {
+    new auto(std::move(future));  // its destructor would wait for the blocked thread
+    return std::nullopt;
+  }
+  return future.get();
+}
+
+class AttemptTreeTest : public ::testing::Test {
+ protected:
+  AttemptTreeTest() {
+    std::filesystem::create_directories(m_attempt + "/logs");
+    std::filesystem::create_directories(m_attempt + "/scratch");
+    std::filesystem::create_directories(m_outside);
+  }
+
+  std::string in_attempt(const std::string& relative) const { return m_attempt + "/" + relative; }
+  std::string outside(const std::string& relative) const { return m_outside + "/" + relative; }
+
+  TempDir m_dir;
+  std::string m_attempt = m_dir.file("attempts/1");
+  std::string m_outside = m_dir.file("outside");
+};
+
+TEST_F(AttemptTreeTest, AFifoAsExitJsonIsRefusedWithoutBlocking) {
+  ASSERT_EQ(::mkfifo(in_attempt("logs/exit.json").c_str(), 0666), 0);
+  auto read = within(10s, [&] { return read_exit_evidence(m_attempt); });
+  ASSERT_TRUE(read.has_value()) << "reading a FIFO as logs/exit.json blocked";
+  ASSERT_FALSE(read->ok());
+  EXPECT_EQ(read->error().kind(), ErrorKind::invalid_argument);
+  EXPECT_EQ(read->error().message(), in_attempt("logs/exit.json") + " is a FIFO, not a regular file: ignored");
+}
+
+TEST_F(AttemptTreeTest, AFifoAsSlurmJobJsonIsRefusedWithoutBlocking) {
+  ASSERT_EQ(::mkfifo(in_attempt("logs/slurm-job.json").c_str(), 0666), 0);
+  auto read = within(10s, [&] { return read_job_evidence(m_attempt); });
+  ASSERT_TRUE(read.has_value()) << "reading a FIFO as logs/slurm-job.json blocked";
+  ASSERT_FALSE(read->ok());
+  EXPECT_EQ(read->error().message(), in_attempt("logs/slurm-job.json") + " is a FIFO, not a regular file: ignored");
+}
+
+TEST_F(AttemptTreeTest, EvidenceIsReadFromARegularFile) {
+  write_test_file(in_attempt("logs/exit.json"), std::string(kExitRecord));
+  auto read = read_exit_evidence(m_attempt);
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  EXPECT_EQ(*read, kExitRecord);
+  EXPECT_EQ(read_job_evidence(m_attempt).error().kind(), ErrorKind::not_found);
+}
+
+TEST_F(AttemptTreeTest, ALinkedExitJsonIsNotRead) {
+  write_test_file(outside("exit.json"), std::string(kExitRecord));
+  ASSERT_EQ(::symlink(outside("exit.json").c_str(), in_attempt("logs/exit.json").c_str()), 0);
+  auto read = read_exit_evidence(m_attempt);
+  ASSERT_FALSE(read.ok()) << "read through the link: " << *read;
+  EXPECT_EQ(read.error().message(), in_attempt("logs/exit.json") + " is a symbolic link, not a regular file: ignored");
+}
+
+TEST_F(AttemptTreeTest, ALinkBackInsideTheAttemptIsNotFollowedEither) {
+  write_test_file(in_attempt("scratch/exit.json"), std::string(kExitRecord));
+  ASSERT_EQ(::symlink("../scratch/exit.json", in_attempt("logs/exit.json").c_str()), 0);
+  EXPECT_FALSE(read_exit_evidence(m_attempt).ok());
+}
+
+TEST_F(AttemptTreeTest, LogsReplacedByALinkIsNotFollowed) {
+  write_test_file(outside("logs/exit.json"), std::string(kExitRecord));
+  std::filesystem::remove(in_attempt("logs"));
+  ASSERT_EQ(::symlink(outside("logs").c_str(), in_attempt("logs").c_str()), 0);
+  auto read = read_exit_evidence(m_attempt);
+  ASSERT_FALSE(read.ok()) << "read through the linked logs/: " << *read;
+  EXPECT_EQ(read.error().message(), in_attempt("logs") + " is a symbolic link, not a directory: ignored");
+  EXPECT_FALSE(read_job_evidence(m_attempt).ok());
+}
+
+// logs/ is written empty; whatever a started copy left there — evidence, Slurm's output files, a
+// FIFO, a link, or logs/ itself replaced — says a copy started.
+TEST_F(AttemptTreeTest, AnythingInLogsSaysACopyStarted) {
+  EXPECT_FALSE(*attempt_started(m_attempt));
+  EXPECT_FALSE(*attempt_started(m_dir.file("attempts/2"))) << "no attempt directory: nothing started";
+  ASSERT_EQ(::mkfifo(in_attempt("logs/slurm-0.out").c_str(), 0666), 0);
+  auto fifo = within(10s, [&] { return attempt_started(m_attempt); });
+  ASSERT_TRUE(fifo.has_value()) << "looking at logs/ blocked";
+  EXPECT_TRUE(**fifo);
+  std::filesystem::remove(in_attempt("logs/slurm-0.out"));
+  std::filesystem::remove(in_attempt("logs"));
+  ASSERT_EQ(::symlink(m_outside.c_str(), in_attempt("logs").c_str()), 0);
+  EXPECT_TRUE(*attempt_started(m_attempt)) << "a logs/ that is no longer a directory of ours";
+}
+
+TEST_F(AttemptTreeTest, PathsThatCouldClimbOutAreRefused) {
+  write_test_file(m_dir.file("attempts/secret"), "x");
+  for (const char* path : {"../secret", "/etc/passwd", "logs/../../secret", "", "logs//x", "./logs"}) {
+    auto read = read_attempt_file(m_attempt, path, 100);
+    ASSERT_FALSE(read.ok()) << path;
+    EXPECT_EQ(read.error().kind(), ErrorKind::invalid_argument) << path;
+  }
+}
+
+TEST_F(AttemptTreeTest, ALargerFileThanTheLimitIsRefused) {
+  write_test_file(in_attempt("logs/exit.json"), std::string(kExitEvidenceMaxBytes + 1, ' '));
+  auto read = read_exit_evidence(m_attempt);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().message(), in_attempt("logs/exit.json") + " is larger than 4096 bytes");
+}
+
+TEST_F(AttemptTreeTest, ExistenceCountsALinkWithoutFollowingIt) {
+  ASSERT_EQ(::symlink("/nonexistent", in_attempt("logs/exit.json").c_str()), 0);
+  EXPECT_TRUE(*exists_in_attempt(m_attempt, "logs/exit.json"));
+  EXPECT_FALSE(*exists_in_attempt(m_attempt, "logs/slurm-job.json"));
+  std::filesystem::remove_all(in_attempt("logs"));
+  write_test_file(outside("logs/exit.json"), "{}");
+  ASSERT_EQ(::symlink(outside("logs").c_str(), in_attempt("logs").c_str()), 0);
+  EXPECT_FALSE(*exists_in_attempt(m_attempt, "logs/exit.json")) << "looked through the linked logs/";
+}
+
+TEST_F(AttemptTreeTest, TheSealHashesAndFreezesOnlyRegularFiles) {
+  write_test_file(in_attempt("logs/batch.out"), "done\n", std::filesystem::perms::owner_all);
+  write_test_file(outside("key"), "the daemon's key\n",
+                  std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  write_test_file(outside("tree/file"), "x");
+  ::chmod(outside("tree").c_str(), 0755);
+  ASSERT_EQ(::symlink(outside("key").c_str(), in_attempt("logs/evil").c_str()), 0);
+  ASSERT_EQ(::symlink(outside("tree").c_str(), in_attempt("logs/evildir").c_str()), 0);
+  ASSERT_EQ(::mkfifo(in_attempt("logs/pipe").c_str(), 0666), 0);
+
+  auto sealed = within(10s, [&] { return seal_logs(m_attempt); });
+  ASSERT_TRUE(sealed.has_value()) << "the seal blocked on the FIFO";
+  ASSERT_TRUE(sealed->ok()) << sealed->error().message();
+  EXPECT_EQ((*sealed)->files.size(), 1u);
+  EXPECT_EQ((*sealed)->files.at(0).name, "batch.out");
+  EXPECT_EQ((*sealed)->notes,
+            (std::vector<std::string>{"evil: a symbolic link, not sealed", "evildir: a symbolic link, not sealed",
+                                      "pipe: a FIFO, not sealed"}));
+  EXPECT_EQ(mode_of(in_attempt("logs/batch.out")), 0500u);
+  EXPECT_EQ(mode_of(in_attempt("logs")) & 0222u, 0u) << "logs/ is read-only";
+  EXPECT_EQ(mode_of(outside("key")), 0600u) << "the seal changed a file outside through a link";
+  EXPECT_EQ(mode_of(outside("tree")), 0755u) << "the seal changed a directory outside through a link";
+  EXPECT_EQ(read_test_file(outside("key")), "the daemon's key\n");
+}
+
+TEST_F(AttemptTreeTest, ASealOfLinkedLogsTouchesNothingOutside) {
+  write_test_file(outside("logs/job.out"), "someone else's\n");
+  ::chmod(outside("logs").c_str(), 0755);
+  std::filesystem::remove(in_attempt("logs"));
+  ASSERT_EQ(::symlink(outside("logs").c_str(), in_attempt("logs").c_str()), 0);
+  auto sealed = seal_logs(m_attempt);
+  ASSERT_TRUE(sealed.ok()) << sealed.error().message();
+  EXPECT_TRUE(sealed->files.empty());
+  EXPECT_EQ(sealed->notes, std::vector<std::string>{"logs: a symbolic link, not sealed"});
+  EXPECT_EQ(mode_of(outside("logs")), 0755u);
+  EXPECT_EQ(mode_of(outside("logs/job.out")), 0600u);
+}
+
+TEST_F(AttemptTreeTest, RemovingTheAttemptNeverFollowsALink) {
+  write_test_file(outside("tree/kept"), "kept\n");
+  write_test_file(outside("tree/sub/deeper"), "kept too\n");
+  write_test_file(outside("file"), "the journal\n");
+  ::chmod(outside("tree").c_str(), 0555);
+  ::chmod(outside("file").c_str(), 0644);
+  ASSERT_EQ(::symlink(outside("tree").c_str(), in_attempt("logs/evildir").c_str()), 0);
+  ASSERT_EQ(::symlink(outside("file").c_str(), in_attempt("scratch/x").c_str()), 0);
+  ASSERT_EQ(::mkfifo(in_attempt("scratch/pipe").c_str(), 0666), 0);
+  write_test_file(in_attempt("scratch/deep/a/b/c"), "scratch\n");
+  ::chmod(in_attempt("logs").c_str(), 0555);  // as the seal leaves it
+
+  auto removed = within(10s, [&] { return remove_attempt_directory(m_attempt); });
+  ASSERT_TRUE(removed.has_value()) << "the removal blocked";
+  ASSERT_TRUE(removed->ok()) << removed->error().message();
+  EXPECT_TRUE(**removed);
+  EXPECT_FALSE(std::filesystem::exists(m_attempt));
+  EXPECT_EQ(read_test_file(outside("tree/kept")), "kept\n");
+  EXPECT_EQ(read_test_file(outside("tree/sub/deeper")), "kept too\n");
+  EXPECT_EQ(read_test_file(outside("file")), "the journal\n");
+  EXPECT_EQ(mode_of(outside("tree")), 0555u) << "the removal changed a directory outside through a link";
+  EXPECT_EQ(mode_of(outside("file")), 0644u);
+  ::chmod(outside("tree").c_str(), 0755);
+
+  auto again = remove_attempt_directory(m_attempt);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again) << "nothing left to remove";
+}
+
+TEST_F(AttemptTreeTest, RemovingScratchRemovesALinkedScratchNotItsTarget) {
+  write_test_file(outside("tree/kept"), "kept\n");
+  std::filesystem::remove(in_attempt("scratch"));
+  ASSERT_EQ(::symlink(outside("tree").c_str(), in_attempt("scratch").c_str()), 0);
+  ASSERT_TRUE(remove_in_attempt(m_attempt, "scratch").ok());
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(in_attempt("scratch"))));
+  EXPECT_EQ(read_test_file(outside("tree/kept")), "kept\n");
+  EXPECT_TRUE(remove_in_attempt(m_attempt, "credentials").ok()) << "a missing directory is no error";
+}
+
+TEST_F(AttemptTreeTest, ListingSaysWhatEachEntryIs) {
+  write_test_file(in_attempt("logs/a.out"), "a");
+  ASSERT_EQ(::symlink("/etc", in_attempt("logs/b").c_str()), 0);
+  std::filesystem::create_directories(in_attempt("logs/c"));
+  auto logs = open_in_attempt(m_attempt, "logs", Expect::directory);
+  ASSERT_TRUE(logs.ok()) << logs.error().message();
+  auto entries = list_directory(logs->fd.get(), logs->path);
+  ASSERT_TRUE(entries.ok());
+  ASSERT_EQ(entries->size(), 3u);
+  EXPECT_EQ(kind_of((*entries)[0].mode), "a regular file");
+  EXPECT_EQ(kind_of((*entries)[1].mode), "a symbolic link");
+  EXPECT_EQ(kind_of((*entries)[2].mode), "a directory");
+}
+
+}  // namespace
+}  // namespace tpslurm::storage
