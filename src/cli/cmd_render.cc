@@ -127,6 +127,7 @@ int run_render(Context& context, const RenderOptions& options) {
   out["written"] = written;
   out["script"] = rendered->script;
   out["env"] = rendered->env_file;
+  out["command"] = rendered->command_file;
   out["submit_description"] = boost::json::parse(render::submit_description_json(rendered->submit));
   out["manifest"] = boost::json::parse(storage::manifest_json(*manifest));
   context.out() << boost::json::serialize(out) << "\n";
@@ -145,7 +146,7 @@ void add_render_command(CLI::App& app, Context& context, int& exit_code) {
       ->add_option("--attempt-dir", options->attempt_dir,
                    "Write the attempt directory here (under TUNEPLANE_STORAGE_ROOT), after checking the image")
       ->type_name("DIR");
-  command->add_flag("--json", options->json, "Print JSON: script, env file, submit description and manifest");
+  command->add_flag("--json", options->json, "Print JSON: script, env and command files, submit description and manifest");
   command->callback([&context, &exit_code, options] { exit_code = run_render(context, *options); });
 }
 

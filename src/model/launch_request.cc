@@ -219,11 +219,7 @@ class RequestParser {
     for (const auto& entry : *env) {
       const std::string name(entry.key().data(), entry.key().size());
       const std::string path = detail::child_path("spec.env", name);
-      if (!is_env_name(name)) {
-        m_problems.add(path, "is not a valid variable name; use letters, digits and '_', not starting with a digit");
-        continue;
-      }
-      if (auto why = reserved_env_name(name)) {
+      if (auto why = request_env_name_problem(name)) {
         m_problems.add(path, *why);
         continue;
       }

@@ -3,7 +3,10 @@
 // the reconciler (which reads the evidence).
 //
 //   job.sh                       the batch script (also sent in the submit request)
-//   env                          the job's environment, bash-quoted, read-only
+//   env                          the job's environment (NAME='value' lines), read-only
+//   command                      the job's command (`set -- 'arg0' 'arg1' ...`), read-only;
+//                                both are POSIX sh, read by the task's wrapper inside the
+//                                container only (never by the batch script's shell)
 //   credentials/ingest_token     read-only copy of the job's ingest credential (when it has one)
 //   logs/                        scheduler logs: batch.{out,err}, component-<k>.{out,err},
 //                                program.{out,err} (launcher ray), and the evidence files:
@@ -22,7 +25,8 @@
 //
 // `verify`: the image is missing or its SHA-256 is not the registry's (exit status
 // kExitImageVerification; never retried). `container`: the program never started (the
-// container or the launcher failed; retryable). `program`: the program ran and failed.
+// container or the launcher failed, or a mount source no longer leads where it did when the
+// attempt was written; retryable). `program`: the program ran and failed.
 #pragma once
 
 #include <string_view>
@@ -36,6 +40,7 @@ using model::kJobEvidenceFile;
 
 inline constexpr std::string_view kScriptFile = "job.sh";
 inline constexpr std::string_view kEnvFile = "env";
+inline constexpr std::string_view kCommandFile = "command";
 inline constexpr std::string_view kCredentialFile = "credentials/ingest_token";
 inline constexpr std::string_view kLogsDir = "logs";
 inline constexpr std::string_view kScratchDir = "scratch";
@@ -46,7 +51,7 @@ inline constexpr std::string_view kTaskMarksDir = "scratch/.tuneplane";
 inline constexpr std::string_view kVerifiedNodesDir = "scratch/.tuneplane-verified";
 
 inline constexpr int kExitImageVerification = 91;  // the image is missing or its SHA-256 differs
-inline constexpr int kExitContainerSetup = 92;     // the job's environment could not be prepared
+inline constexpr int kExitContainerSetup = 92;     // the job's steps could not be prepared
 
 inline constexpr std::string_view kPhaseVerify = "verify";
 inline constexpr std::string_view kPhaseContainer = "container";

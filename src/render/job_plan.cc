@@ -227,6 +227,7 @@ class Planner {
                                       attempt_path(dir, kScratchDir) + ":" + attempt_path(dir, kScratchDir)};
     const std::string& cluster_root =
         m_settings.slurm_storage_root.empty() ? m_settings.storage_root : m_settings.slurm_storage_root;
+    m_plan.cluster_storage_root = cluster_root;
     if (!m_request.mounts.empty() && cluster_root.find_first_of(",:") != std::string::npos) {
       m_problems.add(m_settings.slurm_storage_root.empty() ? "TUNEPLANE_STORAGE_ROOT" : "TUNEPLANE_SLURM_STORAGE_ROOT",
                      quote_value(cluster_root),
@@ -257,6 +258,7 @@ class Planner {
         continue;
       }
       binds.push_back(join_path(cluster_root, mount.source) + ":" + mount.target + (mount.read_only ? ":ro" : ""));
+      m_plan.mount_sources.push_back(mount.source);
     }
     for (const auto& bind : binds) {
       if (!m_plan.bind_list.empty()) m_plan.bind_list += ',';
@@ -276,9 +278,7 @@ class Planner {
     env.emplace_back("TMPDIR", attempt_path(dir, kScratchDir));
     for (const auto& [name, value] : m_request.env) {
       const std::string path = "spec.env." + name;
-      if (!model::is_env_name(name)) {
-        m_problems.add(path, "is not a valid variable name; use letters, digits and '_', not starting with a digit");
-      } else if (auto why = model::reserved_env_name(name)) {
+      if (auto why = model::request_env_name_problem(name)) {
         m_problems.add(path, *why);
       } else if (has_nul(value)) {
         m_problems.add(path, "contains a NUL byte, which no environment variable can hold");

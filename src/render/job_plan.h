@@ -34,6 +34,8 @@ struct JobPlan {
   model::AttemptImage image;
   std::string cluster_attempt_dir;
   std::string bind_list;                                         // "src:dst[:ro],..." for --container-mounts / --bind
+  std::string cluster_storage_root;                              // the storage root as the nodes see it
+  std::vector<std::string> mount_sources;                        // spec.mounts[i].source as bound, relative to it
   std::vector<std::pair<std::string, std::string>> environment;  // the env file: platform's, then the job's
   model::SubmitDescription submit;                               // everything but the script
 };

@@ -75,9 +75,14 @@ TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& pl
   data.set("attempt", inputs.attempt);
   data.set("attempt_dir", dir);
   data.set("env_file", attempt_path(dir, kEnvFile));
+  data.set("command_file", attempt_path(dir, kCommandFile));
   data.set("image_path", plan.image.cluster_path);
   data.set("image_sha256", plan.image.sha256);
   data.set("mounts", plan.bind_list);
+  data.set("storage_root", plan.cluster_storage_root);
+  TemplateValue mount_sources = TemplateValue::list();
+  for (const auto& source : plan.mount_sources) mount_sources.push(source);
+  data.set("mount_sources", std::move(mount_sources));
   data.set("working_dir", request.working_dir);
   data.set("has_working_dir", !request.working_dir.empty());
   data.set("component_count", static_cast<int>(plan.components.size()));
@@ -87,9 +92,6 @@ TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& pl
   data.set("verified_nodes_dir", attempt_path(dir, kVerifiedNodesDir));
   data.set("exit_verify", kExitImageVerification);
   data.set("exit_container", kExitContainerSetup);
-  TemplateValue command = TemplateValue::list();
-  for (const auto& arg : request.command) command.push(arg);
-  data.set("command", std::move(command));
   data.set("gpu", plan.gpu);
   data.set("heterogeneous", plan.components.size() > 1);
   data.set("total_nodes", plan.total_nodes);
@@ -121,6 +123,35 @@ TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& pl
   data.set("ray", plan.ray);
   data.set("ray_base_max", static_cast<int>(kRayBaseMax));
   return data;
+}
+
+// The env file and the command file: what the task's wrapper reads inside the container.
+struct RequestFiles {
+  std::string env;
+  std::string command;
+};
+
+Result<RequestFiles> request_files(const model::LaunchRequest& request, const JobPlan& plan,
+                                   const TemplateSet& templates, RenderTrace* trace) {
+  TemplateValue env_data;
+  TemplateValue variables = TemplateValue::list();
+  for (const auto& [name, value] : plan.environment) {
+    TemplateValue variable;
+    variable.set("name", name);
+    variable.set("value", value);
+    variables.push(std::move(variable));
+  }
+  env_data.set("variables", std::move(variables));
+  auto env = render_template(templates, "env", env_data, trace);
+  if (!env.ok()) return env.error();
+
+  TemplateValue command_data;
+  TemplateValue command = TemplateValue::list();
+  for (const auto& arg : request.command) command.push(arg);
+  command_data.set("command", std::move(command));
+  auto command_file = render_template(templates, "command", command_data, trace);
+  if (!command_file.ok()) return command_file.error();
+  return RequestFiles{std::move(*env), std::move(*command_file)};
 }
 
 std::vector<model::AttemptLog> log_files(const JobPlan& plan) {
@@ -168,21 +199,13 @@ Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchReque
   auto script = render_template(templates, script_template(plan), script_data(request, plan, inputs, lines), trace);
   if (!script.ok()) return render_failure(script.error());
 
-  TemplateValue env_data;
-  TemplateValue variables = TemplateValue::list();
-  for (const auto& [name, value] : plan.environment) {
-    TemplateValue variable;
-    variable.set("name", name);
-    variable.set("value", value);
-    variables.push(std::move(variable));
-  }
-  env_data.set("variables", std::move(variables));
-  auto env_file = render_template(templates, "env", env_data, trace);
-  if (!env_file.ok()) return render_failure(env_file.error());
+  auto files = request_files(request, plan, templates, trace);
+  if (!files.ok()) return render_failure(files.error());
 
   RenderedAttempt out;
   out.script = std::move(*script);
-  out.env_file = std::move(*env_file);
+  out.env_file = std::move(files->env);
+  out.command_file = std::move(files->command);
   out.submit = std::move(plan.submit);
   out.submit.script = out.script;
   model::AttemptLayout& layout = out.layout;
@@ -194,7 +217,8 @@ Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchReque
   layout.directories = {{std::string(kLogsDir), modes.writable_directory},
                         {std::string(kScratchDir), modes.writable_directory}};
   layout.files = {{std::string(kScriptFile), out.script, modes.file, {}},
-                  {std::string(kEnvFile), out.env_file, modes.file, {}}};
+                  {std::string(kEnvFile), out.env_file, modes.file, {}},
+                  {std::string(kCommandFile), out.command_file, modes.file, {}}};
   if (!inputs.job_credential_path.empty()) {
     layout.directories.push_back({std::string(kCredentialsDir), modes.directory});
     layout.files.push_back({std::string(kCredentialFile), {}, modes.file, inputs.job_credential_path});

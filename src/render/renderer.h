@@ -1,9 +1,11 @@
 // render_attempt(): everything one attempt of a job needs, computed without any I/O.
 //
 // From a validated LaunchRequest, its runtime, the GPU series catalog, the settings and the
-// attempt's identity it produces the batch script, the env file, the dialect-neutral
-// SubmitDescription and the list of files and directories of the attempt directory
-// (attempt_files.h). The caller writes them (storage::write_attempt_directory) and checks the
+// attempt's identity it produces the batch script, the env file, the command file, the
+// dialect-neutral SubmitDescription and the list of files and directories of the attempt
+// directory (attempt_files.h). The request's environment and command go only into the env and
+// command files, which the task's wrapper reads inside the container: no name or value of
+// spec.env or spec.command is in the batch script, so none reaches a process on the host. The caller writes them (storage::write_attempt_directory) and checks the
 // image (storage artifact hashing) before anything is submitted.
 //
 // The renderer fails closed: anything it cannot render faithfully is a Problem naming the
@@ -40,7 +42,8 @@ struct AttemptInputs {
 
 struct RenderedAttempt {
   std::string script;
-  std::string env_file;
+  std::string env_file;      // POSIX sh: NAME='value' lines
+  std::string command_file;  // POSIX sh: set -- 'arg0' 'arg1' ...
   model::SubmitDescription submit;
   model::AttemptLayout layout;  // what storage::write_attempt_directory() writes
 };

@@ -3,7 +3,9 @@
 // shell_quote() turns any byte string without NUL into exactly one bash word that expands
 // back to the same bytes: quotes, `$`, backticks, `;`, newlines, tabs, UTF-8, leading dashes
 // and the empty string included. It is the templates' default escape, so every `{{value}}`
-// is one safe word wherever it stands (never place a tag inside quotes).
+// is one safe word wherever it stands (never place a tag inside quotes). It uses single
+// quotes only, never bash's $'...', so POSIX sh (dash, busybox) reads the same bytes: the env
+// and command files, read by /bin/sh inside the container, rely on that.
 //
 // sbatch reads `#SBATCH` lines with its own small parser, not bash: whitespace splits
 // arguments, single or double quotes group, a backslash escapes the next character, an

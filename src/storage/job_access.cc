@@ -108,7 +108,71 @@ JobAccessCheck check_shared_group(const model::Settings& settings, const User& s
           {}};
 }
 
+// Every group the user is in, its primary group included.
+std::vector<gid_t> groups_of(const User& user) {
+  std::vector<gid_t> groups(32);
+  int count = static_cast<int>(groups.size());
+  while (::getgrouplist(user.name.c_str(), user.primary_group, groups.data(), &count) == -1) {
+    groups.resize(std::max(static_cast<std::size_t>(count), groups.size() * 2));
+    count = static_cast<int>(groups.size());
+  }
+  groups.resize(static_cast<std::size_t>(count));
+  return groups;
+}
+
+// Why the job user can change what `info` describes, or nullopt.
+std::optional<std::string> job_user_may_write(const struct stat& info, const User& job,
+                                              const std::vector<gid_t>& groups) {
+  if (info.st_uid == job.uid) return "the job user " + job.name + " owns it";
+  if ((info.st_mode & S_IWGRP) != 0 && std::find(groups.begin(), groups.end(), info.st_gid) != groups.end()) {
+    return "it is writable by its group (id " + std::to_string(info.st_gid) + "), which has the job user " + job.name;
+  }
+  if ((info.st_mode & S_IWOTH) != 0) return "it is writable by everyone";
+  return std::nullopt;
+}
+
+// The first path on the way from the storage root to `image` that the job user can change.
+std::optional<JobAccessCheck> image_path_problem(const std::string& root, const std::string& image, const User& job,
+                                                 const std::vector<gid_t>& groups) {
+  std::string path = root;
+  std::size_t at = 0;
+  for (;;) {
+    // A symbolic link itself cannot be changed (its mode means nothing), only replaced through
+    // its directory, judged before it; what it leads to can.
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0) return std::nullopt;
+    if (S_ISLNK(info.st_mode) && ::stat(path.c_str(), &info) != 0) return std::nullopt;
+    const auto why = job_user_may_write(info, job, groups);
+    if (why) {
+      return failed("the job user can change " + path + " (" + *why + "), on the way to the runtime image " + image +
+                        ": a job could replace the image between the nodes' check and the runtime's open",
+                    "give " + path + " to an account jobs do not run as, not writable by the job user (chown, chmod go-w)");
+    }
+    if (at == std::string::npos) return std::nullopt;
+    const auto slash = image.find('/', at);
+    path = join_path(root, image.substr(0, slash));
+    at = slash == std::string::npos ? slash : slash + 1;
+  }
+}
+
 }  // namespace
+
+JobAccessCheck check_image_access(const model::Settings& settings, const std::vector<std::string>& image_paths) {
+  const auto job = user_named(settings.rest_user);
+  if (!job) {
+    return failed("the job user " + settings.rest_user + " is not known on this host, so its access to the images " +
+                      "cannot be checked",
+                  "make the cluster's accounts visible here (the same NSS/LDAP as the compute nodes)");
+  }
+  const std::vector<gid_t> groups = groups_of(*job);
+  for (const auto& image : image_paths) {
+    if (auto problem = image_path_problem(settings.storage_root, image, *job, groups)) return *problem;
+  }
+  return {true,
+          "the job user " + job->name + " can change none of the runtime images (" +
+              std::to_string(image_paths.size()) + ") nor the directories above them",
+          {}};
+}
 
 JobAccessCheck check_job_access(const model::Settings& settings) {
   const auto service = this_user();

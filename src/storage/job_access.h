@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "model/settings.h"
 
@@ -23,5 +24,16 @@ struct JobAccessCheck {
 };
 
 JobAccessCheck check_job_access(const model::Settings& settings);
+
+// Whether the job user cannot change a runtime image: the `doctor` check "images". Each node
+// hashes the image and the container runtime then opens it again by its path, so a job user
+// able to write the image, or any directory on its path from the storage root down (the root
+// included), could replace it in between. Judged by each path's owner and mode bits (for a
+// symbolic link, by those of what it leads to): the owner of a path can always change it, its
+// group when group-writable and the job user is a member (NSS, as for check_job_access), and
+// everyone when it is writable by others. A path that does not exist ends that image's walk.
+// `image_paths` are relative to the storage root (model::image_paths). Reads only;
+// thread-safe.
+JobAccessCheck check_image_access(const model::Settings& settings, const std::vector<std::string>& image_paths);
 
 }  // namespace tpslurm::storage

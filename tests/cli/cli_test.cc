@@ -259,7 +259,7 @@ TEST_F(CliTest, RenderWritesAnAttemptDirectoryOnceAfterCheckingTheImage) {
   const auto written = cli({"render", source("etc/launch-request.cpu-only.example.json"), "--attempt-dir", attempt});
   ASSERT_EQ(written.exit_code, 0) << written.err;
   EXPECT_EQ(written.err, "tuneplane-slurm: attempt written to " + attempt + "\n");
-  for (const char* file : {"job.sh", "env", "manifest.json", "credentials/ingest_token"}) {
+  for (const char* file : {"job.sh", "env", "command", "manifest.json", "credentials/ingest_token"}) {
     EXPECT_EQ(::stat((attempt + "/" + file).c_str(), &info), 0) << file;
   }
   const auto again = cli({"render", source("etc/launch-request.cpu-only.example.json"), "--attempt-dir", attempt});

@@ -305,8 +305,9 @@ TEST(LaunchRequestTest, RefusesReservedEnvironmentNames) {
   EXPECT_EQ(refusal(request),
             "spec.env.SLURM_JOB_ID: reserved name (SLURM_* belongs to Slurm, the container runtime or the shell); "
             "rename the variable\n"
-            "spec.env.LD_PRELOAD: reserved name (LD_PRELOAD belongs to Slurm, the container runtime or the shell); "
-            "rename the variable\n"
+            "spec.env.LD_PRELOAD: is read by the dynamic loader or the C library (LD_*); a request may not set it: "
+            "remove it, or start the command with \"env\", \"LD_PRELOAD=...\" to set it for the program inside the "
+            "container\n"
             "spec.env.PMIX_RANK: reserved name (PMI* belongs to Slurm, the container runtime or the shell); rename "
             "the variable\n"
             "spec.env.APPTAINERENV_X: reserved name (APPTAINER* belongs to Slurm, the container runtime or the "
@@ -333,8 +334,6 @@ TEST(LaunchRequestTest, RefusesEveryReservedFamily) {
                            "SINGULARITYENV_X",
                            "CUDA_VISIBLE_DEVICES",
                            "NVIDIA_VISIBLE_DEVICES",
-                           "LD_PRELOAD",
-                           "LD_LIBRARY_PATH",
                            "BASH_ENV",
                            "ENV",
                            "PATH",
@@ -344,6 +343,72 @@ TEST(LaunchRequestTest, RefusesEveryReservedFamily) {
     spec(request)["env"] = json::object{{name, "v"}};
     EXPECT_NE(refusal(request).find("reserved name"), std::string::npos) << name;
   }
+}
+
+// Every variable the dynamic loader or the C library reads: by family (LD_*, MALLOC_*, GLIBC_*,
+// RESOLV_*), or by name. None reaches a host process; the validator refuses them all the same.
+class LoaderVariableTest : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(LoaderVariableTest, IsRefusedWithTheFamilyAndTheFix) {
+  const auto [name, family] = GetParam();
+  json::value request = valid_request();
+  spec(request)["env"] = json::object{{name, "/tmp/x.so"}};
+  EXPECT_EQ(refusal(request), "spec.env." + std::string(name) + ": is read by the dynamic loader or the C library (" +
+                                  family + "); a request may not set it: remove it, or start the command with \"env\", \"" +
+                                  name + "=...\" to set it for the program inside the container\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    LoaderAndLibc, LoaderVariableTest,
+    ::testing::Values(std::pair{"LD_PRELOAD", "LD_*"}, std::pair{"LD_LIBRARY_PATH", "LD_*"},
+                      std::pair{"LD_AUDIT", "LD_*"}, std::pair{"LD_DEBUG", "LD_*"},
+                      std::pair{"LD_DEBUG_OUTPUT", "LD_*"}, std::pair{"LD_BIND_NOW", "LD_*"},
+                      std::pair{"LD_BIND_NOT", "LD_*"}, std::pair{"LD_PROFILE", "LD_*"},
+                      std::pair{"LD_PROFILE_OUTPUT", "LD_*"}, std::pair{"LD_SHOW_AUXV", "LD_*"},
+                      std::pair{"LD_HWCAP_MASK", "LD_*"}, std::pair{"LD_ORIGIN_PATH", "LD_*"},
+                      std::pair{"LD_DYNAMIC_WEAK", "LD_*"}, std::pair{"LD_ASSUME_KERNEL", "LD_*"},
+                      std::pair{"LD_USE_LOAD_BIAS", "LD_*"}, std::pair{"MALLOC_CHECK_", "MALLOC_*"},
+                      std::pair{"MALLOC_TRACE", "MALLOC_*"}, std::pair{"MALLOC_PERTURB_", "MALLOC_*"},
+                      std::pair{"MALLOC_ARENA_MAX", "MALLOC_*"}, std::pair{"GLIBC_TUNABLES", "GLIBC_*"},
+                      std::pair{"RESOLV_HOST_CONF", "RESOLV_*"}, std::pair{"RESOLV_MULTI", "RESOLV_*"},
+                      std::pair{"GCONV_PATH", "GCONV_PATH"}, std::pair{"GETCONF_DIR", "GETCONF_DIR"},
+                      std::pair{"HOSTALIASES", "HOSTALIASES"}, std::pair{"LOCALDOMAIN", "LOCALDOMAIN"},
+                      std::pair{"LOCPATH", "LOCPATH"}, std::pair{"MUSL_LOCPATH", "MUSL_LOCPATH"},
+                      std::pair{"NIS_PATH", "NIS_PATH"}, std::pair{"NLSPATH", "NLSPATH"},
+                      std::pair{"RES_OPTIONS", "RES_OPTIONS"}, std::pair{"TZDIR", "TZDIR"}),
+    [](const ::testing::TestParamInfo<std::pair<const char*, const char*>>& param) {
+      return std::string(param.param.first);
+    });
+
+TEST(LaunchRequestTest, TmpdirFromGlibcsListIsThePlatforms) {
+  json::value request = valid_request();
+  spec(request)["env"] = json::object{{"TMPDIR", "/tmp"}};
+  EXPECT_EQ(refusal(request),
+            "spec.env.TMPDIR: is set by the platform for every job (the launcher and the attempt's scratch/); "
+            "remove it\n");
+}
+
+TEST(LaunchRequestTest, EnvNamesMustBeUpperCase) {
+  json::value request = valid_request();
+  spec(request)["env"] = json::parse(R"({"http_proxy": "x", "Mixed_Case": "y", "_LEADING": "z", "marks": "w"})");
+  const std::string shape =
+      ": is not a name a request may set: use upper-case letters, digits and '_', starting with a letter "
+      "([A-Z][A-Z0-9_]*); rename the variable\n";
+  EXPECT_EQ(refusal(request),
+            "spec.env.http_proxy" + shape + "spec.env.Mixed_Case" + shape + "spec.env._LEADING" + shape +
+                "spec.env.marks" + shape);
+}
+
+// What a program inside the container may legitimately want: the allowlist's shape, and no
+// loader or libc variable. Python's variables are read only by Python, which no host process of
+// the job runs with the request's environment.
+TEST(LaunchRequestTest, AcceptsUpperCaseNamesOfTheProgramsOwn) {
+  json::value request = valid_request();
+  spec(request)["env"] = json::parse(R"({"A": "1", "X1_": "2", "PYTHONPATH": "/src", "PYTHONSTARTUP": "/s.py",
+      "HTTPS_PROXY": "http://proxy:3128", "NCCL_DEBUG": "INFO", "LANG": "C.UTF-8", "LDFLAGS": "-L/x"})");
+  const auto result = parse(request);
+  ASSERT_TRUE(result.ok()) << result.error().to_text();
+  EXPECT_EQ(result->env.size(), 8u);
 }
 
 TEST(LaunchRequestTest, RefusesUnknownFieldsAtEveryLevel) {
@@ -411,7 +476,7 @@ TEST(LaunchRequestTest, RefusesNamesTheShellOrThePlatformOwn) {
   spec(request)["env"] = json::parse(R"({"BASHOPTS": "x", "SHELLOPTS": "y", "UID": "0", "MASTER_PORT": "1",
       "TMPDIR": "/tmp", "RAY_ADDRESS": "auto"})");
   const std::string shell =
-      ": is a variable bash itself uses, and the job's environment is loaded by bash; rename the variable\n";
+      ": is a variable the shell itself uses, and the job's environment is loaded by a shell; rename the variable\n";
   const std::string platform =
       ": is set by the platform for every job (the launcher and the attempt's scratch/); remove it\n";
   EXPECT_EQ(refusal(request), "spec.env.BASHOPTS" + shell + "spec.env.SHELLOPTS" + shell + "spec.env.UID" + shell +

@@ -1,7 +1,8 @@
-// Golden files pin every shape of rendered attempt: the script, the env file, the
+// Golden files pin every shape of rendered attempt: the script, the env and command files, the
 // SubmitDescription and the directory layout. Set TP_UPDATE_GOLDEN=1 to rewrite them after an
-// intended change (and review the diff). Every golden script must pass `bash -n`, and its
-// #SBATCH lines must read back as the SubmitDescription that is sent.
+// intended change (and review the diff). Every golden script must pass `bash -n` (its env and
+// command files `sh -n`), and its #SBATCH lines must read back as the SubmitDescription that
+// is sent.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -92,15 +93,17 @@ TEST_P(GoldenTest, MatchesGoldenFiles) {
   ASSERT_TRUE(rendered.ok()) << rendered.error().to_text();
   expect_golden(shape.name, "job.sh", rendered->script);
   expect_golden(shape.name, "env", rendered->env_file);
+  expect_golden(shape.name, "command", rendered->command_file);
   expect_golden(shape.name, "submit.json", submit_description_json(rendered->submit));
   expect_golden(shape.name, "layout.txt", layout_text(*rendered));
 }
 
-TEST_P(GoldenTest, ScriptPassesBashSyntaxCheck) {
+TEST_P(GoldenTest, ScriptPassesBashAndItsFilesPosixShSyntaxCheck) {
   const auto rendered = testing::render(GetParam().request(), shape_settings(GetParam()));
   ASSERT_TRUE(rendered.ok()) << rendered.error().to_text();
   EXPECT_EQ(testing::bash_syntax_errors(rendered->script), "");
-  EXPECT_EQ(testing::bash_syntax_errors(rendered->env_file), "");
+  EXPECT_EQ(testing::posix_sh_syntax_errors(rendered->env_file), "");
+  EXPECT_EQ(testing::posix_sh_syntax_errors(rendered->command_file), "");
 }
 
 TEST_P(GoldenTest, SbatchLinesAgreeWithTheSubmitDescription) {
@@ -121,6 +124,7 @@ TEST_P(GoldenTest, RenderingIsDeterministic) {
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_EQ(first->script, second->script);
   EXPECT_EQ(first->env_file, second->env_file);
+  EXPECT_EQ(first->command_file, second->command_file);
   EXPECT_EQ(first->submit, second->submit);
   EXPECT_EQ(first->layout, second->layout);
 }
@@ -131,6 +135,7 @@ TEST_P(GoldenTest, SecretsStayOutOfScriptAndSubmitDescription) {
   const std::string token = *GetParam().request().ingest_token;
   EXPECT_EQ(rendered->script.find(token), std::string::npos);
   EXPECT_EQ(rendered->env_file.find(token), std::string::npos);
+  EXPECT_EQ(rendered->command_file.find(token), std::string::npos);
   EXPECT_EQ(submit_description_json(rendered->submit).find(token), std::string::npos);
   for (const auto& [name, value] : rendered->submit.environment) EXPECT_EQ(value.find(token), std::string::npos);
   // The job sees where its credential is, not what it is.

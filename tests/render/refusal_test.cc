@@ -232,8 +232,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"TUNEPLANE_X", "TUNEPLANE_*"}, std::pair{"ENROOT_X", "ENROOT_*"},
                       std::pair{"PYXIS_X", "PYXIS_*"}, std::pair{"APPTAINER_BIND", "APPTAINER*"},
                       std::pair{"SINGULARITY_BIND", "SINGULARITY*"}, std::pair{"NVIDIA_VISIBLE_DEVICES", "NVIDIA_*"},
-                      std::pair{"CUDA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"}, std::pair{"LD_PRELOAD", "LD_PRELOAD"},
-                      std::pair{"LD_LIBRARY_PATH", "LD_LIBRARY_PATH"}, std::pair{"BASH_ENV", "BASH_ENV"},
+                      std::pair{"CUDA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"}, std::pair{"BASH_ENV", "BASH_ENV"},
                       std::pair{"ENV", "ENV"}, std::pair{"BASH_FUNC_x", "BASH_FUNC_*"}, std::pair{"PATH", "PATH"},
                       std::pair{"HOME", "HOME"}, std::pair{"IFS", "IFS"}),
     [](const ::testing::TestParamInfo<std::pair<const char*, const char*>>& param) {
@@ -282,11 +281,11 @@ TEST_F(FailClosedTest, RuntimeWithoutTheProfilesArtifact) {
             "publish one or set TUNEPLANE_SLURM_RUNTIME_PROFILE=enroot-pyxis\n");
 }
 
-TEST_F(FailClosedTest, VariablesTheBatchShellOwns) {
+TEST_F(FailClosedTest, VariablesTheShellOwns) {
   model::LaunchRequest request = testing::one_gpu_pool(Launcher::srun);
   request.env = {{"BASHOPTS", "x"}, {"SHELLOPTS", "x"}, {"POSIXLY_CORRECT", "1"}, {"UID", "0"}};
   const std::string why =
-      ": is a variable bash itself uses, and the job's environment is loaded by bash; rename the "
+      ": is a variable the shell itself uses, and the job's environment is loaded by a shell; rename the "
       "variable\n";
   EXPECT_EQ(problems(request), "spec.env.BASHOPTS" + why + "spec.env.SHELLOPTS" + why + "spec.env.POSIXLY_CORRECT" +
                                    why + "spec.env.UID" + why);
@@ -308,6 +307,20 @@ TEST_F(FailClosedTest, VariableNamesBashCannotAssign) {
             "spec.env.A-B: is not a valid variable name; use letters, digits and '_', not starting with a digit\n"
             "spec.env.TUNEPLANE_X: reserved name (TUNEPLANE_* belongs to Slurm, the container runtime or the shell); "
             "rename the variable\n");
+}
+
+TEST_F(FailClosedTest, LoaderAndLibcVariablesAndNamesOutsideTheAllowlist) {
+  model::LaunchRequest request = testing::one_gpu_pool(Launcher::srun);
+  request.env = {{"LD_AUDIT", "/x.so"}, {"GCONV_PATH", "/x"}, {"marks", "/"}};
+  EXPECT_EQ(problems(request),
+            "spec.env.LD_AUDIT: is read by the dynamic loader or the C library (LD_*); a request may not set it: "
+            "remove it, or start the command with \"env\", \"LD_AUDIT=...\" to set it for the program inside the "
+            "container\n"
+            "spec.env.GCONV_PATH: is read by the dynamic loader or the C library (GCONV_PATH); a request may not set "
+            "it: remove it, or start the command with \"env\", \"GCONV_PATH=...\" to set it for the program inside "
+            "the container\n"
+            "spec.env.marks: is not a name a request may set: use upper-case letters, digits and '_', starting with "
+            "a letter ([A-Z][A-Z0-9_]*); rename the variable\n");
 }
 
 TEST_F(FailClosedTest, ScriptVariablesInTheEnvironment) {

@@ -21,6 +21,7 @@
 #include "storage/job_credential.h"
 #include "storage/layout.h"
 #include "storage/memory_hash_cache.h"
+#include "storage/mount_sources.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 
@@ -89,13 +90,16 @@ const std::vector<std::pair<std::string, std::string>> kHostileEnv = {{"A_EMPTY"
                                                                       {"L_EQUALS", "=a=b="},
                                                                       {"STANDIN_EXIT", "0"}};
 
-// The stand-in srun: skips its own options (and `apptainer exec` with its options and the
-// image), records everything it was given, and runs the task once per --ntasks with
+// The stand-in srun: records everything it was given, with the environment it inherits from the
+// batch shell and the names of the batch shell's variables; skips its own options (and
+// `apptainer exec` with its options and the image, as the runtimes consume them) and runs the
+// task (the wrapper, as inside the container) once per --ntasks with
 // SLURM_PROCID set, the tasks' PATH extended by the fake bin directory (where `hostname` says
 // node<SLURM_PROCID + 1>, so each task is a node of its own). TP_FAKE_SRUN_FAIL fails the
 // container steps; with TP_FAKE_SRUN_FAIL_VERIFY=1, the image checks' steps instead.
 // TP_FAKE_SRUN_SKIP_RAY_CLEANUP=1 leaves out the steps that remove Ray's temp directories.
-const char* const kFakeSrun = R"sh(() { printf '%s\0' "$@" > "$(mktemp "$TP_FAKE_DIR/srun-XXXXXX")";
+const char* const kFakeSrun = R"sh(() { local record; record=$(mktemp "$TP_FAKE_DIR/srun-XXXXXX"); printf '%s\0' "$@" > "$record";
+  env -0 > "$TP_FAKE_SHELL_DIR/env.${record##*/}"; compgen -v > "$TP_FAKE_SHELL_DIR/vars.${record##*/}";
   local verify=0 arg; for arg in "$@"; do [ "$arg" = tuneplane-verify ] && verify=1; done;
   for arg in "$@"; do [ "$arg" = tuneplane-ray-cleanup ] && [ -n "${TP_FAKE_SRUN_SKIP_RAY_CLEANUP:-}" ] && return 0; done;
   if [ -n "${TP_FAKE_SRUN_FAIL:-}" ] && [ "$verify" = "${TP_FAKE_SRUN_FAIL_VERIFY:-0}" ]; then echo "pyxis: failed to create container" >&2; return 125; fi;
@@ -135,6 +139,10 @@ class ScriptRunTest : public ::testing::Test {
     m_out = m_tmp.file("out");
     fs::create_directories(m_out);
     fs::create_directories(m_tmp.file("fake"));
+    fs::create_directories(m_tmp.file("fake-shell"));
+    // The hostile request's mount sources: the nodes check them before any container starts.
+    fs::create_directories(m_root + "/data set/'x' $y");
+    fs::create_directories(m_root + "/out");
     write_test_file(m_root + "/runtimes/hostile image.sqsh", kImageBytes);
     write_test_file(m_root + "/runtimes/hostile image.sif", kImageBytes);
     // The stand-in program lives under the hostile root too: command[0] is a hostile path.
@@ -224,6 +232,7 @@ class ScriptRunTest : public ::testing::Test {
                                             {"SLURM_JOB_ID", "4242"},
                                             {"SLURM_JOB_NODELIST", "node[1-2]"},
                                             {"TP_FAKE_DIR", m_tmp.file("fake")},
+                                            {"TP_FAKE_SHELL_DIR", m_tmp.file("fake-shell")},
                                             {"TP_FAKE_BIN", m_fake_bin},
                                             {"BASH_FUNC_srun%%", kFakeSrun},
                                             {"BASH_FUNC_scontrol%%", kFakeScontrol}};
@@ -291,6 +300,43 @@ class ScriptRunTest : public ::testing::Test {
     for (const auto& [name, value] : env) EXPECT_EQ(value.find(kToken), std::string::npos) << name;
   }
 
+  // Nothing of the request's environment or command is on the host: not in the batch shell's
+  // variables, not in the environment any srun inherits, not in any srun's argv.
+  void expect_host_holds_nothing_of(const model::LaunchRequest& request) const {
+    int records = 0;
+    for (const auto& entry : fs::directory_iterator(m_tmp.file("fake-shell"))) {
+      ++records;
+      const std::string name = entry.path().filename().string();
+      const std::string text = read_test_file(entry.path());
+      if (name.rfind("vars.", 0) == 0) {
+        for (const auto& [variable, value] : request.env) {
+          EXPECT_EQ(("\n" + text).find("\n" + variable + "\n"), std::string::npos) << variable << " in " << name;
+        }
+        continue;
+      }
+      for (const auto& [variable, value] : parse_env(text)) {
+        for (const auto& [requested, requested_value] : request.env) {
+          EXPECT_NE(variable, requested) << name;
+          // Short values ("", "0", "-e") could be anything's; the rest are the request's alone.
+          if (requested_value.size() >= 4) {
+            EXPECT_EQ(value.find(requested_value), std::string::npos) << variable;
+          }
+        }
+      }
+    }
+    EXPECT_GT(records, 0);
+    for (const auto& call : calls_where(false)) {
+      for (const auto& word : call) {
+        EXPECT_EQ(word.find(m_standin), std::string::npos) << word;
+        for (const auto& arg : kHostileArgs) {
+          if (arg.size() >= 2) {
+            EXPECT_NE(word, arg);
+          }
+        }
+      }
+    }
+  }
+
   struct RayStart {
     std::vector<std::string> args;
     std::string ray_tmpdir;  // the environment's RAY_TMPDIR
@@ -315,10 +361,37 @@ class ScriptRunTest : public ::testing::Test {
   AttemptInputs m_inputs;
 };
 
+// A directory for Ray's temp directories in these tests: the script's own choice, /tmp, is
+// shared by every test run on the machine. Exactly `length` bytes long.
+class RayBase {
+ public:
+  explicit RayBase(std::size_t length) {
+    std::string pattern = "/tmp/tpr-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    m_top = pattern;
+    m_path = m_top;
+    if (length > m_path.size()) {
+      m_path += "/" + std::string(length - m_path.size() - 1, 'b');
+      fs::create_directory(m_path);
+    }
+  }
+  ~RayBase() {
+    std::error_code ignored;
+    fs::remove_all(m_top, ignored);
+  }
+  const std::string& path() const { return m_path; }
+
+ private:
+  std::string m_top;
+  std::string m_path;
+};
+
 TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderEnrootPyxis) {
   const model::LaunchRequest request = hostile_request();
   const RenderedAttempt rendered = prepare(request, hostile_settings());
   EXPECT_EQ(testing::bash_syntax_errors(rendered.script), "");
+  EXPECT_EQ(testing::posix_sh_syntax_errors(rendered.env_file), "");
+  EXPECT_EQ(testing::posix_sh_syntax_errors(rendered.command_file), "");
   const auto result = run();
   ASSERT_EQ(result.exit_code, 0) << result.err;
   expect_program_received(request, 0, 2);
@@ -463,31 +536,119 @@ TEST_F(ScriptRunTest, AnImageCheckThatCannotStartOnTheNodesIsTheContainerPhase) 
   prepare(hostile_request(), hostile_settings());
   const auto result = run({{"TP_FAKE_SRUN_FAIL", "1"}, {"TP_FAKE_SRUN_FAIL_VERIFY", "1"}});
   EXPECT_EQ(result.exit_code, 92);
-  EXPECT_NE(result.err.find("cannot check the image on the nodes of component 0 (srun status 125)"), std::string::npos)
+  EXPECT_NE(result.err.find("cannot check the mounts and the image on the nodes of component 0 (srun status 125)"),
+            std::string::npos)
       << result.err;
   EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
   EXPECT_TRUE(srun_calls().empty());
 }
 
-// The validator and the renderer refuse tp_* names; this is the script's own defence, for an
-// env file that holds one all the same.
-TEST_F(ScriptRunTest, AnEnvFileCannotReplaceTheScriptsOwnVariables) {
-  prepare(hostile_request(), hostile_settings());
-  const std::string env_file = m_inputs.local_attempt_dir + "/env";
-  const std::string original = read_test_file(env_file);
-  for (const std::string name : {"tp_image", "tp_mounts", "tp_exit_evidence", "tp_command"}) {
-    fs::remove_all(m_tmp.file("fake"));
-    fs::create_directories(m_tmp.file("fake"));
-    fs::permissions(env_file, fs::perms::owner_read | fs::perms::owner_write);
-    write_test_file(env_file, original + name + "=" + shell_quote("/:/host") + "\nLATER=1\n");
-    const auto result = run();
-    EXPECT_EQ(result.exit_code, 92) << name;
-    EXPECT_NE(result.err.find(name + ": readonly variable"), std::string::npos) << result.err;
-    EXPECT_NE(result.err.find("cannot load the job's environment"), std::string::npos) << result.err;
-    EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
-    EXPECT_TRUE(srun_calls().empty()) << name;
-    EXPECT_FALSE(fs::exists(m_out + "/argv.0")) << name;
+// The request's environment and command are in the attempt's env and command files, which only
+// the wrapper inside the container reads: under both runtimes and both launchers the host holds
+// nothing of them, and the program still receives every value byte for byte.
+TEST_F(ScriptRunTest, TheRequestsEnvironmentAndCommandReachOnlyTheContainer) {
+  const std::pair<const char*, model::RuntimeProfile> cases[] = {{"custom-hostile", model::RuntimeProfile::enroot_pyxis},
+                                                                 {"custom-hostile", model::RuntimeProfile::apptainer},
+                                                                 {"custom-ray", model::RuntimeProfile::enroot_pyxis},
+                                                                 {"custom-ray", model::RuntimeProfile::apptainer}};
+  int n = 0;
+  for (const auto& [runtime, profile] : cases) {
+    SCOPED_TRACE(std::string(runtime) + " " + std::string(model::to_string(profile)));
+    for (const char* dir : {"fake", "fake-shell", "out"}) {
+      fs::remove_all(m_tmp.file(dir));
+      fs::create_directories(m_tmp.file(dir));
+    }
+    model::LaunchRequest request = hostile_request(runtime);
+    request.job_id = "isolated-" + std::to_string(++n);
+    prepare(request, hostile_settings(profile));
+    const RayBase base(15);
+    const auto result = run({{"TP_FAKE_RAY_NODES", "2"}, {"TMPDIR", base.path()}});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    expect_host_holds_nothing_of(request);
+    if (std::string(runtime) == "custom-ray") {
+      EXPECT_EQ(split_nul(read_test_file(m_out + "/argv.")), kHostileArgs);
+      const auto env = parse_env(read_test_file(m_out + "/env."));
+      for (const auto& [name, value] : request.env) EXPECT_EQ(env.at(name), value) << name;
+    } else {
+      expect_program_received(request, 0, 2);
+      expect_program_received(request, 1, 2);
+    }
   }
+}
+
+// A mount source that a job replaced with a symbolic link after the attempt was written (here:
+// the writable mount `out` now leads into another job's attempt) stops the job before any
+// container starts; the batch host finds it first.
+TEST_F(ScriptRunTest, AMountSourceSwappedForALinkAfterRenderingStopsTheJobBeforeAnyContainer) {
+  prepare(hostile_request(), hostile_settings());
+  const std::string other = m_root + "/slurm/jobs/other/attempts/1";
+  fs::create_directories(other);
+  fs::remove(m_root + "/out");
+  fs::create_directory_symlink("slurm/jobs/other/attempts/1", m_root + "/out");
+  const auto result = run();
+  EXPECT_EQ(result.exit_code, 92);
+  EXPECT_EQ(result.err, "tuneplane: mount check failed on " + batch_host() + ": spec.mounts[1]: " + m_root +
+                            "/out now leads to " + other + ", not to " + m_root +
+                            "/out as when the attempt was written\n"
+                            "tuneplane: a mount source changed on the batch host; nothing was started\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+  EXPECT_TRUE(srun_calls().empty());
+  EXPECT_TRUE(verify_calls().empty());
+  EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
+}
+
+// Each node resolves the mounts itself, right before its containers start: a node whose view
+// differs (a stand-in realpath on node2 says `out` leads elsewhere) stops the job.
+TEST_F(ScriptRunTest, ANodeOnWhichAMountLeadsElsewhereStopsTheJobBeforeAnyContainer) {
+  prepare(hostile_request(), hostile_settings());
+  write_test_file(m_fake_bin + "/realpath",
+                  "#!/bin/bash\nif [ \"$(hostname)\" = node2 ] && [ \"${*: -1}\" = " + shell_quote(m_root + "/out") +
+                      " ]; then echo /elsewhere; else exec /usr/bin/realpath \"$@\"; fi\n",
+                  fs::perms::owner_all);
+  const auto result = run();
+  EXPECT_EQ(result.exit_code, 92);
+  EXPECT_EQ(result.err, "tuneplane: mount check failed on node2: spec.mounts[1]: " + m_root +
+                            "/out now leads to /elsewhere, not to " + m_root +
+                            "/out as when the attempt was written\n"
+                            "tuneplane: a mount source changed on a node of component 0; nothing was started\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+  EXPECT_EQ(verify_calls().size(), 1u);
+  EXPECT_TRUE(srun_calls().empty());
+  EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
+}
+
+TEST_F(ScriptRunTest, AMountSourceRemovedAfterRenderingStopsTheJobBeforeAnyContainer) {
+  prepare(hostile_request(), hostile_settings());
+  fs::remove_all(m_root + "/data set");
+  const auto result = run();
+  EXPECT_EQ(result.exit_code, 92);
+  EXPECT_EQ(result.err, "tuneplane: mount check failed on " + batch_host() + ": spec.mounts[0]: " + m_root +
+                            "/data set/'x' $y is missing\n"
+                            "tuneplane: a mount source changed on the batch host; nothing was started\n");
+  EXPECT_TRUE(srun_calls().empty());
+}
+
+// A source that is a link when the attempt is written is bound as what it leads to then
+// (storage::resolve_mount_sources): the job runs, and changing the link afterwards changes
+// nothing that is bound or checked.
+TEST_F(ScriptRunTest, AMountSourceIsBoundAsItWasResolvedNeverThroughTheRequestsLink) {
+  fs::create_directories(m_root + "/links");
+  fs::create_directory_symlink("../data set/'x' $y", m_root + "/links/data");
+  model::LaunchRequest request = hostile_request();
+  request.mounts = {{"links/data", "/data", true}};
+  auto resolved = storage::resolve_mount_sources(m_root, request.mounts, {});
+  ASSERT_TRUE(resolved.ok()) << resolved.error().to_text();
+  request.mounts = std::move(*resolved);
+  ASSERT_EQ(request.mounts[0].source, "data set/'x' $y");
+  prepare(request, hostile_settings());
+  fs::remove(m_root + "/links/data");
+  fs::create_directory_symlink("../slurm", m_root + "/links/data");
+  const auto result = run();
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto calls = srun_calls();
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(option_value(calls[0], "--container-mounts"), expected_binds(request));
+  EXPECT_NE(expected_binds(request).find(m_root + "/data set/'x' $y:/data:ro"), std::string::npos);
 }
 
 TEST_F(ScriptRunTest, WhatTheJobWritesStaysInItsGroupAndFromOthers) {
@@ -543,31 +704,6 @@ TEST_F(ScriptRunTest, HeterogeneousComponentsGetConsecutiveNodeRanks) {
   EXPECT_NE(evidence.find("{\"het_job_offset\": 2, \"job_id\": 4244, \"node_list\": \"c1\"}"), std::string::npos)
       << evidence;
 }
-
-// A directory for Ray's temp directories in these tests: the script's own choice, /tmp, is
-// shared by every test run on the machine. Exactly `length` bytes long.
-class RayBase {
- public:
-  explicit RayBase(std::size_t length) {
-    std::string pattern = "/tmp/tpr-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    m_top = pattern;
-    m_path = m_top;
-    if (length > m_path.size()) {
-      m_path += "/" + std::string(length - m_path.size() - 1, 'b');
-      fs::create_directory(m_path);
-    }
-  }
-  ~RayBase() {
-    std::error_code ignored;
-    fs::remove_all(m_top, ignored);
-  }
-  const std::string& path() const { return m_path; }
-
- private:
-  std::string m_top;
-  std::string m_path;
-};
 
 TEST_F(ScriptRunTest, RayStartsAHeadAndWorkersThenRunsTheCommandOnce) {
   model::LaunchRequest request = hostile_request("custom-ray");
@@ -677,6 +813,8 @@ TEST_F(ScriptRunTest, RaySocketPathsFitSunPathWhateverTheStorageRootAndNames) {
   for (char c : std::string("abcd")) long_root += "/" + std::string(250, c);
   ASSERT_GT(long_root.size(), 1000u);
   write_test_file(long_root + "/runtimes/hostile image.sqsh", kImageBytes);
+  fs::create_directories(long_root + "/data set/'x' $y");
+  fs::create_directories(long_root + "/out");
   model::Settings settings = hostile_settings();
   settings.storage_root = long_root;
   model::LaunchRequest request = hostile_request("custom-ray");

@@ -1,7 +1,10 @@
-// The env file is loaded into the batch script's own shell, so every variable the script
-// assigns must be a name no request can set (model::reserved_env_name). This reads every
-// template and holds each assignment to that rule: a new variable that is neither `tp_*` nor
-// one the platform reserves fails here, before a request could replace it.
+// The env file is loaded only inside the container, by the task's wrappers (tp_task,
+// tp_ray_node, tp_ray_driver), where it would replace any variable the platform exported to the
+// steps (MASTER_ADDR, RAY_ADDRESS, ...) or the wrapper set. So every variable a template
+// assigns, in the batch script or in a wrapper, must be a name no request can set
+// (model::request_env_name_problem). This reads every template and holds each assignment to
+// that rule: a new variable that is neither `tp_*`, lower-case, nor one the platform reserves
+// fails here, before a request could replace it.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -45,18 +48,12 @@ bool take_word(std::string_view& text, std::string_view word) {
 }
 
 // Assignments at the start of a statement (`NAME=`, `export NAME=`, `NAME+=`, `NAME[`), loop
-// variables, and `local` declarations. Multi-line single-quoted snippets (tp_task='...') run
-// in a shell of their own, which assigns before it reads, and are skipped.
+// variables, and `local` declarations; inside the wrappers' single-quoted text too.
 Assignments read_assignments(const std::string& text) {
   Assignments out;
   std::istringstream lines(text);
   std::string line;
-  bool in_snippet = false;
   while (std::getline(lines, line)) {
-    if (in_snippet) {
-      if (!line.empty() && line.back() == '\'') in_snippet = false;
-      continue;
-    }
     std::string_view rest = line;
     if (take_word(rest, "local ")) {
       std::istringstream words{std::string(rest)};
@@ -73,8 +70,17 @@ Assignments read_assignments(const std::string& text) {
     const std::string name = take_name(rest);
     if (name.empty() || !(rest.starts_with("=") || rest.starts_with("+=") || rest.starts_with("["))) continue;
     out.names.insert(name);
-    const auto quote = line.find("='");
-    if (quote != std::string::npos && line.find('\'', quote + 2) == std::string::npos) in_snippet = true;
+    // `a=$1 b=$2`: the wrappers assign their arguments so, several to a line.
+    while (rest.starts_with("=")) {
+      const auto blank = rest.find(' ');
+      if (blank == std::string_view::npos || rest.substr(0, blank).find_first_of("\"'(") != std::string_view::npos) {
+        break;
+      }
+      rest.remove_prefix(blank);
+      const std::string next = take_name(rest);
+      if (next.empty() || !rest.starts_with("=")) break;
+      out.names.insert(next);
+    }
   }
   return out;
 }
@@ -86,14 +92,15 @@ TEST(ScriptVariablesTest, EveryVariableTheScriptAssignsIsOneNoRequestMaySet) {
     const Assignments found = read_assignments(read_test_file(entry.path()));
     for (const auto& name : found.names) {
       if (found.locals.contains(name)) continue;
-      EXPECT_TRUE(model::reserved_env_name(name).has_value())
+      EXPECT_TRUE(model::request_env_name_problem(name).has_value())
           << entry.path().filename() << " assigns " << name << ", which a request's spec.env could set; name it "
           << model::kScriptVariablePrefix << "...";
       checked.insert(name);
     }
   }
   // The reader must see the script's variables at all, or this test proves nothing.
-  for (const char* name : {"tp_image", "tp_mounts", "tp_exit_evidence", "tp_pids", "MASTER_PORT", "RAY_ADDRESS"}) {
+  for (const char* name : {"tp_image", "tp_mounts", "tp_exit_evidence", "tp_pids", "MASTER_PORT", "RAY_ADDRESS",
+                           "NODE_RANK", "RAY_TMPDIR", "marks", "dir", "command_file", "path"}) {
     EXPECT_TRUE(checked.contains(name)) << name;
   }
 }

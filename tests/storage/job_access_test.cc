@@ -4,9 +4,11 @@
 
 #include <grp.h>
 #include <gtest/gtest.h>
+#include <pwd.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "support/temp_dir.h"
 
@@ -88,6 +90,75 @@ TEST_F(JobAccessTest, AProgramTreeOthersCanReadOrWithAnotherGroupFails) {
   fs::permissions(m_root.file("slurm"), fs::perms(0750));
   ASSERT_EQ(::chown(m_root.file("slurm").c_str(), 0, 0), 0);
   EXPECT_FALSE(check("nobody", "nogroup").ok);
+}
+
+class ImageAccessTest : public JobAccessTest {
+ protected:
+  void SetUp() override {
+    JobAccessTest::SetUp();
+    m_settings.rest_user = "nobody";
+    fs::create_directories(m_root.file("runtimes/v1"));
+    fs::permissions(m_root.file("runtimes"), fs::perms(0755));
+    fs::permissions(m_root.file("runtimes/v1"), fs::perms(0755));
+    std::ofstream(m_root.file("runtimes/v1/a.sqsh")) << "image";
+    fs::permissions(m_root.file("runtimes/v1/a.sqsh"), fs::perms(0644));
+  }
+
+  JobAccessCheck images() { return check_image_access(m_settings, {"runtimes/v1/a.sqsh", "runtimes/b.sif"}); }
+
+  std::string detail_for(const std::string& path, const std::string& why) {
+    return "the job user can change " + m_root.file(path) + " (" + why +
+           "), on the way to the runtime image runtimes/v1/a.sqsh: a job could replace the image between the nodes' "
+           "check and the runtime's open";
+  }
+};
+
+TEST_F(ImageAccessTest, ImagesAndDirectoriesOfAnotherAccountPass) {
+  const auto result = images();
+  EXPECT_TRUE(result.ok) << result.detail;
+  EXPECT_EQ(result.detail, "the job user nobody can change none of the runtime images (2) nor the directories above them");
+}
+
+TEST_F(ImageAccessTest, AnImageTheJobUserOwnsFails) {
+  const uid_t nobody = ::getpwnam("nobody")->pw_uid;
+  ASSERT_EQ(::chown(m_root.file("runtimes/v1/a.sqsh").c_str(), nobody, 0), 0);
+  const auto result = images();
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.detail, detail_for("runtimes/v1/a.sqsh", "the job user nobody owns it"));
+  EXPECT_EQ(result.fix, "give " + m_root.file("runtimes/v1/a.sqsh") +
+                            " to an account jobs do not run as, not writable by the job user (chown, chmod go-w)");
+}
+
+TEST_F(ImageAccessTest, ADirectoryWritableByEveryoneOrTheJobUsersGroupFails) {
+  fs::permissions(m_root.file("runtimes/v1"), fs::perms(0777));
+  EXPECT_EQ(images().detail, detail_for("runtimes/v1", "it is writable by everyone"));
+  fs::permissions(m_root.file("runtimes/v1"), fs::perms(0755));
+  const gid_t nogroup = ::getgrnam("nogroup")->gr_gid;
+  ASSERT_EQ(::chown(m_root.file("runtimes").c_str(), 0, nogroup), 0);
+  fs::permissions(m_root.file("runtimes"), fs::perms(0775));
+  EXPECT_EQ(images().detail, detail_for("runtimes", "it is writable by its group (id " + std::to_string(nogroup) +
+                                                        "), which has the job user nobody"));
+  fs::permissions(m_root.file("runtimes"), fs::perms(0755));
+  EXPECT_TRUE(images().ok);
+}
+
+TEST_F(ImageAccessTest, TheStorageRootAndWhatALinkLeadsToCount) {
+  const uid_t nobody = ::getpwnam("nobody")->pw_uid;
+  TempDir elsewhere;
+  ASSERT_EQ(::chown(elsewhere.path().c_str(), nobody, 0), 0);
+  fs::remove_all(m_root.file("runtimes/v1"));
+  fs::create_directory_symlink(elsewhere.path(), m_root.file("runtimes/v1"));
+  EXPECT_EQ(images().detail, detail_for("runtimes/v1", "the job user nobody owns it"));
+  ASSERT_EQ(::chown(m_root.path().c_str(), nobody, 0), 0);
+  EXPECT_EQ(images().detail, "the job user can change " + m_root.path() +
+                                 " (the job user nobody owns it), on the way to the runtime image runtimes/v1/a.sqsh: "
+                                 "a job could replace the image between the nodes' check and the runtime's open");
+}
+
+// With one user for the daemon and the jobs, the job user owns the storage root.
+TEST_F(ImageAccessTest, OneUserForDaemonAndJobsFails) {
+  m_settings.rest_user = "root";
+  EXPECT_FALSE(images().ok);
 }
 
 }  // namespace

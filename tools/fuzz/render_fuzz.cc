@@ -5,12 +5,13 @@
 // the validator refuses are dropped once (by the problems' paths) and the request is tried
 // again. A request that is accepted and rendered must:
 //   - carry no NUL (the validator refuses them);
-//   - hand every env value to the env file byte for byte (read back as bash reads it);
-//   - hand the command, the working directory and every mount target to the script's tp_*
-//     assignments byte for byte;
+//   - hand every env value to the env file byte for byte (read back as a shell reads it);
+//   - hand the command to the command file's `set --` byte for byte;
+//   - hand the working directory and every mount target to the script's tp_* assignments
+//     byte for byte;
 //   - give #SBATCH lines that sbatch reads back (tests/render/sbatch_reader.h) as the submit
 //     description, whose Slurm overrides are the request's;
-//   - never write the ingest token into the script or the env file.
+//   - never write the ingest token into the script, the env file or the command file.
 #include <boost/json.hpp>
 #include <cstdint>
 
@@ -89,13 +90,17 @@ std::string_view assignment_block(std::string_view script) {
   return script.substr(start + 1, end - start);
 }
 
+void check_command(const model::LaunchRequest& request, const render::RenderedAttempt& attempt) {
+  const std::string_view file = attempt.command_file;
+  const auto at = file.find("\nset --");
+  if (at == std::string_view::npos) fuzz::fail("no `set --` in the command file", file);
+  std::string_view rest = file.substr(at + 7);
+  auto words = fuzz::take_words(rest);
+  if (!words || *words != request.command || rest != "\n") fuzz::fail("the command file differs", file);
+}
+
 void check_script(const model::LaunchRequest& request, const render::RenderedAttempt& attempt) {
   const std::string_view block = assignment_block(attempt.script);
-  const auto at = block.find("tp_command=(");
-  if (at == std::string_view::npos) fuzz::fail("no tp_command", block);
-  std::string_view rest = block.substr(at + 12);
-  auto words = fuzz::take_words(rest);
-  if (!words || *words != request.command || !rest.starts_with(")")) fuzz::fail("tp_command differs", block);
   if (!request.working_dir.empty()) {
     expect_equal("tp_workdir differs", fuzz::assigned_value(block, "tp_workdir"), request.working_dir, block);
   }
@@ -130,12 +135,14 @@ void check_rendered(const model::LaunchRequest& request, const render::RenderedA
   for (const auto& [name, value] : request.env) {
     expect_equal("an env value differs", fuzz::assigned_value(attempt.env_file, name), value, attempt.env_file);
   }
+  check_command(request, attempt);
   check_script(request, attempt);
   check_sbatch(request, attempt.submit, attempt.script);
   if (request.ingest_token) {
     const bool elsewhere = request.canonical_json.find(kTokenMark.substr(0, 10)) != std::string::npos;
     if (!elsewhere && (attempt.script.find(*request.ingest_token) != std::string::npos ||
-                       attempt.env_file.find(*request.ingest_token) != std::string::npos)) {
+                       attempt.env_file.find(*request.ingest_token) != std::string::npos ||
+                       attempt.command_file.find(*request.ingest_token) != std::string::npos)) {
       fuzz::fail("the ingest token is rendered");
     }
   }
