@@ -17,8 +17,9 @@
 //           component carries the attempt's tag (two of three marks); the daemon then
 //           identifies and releases it.
 //
-// A job Slurm forgot (slurmctld purged it or lost its state, and no slurmdbd can say how it
-// ended: the daemon keeps looking, never `lost` on its own):
+// A job Slurm forgot (slurmctld purged it or lost its state, and slurmdbd, down or behind,
+// cannot say how it ended: the daemon keeps looking, and concludes alone only once every
+// source answered):
 //   lost:   for an attempt Slurm held (submitted, pending, running): refused while Slurm still
 //           has a job with that id (or SLUID) carrying the attempt's tag, while logs/exit.json
 //           holds its end (`serve` ends it from that), or when Slurm cannot be asked; then
