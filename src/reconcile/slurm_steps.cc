@@ -12,7 +12,7 @@ namespace {
 
 using model::AttemptState;
 
-constexpr std::chrono::seconds kRetrySoon{5};
+constexpr std::string_view kCancel = "cancel";
 // The job's checkpoint signal (LAUNCH_REQUEST.md: checkpoint_grace_seconds).
 constexpr std::string_view kCheckpointSignal = "SIGUSR1";
 
@@ -135,15 +135,27 @@ StepEnd identify_and_release(Step& step) {
   return StepEnd::wait;
 }
 
+namespace {
+
+// A cancel Slurm did not take: tried again spaced, and said once (an event of `kind`).
+StepEnd cancel_failed(Step& step, std::string_view kind, const std::string& words) {
+  StepEnd end = step.retry_spaced(kCancel);
+  if (!step.services.statuses.warn_once(step.attempt.submit_token + ":cancel")) return end;
+  step.log(config::LogLevel::warn, words + "; tried again, spaced");
+  StepEnd said = step.event(kind, {{"reason", words}});
+  return said == StepEnd::failed ? said : end;
+}
+
+}  // namespace
+
 StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause cause, const std::string& retry_because) {
   const bool anomaly = cause == CancelCause::anomaly;
+  if (step.not_due(kCancel)) return StepEnd::wait;
   const model::JobTag tag = tag_of(step.services, step.attempt);
   slurm::CancelResult cancelled =
       step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
   if (!cancelled.ok() && cancelled.outcome != slurm::Outcome::not_found) {
-    step.result.look_again = kRetrySoon;
-    return step.event(anomaly ? "anomaly" : "cancel.failed",
-                      {{"reason", problem + "; cancel failed: " + cancelled.message}});
+    return cancel_failed(step, anomaly ? "anomaly" : "cancel.failed", problem + "; cancel failed: " + cancelled.message);
   }
   journal::AttemptChanges changes;
   changes.outcome_reason = (anomaly ? "anomaly: " : "") + problem + "; cancelled";
@@ -193,10 +205,10 @@ StepEnd apply_cancel(Step& step) {
   if (!step.attempt.slurm_job_id) return step.move(AttemptState::cancelled, changes, {});
   const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag_of(step.services, step.attempt)};
   if (StepEnd first = checkpoint_first(step, ref); first != StepEnd::next) return first;
+  if (step.not_due(kCancel)) return StepEnd::wait;
   slurm::CancelResult answer = step.services.slurm.cancel(ref);
   if (!answer.ok() && answer.outcome != slurm::Outcome::not_found) {
-    step.result.look_again = kRetrySoon;
-    return step.event("cancel.failed", {{"reason", answer.message}});
+    return cancel_failed(step, "cancel.failed", answer.message);
   }
   return step.move(AttemptState::cancelled, changes,
                    {{"reason", words}, {"slurm", answer.already_done ? "had already ended" : "cancelled"}});

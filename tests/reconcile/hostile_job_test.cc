@@ -10,52 +10,23 @@
 #include <thread>
 
 #include "reconcile_fixture.h"
+#include "support/eventually.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
 
 using namespace std::chrono_literals;
+using tpslurm::testing::eventually;
 using model::AttemptState;
 using model::CleanupStep;
 
 class HostileJobTest : public ReconcileTest {
  protected:
-  // Moves the job's Slurm record one step towards its end: pending -> running -> completed
-  // (completing) -> completed.
-  void advance_slurm(const std::string& job_id) {
-    for (const auto& record : slurm_jobs(job_id)) {
-      std::string body;
-      const model::SlurmBaseState state = record.state.base;
-      if (state == model::SlurmBaseState::pending) {
-        body = R"({"state": "RUNNING"})";
-      } else if (state == model::SlurmBaseState::running) {
-        body = R"({"state": "COMPLETED", "completing": true})";
-      } else if (state == model::SlurmBaseState::completed && record.state.has(model::SlurmStateFlag::completing)) {
-        body = R"({"completing": false})";
-      }
-      if (body.empty()) continue;
-      auto answer =
-          sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(record.job_id) + "/state", body);
-      ASSERT_TRUE(answer.ok()) << answer.error().message();
-    }
-  }
-
   // The job's first attempt once the daemon journaled it (attempt() fails the test before).
   std::optional<journal::AttemptRecord> first_attempt(const std::string& job_id) {
     auto attempts = journal().attempts(job_id);
     if (!attempts.ok() || attempts->empty()) return std::nullopt;
     return attempts->front();
-  }
-
-  // Polls the journal (read while the daemon writes) until `done` or `limit`.
-  template <class Done>
-  bool eventually(std::chrono::seconds limit, Done done) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!done()) {
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      std::this_thread::sleep_for(100ms);
-    }
-    return true;
   }
 };
 
@@ -64,17 +35,17 @@ TEST_F(HostileJobTest, AFifoAsExitJsonNeitherStopsTheFollowNorTheDaemon) {
   start();
   add_job("j1", Shape::cpu_only);
   start_daemon();
-  ASSERT_TRUE(eventually(30s, [&] {
+  ASSERT_TRUE(eventually([&] {
     const auto a = first_attempt("j1");
     return a && !a->released_at.empty();
-  })) << "never released";
+  }, 30s)) << "never released";
   const std::string exit_json = attempt("j1").attempt_dir + "/logs/exit.json";
   ASSERT_EQ(::mkfifo(exit_json.c_str(), 0666), 0) << exit_json;
 
-  const bool closed = eventually(60s, [&] {
+  const bool closed = eventually([&] {
     advance_slurm("j1");
     return attempt("j1").cleanup == CleanupStep::closed;
-  });
+  }, 60s);
   EXPECT_TRUE(closed) << "the job was not followed to its end past the FIFO; its state: "
                       << model::to_string(attempt("j1").state);
   EXPECT_EQ(attempt("j1").state, AttemptState::succeeded);

@@ -89,25 +89,6 @@ class JournalFaultTest : protected WithFaultVfs, public ReconcileTest {
     (void)config::configure_logging("warn", model::LogFormat::text);
   }
 
-  // Moves the job's Slurm record one step towards its end, as Slurm would once it was
-  // released: pending -> running -> completed (completing) -> completed. Reads only Slurm.
-  void advance_slurm(const std::string& job_id) {
-    for (const auto& record : slurm_jobs(job_id)) {
-      std::string body;
-      const model::SlurmBaseState state = record.state.base;
-      if (state == model::SlurmBaseState::pending && record.state_reason != "JobHeldUser") {
-        body = R"({"state": "RUNNING"})";
-      } else if (state == model::SlurmBaseState::running) {
-        body = R"({"state": "COMPLETED", "completing": true})";
-      } else if (state == model::SlurmBaseState::completed && record.state.has(model::SlurmStateFlag::completing)) {
-        body = R"({"completing": false})";
-      }
-      if (body.empty()) continue;
-      auto answer =
-          sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(record.job_id) + "/state", body);
-      ASSERT_TRUE(answer.ok()) << answer.error().message();
-    }
-  }
 
   void drive(const std::string& job_id, int rounds) {
     for (int i = 0; i < rounds; ++i) {

@@ -23,6 +23,19 @@ class LostAnswerTest : public ReconcileTest {
     fault(R"({"kind": "accounting_outage"})");
   }
 
+  // A CPU job whose submit answer was lost while every search failed: blocked, with the one
+  // Slurm job its submit created (the faults are cleared).
+  model::JobSnapshot blocked_with_its_job(const std::string& id) {
+    start_blind();
+    add_job(id, Shape::cpu_only);
+    once();
+    EXPECT_EQ(attempt(id).state, AttemptState::submit_unknown);
+    EXPECT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+    const auto created = slurm_jobs(id);
+    EXPECT_EQ(created.size(), 1u);
+    return created.empty() ? model::JobSnapshot{} : created.front();
+  }
+
   // `runs` jobs, each behind one fault drawn from `faults` by `seed`, each checked: submitted,
   // found by search, one Slurm job, released, and no submit beyond one per job.
   void seeded_runs(const std::vector<std::string>& faults, unsigned seed, int runs) {
@@ -103,19 +116,13 @@ TEST_F(LostAnswerTest, ACancelThatArrivesWhileUnknownIsAppliedWhenFound) {
 
 TEST_F(LostAnswerTest, AResentPostsCopyIsCancelledWhileHeldAndTheFirstKept) {
   // The first answer is lost and the searches fail, so the job stays blocked ...
-  start_blind();
-  add_job("j1", Shape::cpu_only);
-  once();
-  ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown);
-  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
-  const auto first = slurm_jobs("j1");
-  ASSERT_EQ(first.size(), 1u);
+  const model::JobSnapshot first = blocked_with_its_job("j1");
   // ... while a second copy of the same body reaches Slurm (a proxy re-sent it).
-  const std::uint32_t copy = submit_copy(first[0]);
+  const std::uint32_t copy = submit_copy(first);
   once();
   const auto a = attempt("j1");
   EXPECT_EQ(a.state, AttemptState::pending);
-  EXPECT_EQ(*a.slurm_job_id, first[0].job_id) << "the first copy Slurm created is kept";
+  EXPECT_EQ(*a.slurm_job_id, first.job_id) << "the first copy Slurm created is kept";
   EXPECT_EQ(sim_view(copy).at("state").as_string(), "CANCELLED");
   EXPECT_EQ(sim_view(copy).at("start_time").to_number<std::int64_t>(), 0) << "the copy was held: it never ran";
   const auto events = story("j1");
@@ -125,15 +132,9 @@ TEST_F(LostAnswerTest, AResentPostsCopyIsCancelledWhileHeldAndTheFirstKept) {
 // Two copies, the first ended (cancelled by someone while held) and the second still held: the
 // one that can still run is the attempt's job; nothing ran yet, and nothing is lost.
 TEST_F(LostAnswerTest, OfTwoCopiesTheOneThatCanStillRunIsKept) {
-  start_blind();
-  add_job("j1", Shape::cpu_only);
-  once();
-  ASSERT_EQ(attempt("j1").state, AttemptState::submit_unknown);
-  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
-  const auto first = slurm_jobs("j1");
-  ASSERT_EQ(first.size(), 1u);
-  const std::uint32_t copy = submit_copy(first[0]);
-  step(first[0].job_id, R"({"state": "CANCELLED"})");
+  const model::JobSnapshot first = blocked_with_its_job("j1");
+  const std::uint32_t copy = submit_copy(first);
+  step(first.job_id, R"({"state": "CANCELLED"})");
   once();
   const auto a = attempt("j1");
   EXPECT_EQ(a.state, AttemptState::pending);
@@ -145,13 +146,7 @@ TEST_F(LostAnswerTest, OfTwoCopiesTheOneThatCanStillRunIsKept) {
 
 // Every copy ended without running: nothing ran, so the job is retried at no cost.
 TEST_F(LostAnswerTest, WhenEveryCopyEndedWithoutRunningTheJobIsRetriedAtNoCost) {
-  start_blind();
-  add_job("j1", Shape::cpu_only);
-  once();
-  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
-  const auto first = slurm_jobs("j1");
-  ASSERT_EQ(first.size(), 1u);
-  step(first[0].job_id, R"({"state": "CANCELLED"})");
+  step(blocked_with_its_job("j1").job_id, R"({"state": "CANCELLED"})");
   once();
   EXPECT_EQ(attempt("j1", 1).state, AttemptState::abandoned);
   EXPECT_NE(attempt("j1", 1).outcome_reason.find("ended without running"), std::string::npos);

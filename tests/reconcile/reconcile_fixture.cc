@@ -232,6 +232,21 @@ void ReconcileTest::advance_sim(int seconds) {
   ASSERT_TRUE(answer.ok()) << answer.error().message();
 }
 
+void ReconcileTest::advance_slurm(const std::string& job_id) {
+  for (const auto& record : slurm_jobs(job_id)) {
+    std::string body;
+    const model::SlurmBaseState state = record.state.base;
+    if (state == model::SlurmBaseState::pending && record.state_reason != "JobHeldUser") {
+      body = R"({"state": "RUNNING"})";
+    } else if (state == model::SlurmBaseState::running) {
+      body = R"({"state": "COMPLETED", "completing": true})";
+    } else if (state == model::SlurmBaseState::completed && record.state.has(model::SlurmStateFlag::completing)) {
+      body = R"({"completing": false})";
+    }
+    if (!body.empty()) step(record.job_id, body);
+  }
+}
+
 void ReconcileTest::forget_slurm_jobs() {
   auto answer = sim->control(slurm::HttpMethod::post, "/sim/ids/reset", R"({"next_id": 5000, "forget_jobs": true})");
   ASSERT_TRUE(answer.ok()) << answer.error().message();

@@ -101,6 +101,9 @@ class ReconcileTest : public ::testing::Test {
   // POST /sim/jobs/{id}/state with `body`; the simulated clock moved by `seconds`.
   void step(std::uint32_t id, const std::string& body);
   void advance_sim(int seconds);
+  // Moves the job's Slurm records one step towards their end, as Slurm would once released:
+  // pending (not held) -> running -> completed (completing) -> completed. Reads only Slurm.
+  void advance_slurm(const std::string& job_id);
   // A controller that lost its state: slurmctld forgets every job (slurmdbd keeps them).
   void forget_slurm_jobs();
   // The detail (JSON) of the job's last move into `to_state`; empty when none.
