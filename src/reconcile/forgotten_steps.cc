@@ -15,6 +15,7 @@
 //      still holds records, as diag shows): nothing is concluded; the search is tried again,
 //      spaced (retry_board.h), and said once.
 #include "reconcile/components.h"
+#include "reconcile/found_jobs.h"
 #include "reconcile/retry_board.h"
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
@@ -43,8 +44,6 @@ std::vector<model::JobSnapshot> records_of(const Step& step, const slurm::Search
   }
   return records;
 }
-
-
 
 StepEnd not_every_source_answered(Step& step, const slurm::SearchResult& search) {
   const std::string id = std::to_string(step.attempt.slurm_job_id.value_or(0));
@@ -93,7 +92,8 @@ StepEnd never_ran(Step& step) {
   journal::AttemptChanges changes;
   changes.outcome_reason = words;
   changes.failure_phase = "slurm";
-  journal::EventDetail detail{{"reason", words}, {"evidence", "every source answered: no record, no logs/slurm-job.json"}};
+  journal::EventDetail detail{{"reason", words},
+                              {"evidence", "every source answered: no record shows it ran, and its logs/ is empty"}};
   retry_at_no_cost(step, words, changes, detail);
   return step.move(AttemptState::failed, changes, detail);
 }
@@ -138,7 +138,7 @@ StepEnd conclude_forgotten(Step& step) {
     Verdict v = judge_exit(*exit);
     return end_attempt(step, v, observed_changes(v, records), "exit.json");
   }
-  const bool started = std::any_of(records.begin(), records.end(), [](const auto& r) { return r.start_time; });
+  const bool started = std::any_of(records.begin(), records.end(), ran);
   if (step.attempt.submit_mode == "held" && step.attempt.released_at.empty() && !started &&
       !attempt_started(step)) {
     return never_ran(step);

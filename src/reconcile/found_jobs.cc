@@ -16,12 +16,15 @@ bool FoundJob::live() const {
                      [](const model::JobSnapshot& c) { return !c.state.base_is_final(); });
 }
 
-bool FoundJob::started() const {
-  return std::any_of(components.begin(), components.end(), [](const model::JobSnapshot& c) {
-    return (c.start_time && unix_seconds(*c.start_time) > 0) || c.state.base == model::SlurmBaseState::running ||
-           c.state.base == model::SlurmBaseState::suspended;
-  });
+bool ran(const model::JobSnapshot& record) {
+  if (record.state.base == model::SlurmBaseState::running || record.state.base == model::SlurmBaseState::suspended) {
+    return true;
+  }
+  // slurmdbd's word for a job that never had nodes.
+  return !record.nodes.empty() && record.nodes != "None assigned";
 }
+
+bool FoundJob::started() const { return std::any_of(components.begin(), components.end(), ran); }
 
 std::size_t copy_to_keep(const std::vector<FoundJob>& found) {
   for (std::size_t i = 0; i < found.size(); ++i) {

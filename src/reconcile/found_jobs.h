@@ -20,9 +20,13 @@ struct FoundJob {
 
   // Still live in slurmctld (not final): a copy that could run.
   bool live() const;
-  // A component started (it has a start time, or runs): the copy ran or runs.
+  // A component ran or runs (ran()): the copy ran.
   bool started() const;
 };
+
+// Whether Slurm gave the record nodes (or it runs or is suspended). Not its start time: Slurm
+// sets the start time of a job that ends without starting (cancelled while pending) to its end.
+bool ran(const model::JobSnapshot& record);
 
 // Which of the copies of one attempt Slurm holds is the attempt's job: the first that started
 // (it ran or runs: never run it twice), else the first still live (it can still run), else none

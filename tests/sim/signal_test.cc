@@ -124,11 +124,16 @@ TEST_P(SignalTest, ASignalToAnEndedJobIsAlreadyDoneOnV004xAndSuccessOnV0038) {
   EXPECT_EQ(view(1).at("last_signal").to_number<int>(), 0);
 }
 
+// A pending job that is cancelled never ran: no nodes, and a start time equal to its end (as
+// slurmctld sets it), so a start time alone does not say that a job ran.
 TEST_P(SignalTest, TheDefaultKillCancelsAPendingJob) {
   submit(false);
   HttpResult r = slurm_call(m_sim, m_options, "DELETE", path("job/1"));
   EXPECT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(view(1).at("state"), "CANCELLED");
+  EXPECT_FALSE(view(1).at("allocated").as_bool());
+  EXPECT_GT(view(1).at("start_time").to_number<std::int64_t>(), 0);
+  EXPECT_EQ(view(1).at("start_time"), view(1).at("end_time"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Dialects, SignalTest,

@@ -62,6 +62,7 @@ json::object job_summary(const JobRecord& job) {
   o["submit_time"] = job.submit_time;
   o["start_time"] = job.start_time;
   o["end_time"] = job.end_time;
+  o["allocated"] = job.allocated;  // it was given nodes: it ran (a start time alone does not say so)
   o["last_signal"] = job.last_signal;
   o["auto_progress"] = job.auto_progress;
   return o;

@@ -280,6 +280,10 @@ void JobStore::finish(JobRecord& record, BaseState state, std::int32_t exit_stat
   record.state = state;
   record.exit_status = exit_status;
   record.end_time = to_s(at_ms);
+  // A job that ends without having started (cancelled while pending, a deadline) gets its start
+  // time set to its end, as slurmctld does (job_mgr.c _job_signal at slurm-22-05-8-1 and
+  // slurm-26-05-3-1): a start time alone does not say that a job ran.
+  if (!record.allocated) record.start_time = record.end_time;
   if (completing && record.allocated) {
     record.flags |= state_flag::completing;
   } else {
