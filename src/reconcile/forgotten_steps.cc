@@ -16,9 +16,7 @@
 //      spaced (retry_board.h), and said once.
 #include "reconcile/components.h"
 #include "reconcile/found_jobs.h"
-#include "reconcile/retry_board.h"
 #include "reconcile/slurm_verdict.h"
-#include "reconcile/status_board.h"
 #include "reconcile/steps.h"
 #include "storage/attempt_evidence.h"
 
@@ -47,15 +45,12 @@ std::vector<model::JobSnapshot> records_of(const Step& step, const slurm::Search
 
 StepEnd not_every_source_answered(Step& step, const slurm::SearchResult& search) {
   const std::string id = std::to_string(step.attempt.slurm_job_id.value_or(0));
-  StepEnd end = step.retry_spaced(kRetryKey);
-  if (!step.services.statuses.warn_once(step.attempt.submit_token + ":end unknown")) return end;
-  const std::string words = "Slurm no longer knows job " + id + " and not every source answered (" + search.message +
-                            "): whether and how it ran is unknown; looking again, spaced";
-  step.log(config::LogLevel::warn, words + ". If Slurm forgot it for good (no slurmdbd): `tuneplane-slurm resolve " +
-                                       step.job.job_id + "/" + std::to_string(step.attempt.number) +
-                                       " --lost --reason TEXT`");
-  StepEnd said = step.event("slurm.forgot", {{"reason", words}});
-  return said == StepEnd::failed ? said : end;
+  return step.retry_said_once(kRetryKey, "end unknown", "slurm.forgot",
+                              "Slurm no longer knows job " + id + " and not every source answered (" + search.message +
+                                  "): whether and how it ran is unknown; looking again, spaced",
+                              config::LogLevel::warn,
+                              ". If Slurm forgot it for good: `tuneplane-slurm resolve " + step.job.job_id + "/" +
+                                  std::to_string(step.attempt.number) + " --lost --reason TEXT`");
 }
 
 // Why slurmdbd's silence proves nothing yet (slurmctld still holds records for it, or cannot say
@@ -75,14 +70,10 @@ std::string slurmdbd_behind(Step& step, const slurm::SearchResult& search) {
 }
 
 StepEnd waiting_for_slurmdbd(Step& step, const std::string& behind) {
-  StepEnd end = step.retry_spaced(kRetryKey);
-  if (!step.services.statuses.warn_once(step.attempt.submit_token + ":slurmdbd behind")) return end;
-  const std::string words = "Slurm no longer knows job " + std::to_string(step.attempt.slurm_job_id.value_or(0)) +
-                            " and slurmdbd has no end of it, but " + behind +
-                            ": its silence proves nothing yet; looking again, spaced";
-  step.log(config::LogLevel::warn, words);
-  StepEnd said = step.event("slurm.forgot", {{"reason", words}});
-  return said == StepEnd::failed ? said : end;
+  return step.retry_said_once(kRetryKey, "slurmdbd behind", "slurm.forgot",
+                              "Slurm no longer knows job " + std::to_string(step.attempt.slurm_job_id.value_or(0)) +
+                                  " and slurmdbd has no end of it, but " + behind +
+                                  ": its silence proves nothing yet; looking again, spaced");
 }
 
 // Nothing of the job is left anywhere and it never ran: the job goes on with a new attempt.

@@ -4,7 +4,6 @@
 #include "reconcile/components.h"
 #include "reconcile/found_jobs.h"
 #include "reconcile/retry_board.h"
-#include "reconcile/status_board.h"
 #include "reconcile/steps.h"
 
 namespace tpslurm::reconcile {
@@ -64,11 +63,8 @@ StepEnd identify(Step& step) {
   }
   std::vector<model::JobSnapshot> components = components_of(read, id);
   if (std::string problem = identity_problem(components, tag_of(step.services, step.attempt)); !problem.empty()) {
-    StepEnd end = step.retry_spaced(kWhat);
-    if (!step.services.statuses.warn_once(step.attempt.submit_token + ":identify")) return end;
-    step.log(config::LogLevel::error, "identify: " + problem);
-    StepEnd said = step.event("anomaly", {{"reason", "identify: " + problem + "; not released, checked again"}});
-    return said == StepEnd::failed ? said : end;
+    return step.retry_said_once(kWhat, kWhat, "anomaly", "identify: " + problem + "; not released, checked again",
+                                config::LogLevel::error);
   }
   step.services.retries.forget(step.attempt.submit_token, kWhat);
   if (std::string problem = requeue_problem(components); !problem.empty()) {
@@ -135,19 +131,6 @@ StepEnd identify_and_release(Step& step) {
   return StepEnd::wait;
 }
 
-namespace {
-
-// A cancel Slurm did not take: tried again spaced, and said once (an event of `kind`).
-StepEnd cancel_failed(Step& step, std::string_view kind, const std::string& words) {
-  StepEnd end = step.retry_spaced(kCancel);
-  if (!step.services.statuses.warn_once(step.attempt.submit_token + ":cancel")) return end;
-  step.log(config::LogLevel::warn, words + "; tried again, spaced");
-  StepEnd said = step.event(kind, {{"reason", words}});
-  return said == StepEnd::failed ? said : end;
-}
-
-}  // namespace
-
 StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause cause, const std::string& retry_because) {
   const bool anomaly = cause == CancelCause::anomaly;
   if (step.not_due(kCancel)) return StepEnd::wait;
@@ -155,7 +138,8 @@ StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause caus
   slurm::CancelResult cancelled =
       step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
   if (!cancelled.ok() && cancelled.outcome != slurm::Outcome::not_found) {
-    return cancel_failed(step, anomaly ? "anomaly" : "cancel.failed", problem + "; cancel failed: " + cancelled.message);
+    return step.retry_said_once(kCancel, kCancel, anomaly ? "anomaly" : "cancel.failed",
+                                problem + "; cancel failed: " + cancelled.message + "; tried again, spaced");
   }
   journal::AttemptChanges changes;
   changes.outcome_reason = (anomaly ? "anomaly: " : "") + problem + "; cancelled";
@@ -208,7 +192,7 @@ StepEnd apply_cancel(Step& step) {
   if (step.not_due(kCancel)) return StepEnd::wait;
   slurm::CancelResult answer = step.services.slurm.cancel(ref);
   if (!answer.ok() && answer.outcome != slurm::Outcome::not_found) {
-    return cancel_failed(step, "cancel.failed", answer.message);
+    return step.retry_said_once(kCancel, kCancel, "cancel.failed", answer.message + "; tried again, spaced");
   }
   return step.move(AttemptState::cancelled, changes,
                    {{"reason", words}, {"slurm", answer.already_done ? "had already ended" : "cancelled"}});

@@ -41,17 +41,23 @@ StepEnd Step::retry_spaced(std::string_view what) {
   return StepEnd::wait;
 }
 
+StepEnd Step::retry_said_once(std::string_view what, std::string_view once, std::string_view kind,
+                              const std::string& words, config::LogLevel level, const std::string& advice) {
+  StepEnd end = retry_spaced(what);
+  if (!services.statuses.warn_once(attempt.submit_token + ":" + std::string(once))) return end;
+  log(level, words + advice);
+  StepEnd said = event(kind, {{"reason", words}});
+  return said == StepEnd::failed ? said : end;
+}
+
 StepEnd Step::storage_failed(const Error& error, std::string_view what) {
   if (!storage::probe_storage_root(services.settings.storage_root).ok()) {
     result.storage_condition = error;
     return StepEnd::wait;
   }
-  retry_spaced(what);
-  if (!services.statuses.warn_once(attempt.submit_token + ":" + std::string(what))) return StepEnd::wait;
-  const std::string words = std::string(what) + " of this attempt failed (" + error.message() +
-                            "); the storage root takes writes, so only this attempt waits; tried again, spaced";
-  log(config::LogLevel::warn, words);
-  return event(std::string(what) + ".blocked", {{"reason", words}});
+  return retry_said_once(what, what, std::string(what) + ".blocked",
+                         std::string(what) + " of this attempt failed (" + error.message() +
+                             "); the storage root takes writes, so only this attempt waits; tried again, spaced");
 }
 
 StepEnd Step::move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail) {

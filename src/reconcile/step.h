@@ -58,6 +58,12 @@ struct Step {
   bool not_due(std::string_view what);
   // `what` met the same answer again: it is tried again spaced. Returns wait.
   StepEnd retry_spaced(std::string_view what);
+  // `what` meets a situation that lasts (`once` names it): tried again spaced, and the first
+  // time only, `words` logged at `level` (with `advice` appended) and journaled as an event of
+  // `kind`. Returns wait (or failed).
+  StepEnd retry_said_once(std::string_view what, std::string_view once, std::string_view kind,
+                          const std::string& words, config::LogLevel level = config::LogLevel::warn,
+                          const std::string& advice = {});
   // A file operation for the attempt (`what`: "prepare", "cleanup") failed with `error`. When
   // the storage root still takes a write, the problem is this attempt's own: the step is tried
   // again spaced and it is said once, as an event and a warning (every other attempt goes on);
