@@ -6,11 +6,11 @@
 //      reads as a program killed by SIGTERM); slurmctld listing it after all: look again;
 //   2. logs/exit.json alone, when every source answered and slurmdbd has no end of it (no record,
 //      one slurmctld never closed because it forgot the job, or a site without slurmdbd);
-//   3. every source answered and none knows how it ended: a held job the journal never released,
-//      that no record shows started and whose logs/ is empty (Slurm opens the job's output files
-//      there when it starts, and the batch script's first act writes logs/slurm-job.json), never
-//      ran — it is retried at no cost to the job's attempts; any other is `lost`, with the
-//      evidence;
+//   3. every source answered and none knows how it ended: a job that no record (Slurm's, or the
+//      journal's: followed running, given nodes) shows was given nodes and whose logs/ is empty (Slurm opens the batch step's output there when it launches
+//      it, and the batch script's first act writes logs/slurm-job.json) never started, and a job
+//      Slurm forgot never will — it is retried at no cost to the job's attempts (held or already
+//      released alike); any other is `lost`, with the evidence;
 //   4. a source that did not answer, or a slurmdbd that is behind (slurmctld's DBD agent queue
 //      still holds records, as diag shows): nothing is concluded; the search is tried again,
 //      spaced (retry_board.h), and said once.
@@ -76,10 +76,19 @@ StepEnd waiting_for_slurmdbd(Step& step, const std::string& behind) {
                                   ": its silence proves nothing yet; looking again, spaced");
 }
 
+// The journal saw the job run: it was followed running, or a component was given nodes.
+bool journal_says_ran(const Step& step) {
+  if (step.attempt.state == AttemptState::running) return true;
+  const auto components = parse_components(step.attempt.components);
+  return std::any_of(components.begin(), components.end(), [](const JournaledComponent& c) {
+    return !c.nodes.empty() && c.nodes != "None assigned";
+  });
+}
+
 // Nothing of the job is left anywhere and it never ran: the job goes on with a new attempt.
 StepEnd never_ran(Step& step) {
   const std::string words = "Slurm forgot job " + std::to_string(step.attempt.slurm_job_id.value_or(0)) +
-                            " before it was released, and no source saw it run";
+                            " before it started, and no source saw it run";
   journal::AttemptChanges changes;
   changes.outcome_reason = words;
   changes.failure_phase = "slurm";
@@ -129,9 +138,10 @@ StepEnd conclude_forgotten(Step& step) {
     Verdict v = judge_exit(*exit);
     return end_attempt(step, v, observed_changes(v, records), "exit.json");
   }
-  const bool started = std::any_of(records.begin(), records.end(), ran);
-  if (step.attempt.submit_mode == "held" && step.attempt.released_at.empty() && !started &&
-      !attempt_started(step)) {
+  // Slurm opens the batch step's output in logs/ when it launches it: an empty logs/, with no
+  // record (Slurm's or the journal's) that ever had nodes, is a job that never started, and one
+  // Slurm forgot cannot start.
+  if (!journal_says_ran(step) && std::none_of(records.begin(), records.end(), ran) && !attempt_started(step)) {
     return never_ran(step);
   }
   return lost(step);

@@ -8,6 +8,7 @@
 
 #include "reconcile/components.h"
 #include "reconcile_fixture.h"
+#include "storage/layout.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
@@ -265,6 +266,9 @@ TEST_F(FollowTest, AJobNoSourceKnowsIsLostWithTheEvidence) {
   journal::AttemptChanges identified;
   identified.identified = true;
   ASSERT_TRUE(journal().update_attempt(key, AttemptState::submitted, identified, "identified", {}).ok());
+  // Its batch step launched once: Slurm opened its output in the attempt's logs/.
+  tpslurm::testing::write_test_file(
+      storage::attempt_dir(settings.storage_root, "j1", 1) + "/logs/batch.out", "started\n");
   once();
   EXPECT_EQ(attempt("j1").state, AttemptState::submitted) << "one poll without the job is not yet gone";
   once();

@@ -39,13 +39,30 @@ TEST_F(ForgottenTest, AHeldJobSlurmForgotBeforeIdentifyIsRetriedAtNoCost) {
   once();
   const auto first = attempt("j1", 1);
   EXPECT_EQ(first.state, AttemptState::failed);
-  EXPECT_NE(first.outcome_reason.find("before it was released"), std::string::npos) << first.outcome_reason;
+  EXPECT_NE(first.outcome_reason.find("before it started"), std::string::npos) << first.outcome_reason;
   EXPECT_EQ(first.cleanup, CleanupStep::closed);
   EXPECT_NE(event_detail("j1", "failed").find("costs none of the job's attempts"), std::string::npos);
   EXPECT_EQ(job("j1").max_attempts, 2) << "the attempt that never ran is granted back";
   EXPECT_EQ(attempt("j1", 2).state, AttemptState::pending);
   EXPECT_EQ(count_events("j1", "anomaly"), 0);
   EXPECT_EQ(sim->stat("submits_received"), 2);
+}
+
+// Released, but forgotten before it started: nothing shows it ran (no record with nodes, an
+// empty logs/), and Slurm cannot start a job it no longer knows.
+TEST_F(ForgottenTest, AReleasedJobSlurmForgotBeforeItStartedIsRetriedAtNoCost) {
+  start();
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::pending);
+  ASSERT_FALSE(attempt("j1").released_at.empty());
+  forget_slurm_jobs();
+  let_retries_fall_due();
+  once();
+  EXPECT_EQ(attempt("j1", 1).state, AttemptState::failed);
+  EXPECT_NE(attempt("j1", 1).outcome_reason.find("before it started"), std::string::npos);
+  EXPECT_EQ(attempt("j1", 2).state, AttemptState::pending);
+  EXPECT_EQ(job("j1").max_attempts, 2);
 }
 
 TEST_F(ForgottenTest, AForgottenJobThatLeftItsStartEvidenceIsLostNotRetried) {
