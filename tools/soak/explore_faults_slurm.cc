@@ -46,11 +46,10 @@ void accounting_lag(const Action& action, World& world) {
 
 void copies(const Action& action, World& world) {
   if (action.follow_up) {
-    const std::string error = world.copy_id ? step_job(world, world.copy_id, R"({"state": "CANCELLED"})") : "none";
+    const std::uint32_t id = world.copies[action.pick];
+    const std::string error = id ? step_job(world, id, R"({"state": "CANCELLED"})") : "there was none";
     note(world, action,
-         error.empty() ? "the copy " + std::to_string(world.copy_id) + " cancelled"
-                       : "the copy was not cancelled (" + error + ")");
-    world.copy_id = 0;
+         error.empty() ? "the copy " + std::to_string(id) + " cancelled" : "the copy was not cancelled (" + error + ")");
     return;
   }
   if (action.variant == 1) {
@@ -68,7 +67,7 @@ void copies(const Action& action, World& world) {
   const model::JobTag tag{a.tag_name, model::tag_comment(a.submit_token), a.attempt_dir};
   auto copy = submit_held_copy(world.sim.url(), world.sim.key_file(), tag);
   if (!copy.ok()) return note(world, action, "no copy of " + a.tag_name + ": " + copy.error().message());
-  world.copy_id = *copy;
+  world.copies[action.pick] = *copy;
   note(world, action, "held copy " + std::to_string(*copy) + " of " + a.job_id + "/" + std::to_string(a.number) +
                           " (" + a.state + ")");
 }

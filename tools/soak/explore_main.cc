@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   std::string work_dir;
   bool keep = false;
   bool list = false;
+  std::string without;
   CLI::App app{"tp-explore: seeded fault schedules against tuneplane-slurm serve and the simulator"};
   app.add_option("--seed", seed, "the (first) schedule's seed (default: random, printed)");
   app.add_option("--seeds", seeds, "A..B: every seed from A to B; or N,M,... (ranges allowed)");
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
   app.add_option("--jobs", o.schedule.jobs, "jobs fed per schedule")->capture_default_str();
   app.add_option("--min-faults", o.schedule.min_faults, "fewest faults per schedule")->capture_default_str();
   app.add_option("--max-faults", o.schedule.max_faults, "most faults per schedule")->capture_default_str();
+  app.add_option("--without", without, "fault kinds never drawn, comma-separated (e.g. forget_jobs,sigkill)");
   app.add_option("--drain-seconds", o.drain_seconds, "bound on each drain")->capture_default_str();
   app.add_option("--grace", o.grace_s, "seconds serve has to answer SIGTERM")->capture_default_str();
   app.add_option("--daemon", o.daemon_binary, "the tuneplane-slurm binary")->capture_default_str();
@@ -75,6 +77,16 @@ int main(int argc, char** argv) {
   app.add_flag("--list", list, "print the schedules the seeds draw, run nothing");
   app.add_flag("--plant", o.plant, "after each drain plant a duplicate run, a run twice and a stuck cleanup");
   CLI11_PARSE(app, argc, argv);
+  for (std::size_t at = 0; !without.empty() && at <= without.size();) {
+    const auto comma = std::min(without.find(',', at), without.size());
+    FaultKind kind;
+    if (!fault_kind(without.substr(at, comma - at), kind)) {
+      std::fprintf(stderr, "tp-explore: --without: no fault kind \"%s\"\n", without.substr(at, comma - at).c_str());
+      return 2;
+    }
+    o.schedule.without.insert(kind);
+    at = comma + 1;
+  }
   std::vector<std::uint64_t> list_of_seeds;
   if (!seeds.empty() && !parse_seeds(seeds, list_of_seeds)) {
     std::fprintf(stderr, "tp-explore: --seeds wants A..B or N,M,... (A <= B)\n");

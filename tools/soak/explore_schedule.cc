@@ -20,10 +20,12 @@ int integer(std::mt19937_64& random, int low, int high) {
 }
 
 // The kinds a timeline fault may be drawn from, given what was drawn before.
-std::vector<FaultKind> candidates(const Schedule& s, bool restore_drawn, bool rename_drawn) {
+std::vector<FaultKind> candidates(const Schedule& s, const ScheduleOptions& options, bool restore_drawn,
+                                  bool rename_drawn) {
   std::vector<FaultKind> out;
   for (int k = 1; k < kFaultKinds; ++k) {
     const auto kind = static_cast<FaultKind>(k);
+    if (options.without.count(kind)) continue;
     if (kind == FaultKind::accounting_lag && !s.accounting) continue;
     // A restore and a rename in one schedule would restore a journal of the old deployment.
     if ((kind == FaultKind::restore_backup || kind == FaultKind::rename) && (restore_drawn || rename_drawn)) continue;
@@ -72,12 +74,22 @@ void add_fault(Schedule& s, std::mt19937_64& random, FaultKind kind) {
 
 const char* fault_name(FaultKind kind) { return kNames[static_cast<int>(kind)]; }
 
+bool fault_kind(const std::string& name, FaultKind& kind) {
+  for (int k = 0; k < kFaultKinds; ++k) {
+    if (name == kNames[k]) {
+      kind = static_cast<FaultKind>(k);
+      return true;
+    }
+  }
+  return false;
+}
+
 Schedule draw_schedule(std::uint64_t seed, const ScheduleOptions& options) {
   std::mt19937_64 random(seed);
   Schedule s;
   s.seed = seed;
   s.seconds = options.seconds;
-  s.accounting = uniform(random, 0, 1) >= 0.25;
+  s.accounting = uniform(random, 0, 1) >= 0.25 || options.without.count(FaultKind::no_accounting) > 0;
   s.job_seconds = integer(random, 4, 15);
   s.pending_s = integer(random, 1, 8);
   s.min_job_age_s = uniform(random, 0, 1) < 0.5 ? 10 : 300;
@@ -87,7 +99,8 @@ Schedule draw_schedule(std::uint64_t seed, const ScheduleOptions& options) {
   const int count = integer(random, options.min_faults, options.max_faults);
   bool restore_drawn = false, rename_drawn = false;
   for (int i = 0; i < count; ++i) {
-    const auto kinds = candidates(s, restore_drawn, rename_drawn);
+    const auto kinds = candidates(s, options, restore_drawn, rename_drawn);
+    if (kinds.empty()) break;
     const FaultKind kind = kinds[static_cast<std::size_t>(integer(random, 0, static_cast<int>(kinds.size()) - 1))];
     restore_drawn = restore_drawn || kind == FaultKind::restore_backup;
     rename_drawn = rename_drawn || kind == FaultKind::rename;

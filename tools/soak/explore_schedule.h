@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,8 @@ enum class FaultKind {
 constexpr int kFaultKinds = 11;
 
 const char* fault_name(FaultKind kind);
+// The kind named `name`; false when there is none.
+bool fault_kind(const std::string& name, FaultKind& kind);
 
 struct Action {
   double at_s = 0;
@@ -44,6 +47,7 @@ struct ScheduleOptions {
   int jobs = 12;     // jobs fed over its first 70 %
   int min_faults = 3;
   int max_faults = 6;
+  std::set<FaultKind> without;  // kinds never drawn (to explore around a known finding)
 };
 
 struct Schedule {

@@ -33,5 +33,19 @@ TEST(ExploreSchedule, ActionsAreInTimeOrderWithinTheRules) {
   }
 }
 
+TEST(ExploreSchedule, KindsLeftOutAreNeverDrawn) {
+  ScheduleOptions options;
+  options.without = {FaultKind::forget_jobs, FaultKind::no_accounting};
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    const Schedule s = draw_schedule(seed, options);
+    EXPECT_TRUE(s.accounting) << seed;
+    for (const auto& a : s.actions) EXPECT_NE(a.kind, FaultKind::forget_jobs) << seed;
+  }
+  FaultKind kind;
+  ASSERT_TRUE(fault_kind("plant_links", kind));
+  EXPECT_EQ(kind, FaultKind::plant_links);
+  EXPECT_FALSE(fault_kind("clock_step", kind));
+}
+
 }  // namespace
 }  // namespace tpslurm::soak

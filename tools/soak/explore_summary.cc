@@ -15,13 +15,19 @@ void tell(const std::string& line) {
 
 }  // namespace
 
+std::string Summary::without() const {
+  std::string kinds;
+  for (const auto kind : m_options.schedule.without) kinds += std::string(kinds.empty() ? "" : ",") + fault_name(kind);
+  return kinds.empty() ? std::string() : " --without " + kinds;
+}
+
 std::string Summary::replay(std::uint64_t seed) const {
   const auto& s = m_options.schedule;
   return m_program + " --seed " + std::to_string(seed) + " --seconds " + std::to_string(s.seconds) + " --jobs " +
          std::to_string(s.jobs) + " --min-faults " + std::to_string(s.min_faults) + " --max-faults " +
          std::to_string(s.max_faults) + " --drain-seconds " + std::to_string(m_options.drain_seconds) + " --grace " +
          fixed(m_options.grace_s, 0) + " --daemon " + m_options.daemon_binary + " --sim " + m_options.sim_binary +
-         (m_options.plant ? " --plant" : "");
+         without() + (m_options.plant ? " --plant" : "");
 }
 
 // With --plant a schedule is as expected when it counts exactly the three planted cases.

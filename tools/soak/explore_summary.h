@@ -26,6 +26,7 @@ class Summary {
 
  private:
   std::string replay(std::uint64_t seed) const;
+  std::string without() const;  // " --without a,b" or empty
   bool clean(const ScheduleResult& r) const;
 
   const ExploreOptions& m_options;

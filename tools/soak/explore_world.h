@@ -6,7 +6,7 @@
 #pragma once
 
 #include <cstdint>
-#include <random>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,13 +32,12 @@ struct World {
   const OutsideTree& outside;
   JournalView journal;
   std::string work_dir;
-  std::mt19937_64 random;
   std::vector<std::string> notes;
   std::vector<std::string> findings;
   std::vector<std::string> instances;  // every TUNEPLANE_INSTANCE the deployment had, first first
   std::string backup_file;             // between a backup and its restore
   std::int64_t auth_seq = -1;          // the journal's last event when the token turned bad
-  std::uint32_t copy_id = 0;           // the copy a `copies` fault will cancel
+  std::map<std::uint64_t, std::uint32_t> copies;  // by the action's pick: the copy its follow-up cancels
   int planted = 0;                     // logs/ directories with planted links
 };
 
