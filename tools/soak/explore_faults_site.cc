@@ -1,5 +1,9 @@
 // The faults that happen at the site: the token turning bad, a journal restored from an older
 // backup, the deployment renamed, links and FIFOs planted in a running attempt's logs/.
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
 #include "explore_faults.h"
 
 namespace tpslurm::soak {
@@ -8,8 +12,18 @@ void auth_fails(const Action& action, World& world) {
   if (!action.follow_up) {
     auto seq = world.journal.last_event_seq();
     world.auth_seq = seq.ok() ? *seq : -1;
+    std::string burst;
+    if (auth_burst(action) && world.backup_file.empty()) {
+      for (int i = 0; i < 4; ++i) {
+        char id[32];
+        std::snprintf(id, sizeof id, "exp-b%02d", ++world.burst_jobs);
+        if (world.deployment.submit(id) != 0) world.findings.push_back(std::string("submit of ") + id + " failed");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(auth_burst_ms(action)));
+      burst = "4 jobs submitted, " + std::to_string(auth_burst_ms(action)) + " ms later ";
+    }
     auto bad = world.tokens.bad();
-    return note(world, action, bad.ok() ? "the token file holds a token signed by another key"
+    return note(world, action, bad.ok() ? burst + "the token file holds a token signed by another key"
                                         : "cannot write the bad token: " + bad.error().message());
   }
   auto good = world.tokens.good();

@@ -161,7 +161,7 @@ ScheduleResult run_schedule(const ExploreOptions& options, std::uint64_t seed, c
   }
   DaemonControl daemon(*deployment, options.grace_s);
   World world{r.schedule, **sim, *deployment, daemon, tokens, *outside, JournalView(deployment->journal_path()),
-              work_dir, {}, {}, {"explore"}, {}, -1, {}, 0};
+              work_dir, {}, {}, {"explore"}, {}, -1, {}, 0, 0};
   Nodes nodes;
   Operator op(world, options.escape_bound_s, options.patience_s);
   if (!daemon.start()) {

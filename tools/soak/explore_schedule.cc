@@ -74,6 +74,9 @@ void add_fault(Schedule& s, std::mt19937_64& random, FaultKind kind) {
 
 const char* fault_name(FaultKind kind) { return kNames[static_cast<int>(kind)]; }
 
+bool auth_burst(const Action& a) { return a.kind == FaultKind::auth_fails && a.pick % 2 == 1; }
+int auth_burst_ms(const Action& a) { return 200 + static_cast<int>((a.pick >> 1) % 1300); }
+
 bool fault_kind(const std::string& name, FaultKind& kind) {
   for (int k = 0; k < kFaultKinds; ++k) {
     if (name == kNames[k]) {
@@ -122,8 +125,9 @@ std::string describe(const Action& a) {
     case FaultKind::accounting_lag:
       return what + ": slurmdbd behind for " + std::to_string(a.seconds) + " s";
     case FaultKind::auth_fails:
-      return what + (a.follow_up ? ": the good token back" : ": a token signed by another key for " +
-                                                                std::to_string(a.seconds) + " s");
+      if (a.follow_up) return what + ": the good token back";
+      return what + (auth_burst(a) ? ": 4 jobs at once, " + std::to_string(auth_burst_ms(a)) + " ms later" : "") +
+             ": a token signed by another key for " + std::to_string(a.seconds) + " s";
     case FaultKind::copies:
       if (a.follow_up) return what + ": the copy cancelled while held";
       return what + (a.variant == 1 ? ": a held job of an attempt cancelled" : ": a held copy of a live attempt");

@@ -42,6 +42,12 @@ struct Action {
   std::uint64_t pick = 0;  // which attempt or job it picks among the candidates at its time
 };
 
+// Whether an auth_fails action first submits a burst of jobs and turns the token bad
+// auth_burst_ms() later, while their submits are under way (from its `pick`, so that the draw
+// of every other action stays as it was).
+bool auth_burst(const Action& action);
+int auth_burst_ms(const Action& action);
+
 struct ScheduleOptions {
   int seconds = 40;  // the timeline's length
   int jobs = 12;     // jobs fed over its first 70 %

@@ -39,6 +39,7 @@ struct World {
   std::int64_t auth_seq = -1;          // the journal's last event when the token turned bad
   std::map<std::uint64_t, std::uint32_t> copies;  // by the action's pick: the copy its follow-up cancels
   int planted = 0;                     // logs/ directories with planted links
+  int burst_jobs = 0;                  // jobs exp-b01… an auth fault submitted at once
 };
 
 // Applies one action of the schedule (explore_faults*.cc); what it did goes to `notes`.
