@@ -84,6 +84,24 @@ TEST(Control, BulkGivesEachJobItsOwnNameCommentAndDirectoryWhenListed) {
             "\"comments\" must be an array of strings, one per job");
 }
 
+TEST(Control, ArchiveListsEveryRecordEverCreatedAlsoAfterAnIdReset) {
+  SimInstance sim(test_options());
+  control(sim, "POST", "/sim/jobs/bulk", R"({"count": 2, "state": "COMPLETED", "names": ["a", "b"]})");
+  control(sim, "POST", "/sim/ids/reset", R"({"next_id": 2, "forget_jobs": true})");
+  control(sim, "POST", "/sim/jobs/bulk", R"({"count": 1, "names": ["c"]})");
+  const json::value archive = control(sim, "GET", "/sim/archive");
+  const json::array& jobs = archive.at("jobs").as_array();
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[1].at("job_id").to_number<int>(), 2);
+  EXPECT_EQ(jobs[1].at("name"), "b");
+  EXPECT_EQ(jobs[1].at("in_controller"), false);
+  EXPECT_EQ(jobs[2].at("job_id").to_number<int>(), 2);
+  EXPECT_EQ(jobs[2].at("name"), "c");
+  EXPECT_EQ(jobs[2].at("state"), "PENDING");
+  EXPECT_EQ(jobs[2].at("in_controller"), true);
+  EXPECT_GT(jobs[0].at("start_time").to_number<std::int64_t>(), 0);
+}
+
 TEST(Control, StatsCountRoutesBytesAndConnections) {
   SimOptions options = test_options();
   SimInstance sim(options);

@@ -35,6 +35,7 @@ constexpr Route kRoutes[] = {
     {"POST", "jobs/bulk", jobs_bulk},
     {"POST", "jobs/advance", jobs_advance},
     {"POST", "ids/reset", ids_reset},
+    {"GET", "archive", archive},
     {"GET", "faults", faults_get},
     {"DELETE", "faults", faults_clear},
     {"DELETE", "faults/{id}", fault_remove},

@@ -9,6 +9,7 @@
 #include "auth.h"
 #include "control_body.h"
 #include "control_routes.h"
+#include "control_views.h"
 
 namespace tpslurm::sim::control {
 
@@ -193,6 +194,12 @@ HttpReply ids_reset(const ControlCall& call) {
   call.sim.store.reset_ids(static_cast<std::uint32_t>(next.value_or(call.sim.options.first_job_id)), forget.value_or(true));
   return json_out(200, json::object{{"next_job_id", call.sim.store.next_job_id()},
                                     {"jobs_in_controller", call.sim.store.controller_jobs().size()}});
+}
+
+HttpReply archive(const ControlCall& call) {
+  json::array jobs;
+  for (const auto& record : call.sim.store.accounting()) jobs.emplace_back(job_brief(*record));
+  return json_out(200, json::object{{"jobs", std::move(jobs)}});
 }
 
 }  // namespace tpslurm::sim::control

@@ -44,6 +44,9 @@ HttpReply job_unknown_endpoint(const ControlCall& call);
 HttpReply jobs_bulk(const ControlCall& call);
 HttpReply jobs_advance(const ControlCall& call);
 HttpReply ids_reset(const ControlCall& call);
+// Every record ever created, oldest first, in brief (slurmdbd's archive: purged and forgotten
+// records included, and records whose id an id reset gave out again).
+HttpReply archive(const ControlCall& call);
 
 // Fault rules (control_fault_routes.cc).
 HttpReply faults_get(const ControlCall& call);

@@ -68,6 +68,18 @@ json::object job_summary(const JobRecord& job) {
   return o;
 }
 
+json::object job_brief(const JobRecord& job) {
+  return json::object{{"job_id", job.job_id},
+                      {"name", job.name},
+                      {"comment", job.comment},
+                      {"current_working_directory", job.cwd},
+                      {"standard_output", job.std_out},
+                      {"state", std::string(base_state_name(job.state))},
+                      {"hold", job.hold},
+                      {"start_time", job.start_time},
+                      {"in_controller", job.in_controller}};
+}
+
 json::object timing_json(const Timing& t, std::int64_t min_job_age_s) {
   return json::object{{"mode", t.automatic ? "auto" : "manual"},
                       {"pending_ms", t.pending_ms},

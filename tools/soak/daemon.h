@@ -1,13 +1,15 @@
 // Deployment and Daemon: one tuneplane-slurm deployment under a root directory (state, storage
 // with a test image, catalogs; the daemon mints its tokens from the simulator's HS256 key file,
-// so no token is ever written by the soak) and the `serve` process on it, which the soak
-// SIGKILLs and restarts. Every process's output is appended to <root>/serve.log or
-// <root>/cli.log. The daemon polls every `poll_interval`. Not thread-safe, except submit(),
-// which may run on several threads at once.
+// so no token is ever written by the soak, or, with `token_file` set, reads the token the caller
+// keeps in that file) and the `serve` process on it, which the soak SIGKILLs and restarts. Every
+// process's output is appended to <root>/serve.log or <root>/cli.log. The daemon polls every
+// `poll_interval`. Not thread-safe, except submit() and command(), which may run on several
+// threads at once (but not beside set_instance()).
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "process.h"
 
@@ -19,6 +21,10 @@ struct DeploymentConfig {
   std::string slurm_url;  // the simulator
   std::string key_file;   // the simulator's HS256 key
   std::string poll_interval = "5s";
+  std::string instance = "soak";     // TUNEPLANE_INSTANCE: job names are tp-<instance>-<job>-<n>
+  std::string token_file;            // set: TUNEPLANE_SLURM_JWT_FILE instead of minting from key_file
+  std::string quiet_period = "20s";  // TUNEPLANE_RESOLVE_QUIET_PERIOD
+  int max_attempts = 1;              // each request's spec.retry.max_attempts
 };
 
 class Deployment {
@@ -27,6 +33,8 @@ class Deployment {
   static std::optional<Deployment> create(const DeploymentConfig& config, std::string& error);
 
   const std::string& journal_path() const { return m_journal; }
+  const std::string& root() const { return m_config.root; }
+  const std::string& instance() const { return m_config.instance; }
   const Environment& environment() const { return m_env; }
 
   // `tuneplane-slurm submit` of a CPU-only job `job_id`; its exit code.
@@ -34,6 +42,10 @@ class Deployment {
   // `tuneplane-slurm resolve JOB/N --absent`, as the operator who checked that Slurm never had
   // it; its exit code (refused while the quiet period runs or no complete search followed it).
   int resolve_absent(const std::string& attempt) const;
+  // `tuneplane-slurm ARGS...` run to its end (output in cli.log); its exit code.
+  int command(const std::vector<std::string>& args) const;
+  // Another TUNEPLANE_INSTANCE for every process started from now on.
+  void set_instance(const std::string& instance);
   // `tuneplane-slurm serve` started; nothing when it could not be.
   std::optional<Process> serve(std::string& error) const;
 

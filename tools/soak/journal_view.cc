@@ -100,14 +100,53 @@ Result<std::vector<AttemptRow>> JournalView::attempts() const {
     std::vector<AttemptRow> rows;
     SQLite::Statement q(db,
                         "SELECT j.job_id, coalesce(a.number, 0), coalesce(a.state, ''), coalesce(a.cleanup, ''), "
-                        "coalesce(a.slurm_job_id, 0), coalesce(a.submit_token, ''), j.phase "
+                        "coalesce(a.slurm_job_id, 0), coalesce(a.submit_token, ''), j.phase, j.desire, "
+                        "coalesce(a.tag_name, ''), coalesce(a.attempt_dir, '') "
                         "FROM jobs j LEFT JOIN attempts a ON a.job_id = j.job_id");
     while (q.executeStep()) {
       rows.push_back({q.getColumn(0).getString(), q.getColumn(1).getInt(), q.getColumn(2).getString(),
                       q.getColumn(3).getString(), q.getColumn(4).getInt64(), q.getColumn(5).getString(),
-                      q.getColumn(6).getString()});
+                      q.getColumn(6).getString(), q.getColumn(7).getString(), q.getColumn(8).getString(),
+                      q.getColumn(9).getString()});
     }
     return rows;
+  });
+}
+
+Result<std::map<AttemptKey, std::string>> JournalView::retry_decisions() const {
+  return with_db<std::map<AttemptKey, std::string>>(m_path, [](SQLite::Database& db) {
+    std::map<AttemptKey, std::string> out;
+    SQLite::Statement q(db,
+                        "SELECT job_id, attempt, json_extract(detail, '$.retry') FROM events WHERE attempt IS NOT NULL "
+                        "AND json_extract(detail, '$.retry') IS NOT NULL ORDER BY seq");
+    while (q.executeStep()) out[key_of(q.getColumn(0).getString(), q.getColumn(1).getInt())] = q.getColumn(2).getString();
+    return out;
+  });
+}
+
+Result<bool> JournalView::control_set(const std::string& name) const {
+  return with_db<bool>(m_path, [&name](SQLite::Database& db) {
+    SQLite::Statement q(db, "SELECT 1 FROM controls WHERE name = ?");
+    q.bind(1, name);
+    return q.executeStep();
+  });
+}
+
+Result<std::int64_t> JournalView::last_event_seq() const {
+  return with_db<std::int64_t>(
+      m_path, [](SQLite::Database& db) { return db.execAndGet("SELECT coalesce(max(seq), 0) FROM events").getInt64(); });
+}
+
+Result<std::vector<AttemptKey>> JournalView::entered(const std::string& state, std::int64_t after_seq) const {
+  return with_db<std::vector<AttemptKey>>(m_path, [&state, after_seq](SQLite::Database& db) {
+    std::vector<AttemptKey> out;
+    SQLite::Statement q(db,
+                        "SELECT job_id, attempt FROM events WHERE kind = 'attempt.state' AND to_state = ? AND seq > ? "
+                        "ORDER BY seq");
+    q.bind(1, state);
+    q.bind(2, after_seq);
+    while (q.executeStep()) out.push_back(key_of(q.getColumn(0).getString(), q.getColumn(1).getInt()));
+    return out;
   });
 }
 

@@ -21,6 +21,9 @@ struct AttemptRow {
   std::int64_t slurm_job_id = 0;  // 0: none
   std::string submit_token;
   std::string job_phase;
+  std::string desire;       // the job's: run or cancel
+  std::string tag_name;     // the Slurm job name it was given (empty before it was prepared)
+  std::string attempt_dir;  // its directory under the storage root (empty before it was prepared)
 };
 
 // "job/number": how the soak names an attempt.
@@ -47,6 +50,14 @@ class JournalView {
   Result<Counts> counts() const;
   // Every attempt with its job's phase, and a row with number 0 for each job without one.
   Result<std::vector<AttemptRow>> attempts() const;
+  // Each ended attempt's retry decision, as its end event says it ("yes: ..." or "no: ...").
+  Result<std::map<AttemptKey, std::string>> retry_decisions() const;
+  // Whether a control (`safe_mode`, `paused`) is set.
+  Result<bool> control_set(const std::string& name) const;
+  // The newest event's sequence number (0: none).
+  Result<std::int64_t> last_event_seq() const;
+  // Attempts an event after `after_seq` moved into `state`.
+  Result<std::vector<AttemptKey>> entered(const std::string& state, std::int64_t after_seq) const;
 
  private:
   std::string m_path;

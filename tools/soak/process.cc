@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <fstream>
+#include <thread>
 
 namespace tpslurm::soak {
 namespace {
@@ -48,6 +49,7 @@ Process& Process::operator=(Process&& other) noexcept {
   if (this != &other) {
     if (m_pid > 0) signal_and_wait(SIGKILL);
     m_pid = other.m_pid;
+    m_exit = other.m_exit;
     other.m_pid = -1;
   }
   return *this;
@@ -62,6 +64,7 @@ bool Process::running() {
   int status = 0;
   if (waitpid(m_pid, &status, WNOHANG) == m_pid) {
     m_pid = -1;
+    m_exit = exit_code_of(status);
     return false;
   }
   return true;
@@ -74,12 +77,35 @@ int Process::signal_and_wait(int signal) {
 }
 
 int Process::wait() {
-  if (m_pid <= 0) return -1;
+  if (m_pid <= 0) return m_exit;
   int status = 0;
   while (waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
   }
   m_pid = -1;
-  return exit_code_of(status);
+  m_exit = exit_code_of(status);
+  return m_exit;
+}
+
+Process::Stopped Process::stop_within(int signal, std::chrono::milliseconds grace) {
+  Stopped stopped;
+  if (m_pid <= 0) return stopped;
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + grace;
+  kill(m_pid, signal);
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const pid_t done = waitpid(m_pid, &status, WNOHANG);
+    if (done == m_pid) {
+      m_pid = -1;
+      stopped.exit_code = m_exit = exit_code_of(status);
+      stopped.in_time = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  stopped.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!stopped.in_time) stopped.exit_code = signal_and_wait(SIGKILL);
+  return stopped;
 }
 
 int run(const std::vector<std::string>& argv, const Environment& env, const std::string& log_file) {

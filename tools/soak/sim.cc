@@ -47,11 +47,13 @@ Result<std::unique_ptr<Sim>> Sim::start(const SimConfig& config) {
   const std::string port_file = config.dir + "/sim.port";
   const std::string control_file = config.dir + "/sim.control-port";
   std::string error;
-  sim->m_process =
-      Process::start({config.binary, "--listen", "127.0.0.1:0", "--port-file", port_file, "--control-listen",
-                      "127.0.0.1:0", "--control-port-file", control_file, "--key-file", sim->m_key_file, "--release",
-                      "26.05.3", "--timing", config.timing, "--min-job-age", std::to_string(config.min_job_age_s)},
-                     {}, config.dir + "/sim.log", error);
+  std::vector<std::string> argv{config.binary,   "--listen",     "127.0.0.1:0",     "--port-file",
+                                 port_file,       "--control-listen", "127.0.0.1:0", "--control-port-file",
+                                 control_file,    "--key-file",   sim->m_key_file,   "--release",
+                                 "26.05.3",       "--timing",     config.timing,     "--min-job-age",
+                                 std::to_string(config.min_job_age_s)};
+  if (!config.accounting) argv.push_back("--no-accounting");
+  sim->m_process = Process::start(argv, {}, config.dir + "/sim.log", error);
   if (!sim->m_process) return permanent(error);
   sim->m_port = read_port_file(port_file, *sim->m_process);
   const int control_port = sim->m_port ? read_port_file(control_file, *sim->m_process) : 0;

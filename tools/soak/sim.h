@@ -20,6 +20,7 @@ struct SimConfig {
   std::string dir;     // key file, port files and sim.log go here
   std::string timing;  // "pending=1s,running=30s,completing=1s"
   int min_job_age_s = 300;
+  bool accounting = true;  // false: --no-accounting (a cluster without slurmdbd)
 };
 
 class Sim {

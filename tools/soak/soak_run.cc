@@ -117,16 +117,23 @@ int run_soak(const SoakOptions& given) {
       std::to_string(options.seconds) + " s of kills every " + std::to_string(options.kill_min_s) + "-" +
       std::to_string(options.kill_max_s) + " s, up to " + std::to_string(options.attempts) + " jobs running " +
       std::to_string(options.job_seconds) + " s each, faults p = " + fixed(options.fault_probability, 3));
-  auto sim = Sim::start({options.sim_binary, options.work_dir,
-                         "pending=1s,running=" + std::to_string(options.job_seconds) + "s,completing=1s", 300});
+  SimConfig sim_config;
+  sim_config.binary = options.sim_binary;
+  sim_config.dir = options.work_dir;
+  sim_config.timing = "pending=1s,running=" + std::to_string(options.job_seconds) + "s,completing=1s";
+  auto sim = Sim::start(sim_config);
   if (!sim.ok()) {
     say("cannot start the simulator: " + sim.error().message());
     return 2;
   }
   std::string error;
-  auto deployment = Deployment::create({options.daemon_binary, options.work_dir + "/deployment", (*sim)->url(),
-                                        (*sim)->key_file(), options.poll_interval},
-                                       error);
+  DeploymentConfig config;
+  config.binary = options.daemon_binary;
+  config.root = options.work_dir + "/deployment";
+  config.slurm_url = (*sim)->url();
+  config.key_file = (*sim)->key_file();
+  config.poll_interval = options.poll_interval;
+  auto deployment = Deployment::create(config, error);
   if (!deployment) {
     say(error);
     return 2;

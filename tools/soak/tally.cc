@@ -18,26 +18,6 @@ void note(std::map<std::string, std::size_t>& seen, std::vector<std::string>& fi
 
 }  // namespace
 
-Result<std::vector<SimJob>> fetch_sim_jobs(Sim& sim) {
-  auto stats = sim.control(slurm::HttpMethod::get, "/sim/stats");
-  if (!stats.ok()) return stats.error();
-  const auto created = stats->as_object().at("jobs_created").to_number<std::int64_t>();
-  std::vector<SimJob> jobs;
-  for (std::int64_t id = 1; id <= created; ++id) {
-    auto view = sim.control(slurm::HttpMethod::get, "/sim/jobs/" + std::to_string(id));
-    if (!view.ok()) return view.error();
-    const auto& o = view->as_object();
-    SimJob job;
-    job.id = id;
-    job.name = std::string(o.at("name").as_string());
-    job.state = std::string(o.at("state").as_string());
-    const auto& start = o.at("start_time");
-    job.started = start.is_number() && start.to_number<double>() > 0;
-    jobs.push_back(std::move(job));
-  }
-  return jobs;
-}
-
 Tally tally(const std::vector<AttemptRow>& attempts, const std::vector<SimJob>& jobs) {
   Tally t;
   std::map<std::string, std::size_t> seen;

@@ -1,5 +1,5 @@
-// Tally: the soak's verdict, from every job the simulator ever created (GET /sim/jobs/{id} for
-// each id it handed out, purged ones included) and every attempt in the journal. An attempt's
+// Tally: the soak's verdict, from every job the simulator ever created (GET /sim/archive,
+// purged ones included) and every attempt in the journal. An attempt's
 // Slurm jobs are those named like it (tp-soak-<job>-<n>).
 //   duplicates  Slurm jobs beyond one per attempt (of which `duplicates_ran` started running)
 //   losses      Slurm jobs named like this instance that no attempt knows; attempts ended
@@ -12,19 +12,9 @@
 #include <vector>
 
 #include "journal_view.h"
-#include "sim.h"
+#include "sim_jobs.h"
 
 namespace tpslurm::soak {
-
-struct SimJob {
-  std::int64_t id = 0;
-  std::string name;
-  std::string state;
-  bool started = false;
-};
-
-// Every job the simulator created, by id; an error when one cannot be read.
-Result<std::vector<SimJob>> fetch_sim_jobs(Sim& sim);
 
 struct Tally {
   long attempts = 0;

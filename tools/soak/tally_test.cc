@@ -22,7 +22,12 @@ AttemptRow row(const std::string& job, int number, const std::string& state, con
 }
 
 SimJob sim_job(std::int64_t id, const std::string& name, bool started = true) {
-  return SimJob{id, name, "COMPLETED", started};
+  SimJob job;
+  job.id = id;
+  job.name = name;
+  job.state = "COMPLETED";
+  job.started = started;
+  return job;
 }
 
 TEST(SoakTally, ACleanRunIsZeroEverywhere) {

@@ -1,0 +1,19 @@
+// A copy behind the daemon's back: one held Slurm job carrying `tag` (name, comment and working
+// directory of an attempt), submitted through slurmrestd as a re-sent POST would have been, with
+// a token minted from the simulator's key. What a site sees when a submit answer was lost and
+// someone (a retrying proxy, a person) sent it again. Thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/result.h"
+#include "model/job_tag.h"
+
+namespace tpslurm::soak {
+
+// The new job's id; an error with Slurm's words when it was not created.
+Result<std::uint32_t> submit_held_copy(const std::string& slurm_url, const std::string& key_file,
+                                       const model::JobTag& tag);
+
+}  // namespace tpslurm::soak
