@@ -76,6 +76,16 @@ StepEnd waiting_for_slurmdbd(Step& step, const std::string& behind) {
                                   ": its silence proves nothing yet; looking again, spaced");
 }
 
+// "slurmctld job list and slurmdbd job search", or "slurmctld job list (no accounting)".
+std::string sources_asked(const slurm::SearchResult& search) {
+  std::string out;
+  for (const auto& source : search.sources) {
+    out += (out.empty() ? "" : " and ") + std::string(slurm::to_string(source.source)) +
+           (source.absent ? " (absent: no accounting)" : "");
+  }
+  return out;
+}
+
 // The journal saw the job run: it was followed running, or a component was given nodes.
 bool journal_says_ran(const Step& step) {
   if (step.attempt.state == AttemptState::running) return true;
@@ -98,12 +108,16 @@ StepEnd never_ran(Step& step) {
   return step.move(AttemptState::failed, changes, detail);
 }
 
-StepEnd lost(Step& step) {
+// It may have run, and no source knows how it ended. `records`: slurmdbd's, without an end.
+StepEnd lost(Step& step, const slurm::SearchResult& search, const std::vector<model::JobSnapshot>& records) {
   Verdict v;
   v.state = AttemptState::lost;
   v.slurm_state = "?";
-  v.outcome = "neither slurmctld, slurmdbd nor exit.json knows the job";
-  return end_attempt(step, v, observed_changes(v, {}), "every source answered: no record");
+  v.outcome = records.empty() ? "no source knows the job any more (" + sources_asked(search) + ", exit.json)"
+                              : "slurmctld forgot the job and slurmdbd's record of it has no end; no exit.json";
+  return end_attempt(step, v, observed_changes(v, records),
+                     "every source answered (" + sources_asked(search) + "); it may have run: its logs/ is not empty "
+                     "or a record shows it was given nodes");
 }
 
 }  // namespace
@@ -144,7 +158,7 @@ StepEnd conclude_forgotten(Step& step) {
   if (!journal_says_ran(step) && std::none_of(records.begin(), records.end(), ran) && !attempt_started(step)) {
     return never_ran(step);
   }
-  return lost(step);
+  return lost(step, search, records);
 }
 
 }  // namespace tpslurm::reconcile
