@@ -77,6 +77,7 @@ json::object job_brief(const JobRecord& job) {
                       {"state", std::string(base_state_name(job.state))},
                       {"hold", job.hold},
                       {"start_time", job.start_time},
+                      {"allocated", job.allocated},
                       {"in_controller", job.in_controller}};
 }
 

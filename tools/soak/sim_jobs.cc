@@ -16,8 +16,9 @@ Result<std::vector<SimJob>> fetch_sim_jobs(Sim& sim) {
       job.workdir = std::string(o.at("current_working_directory").as_string());
       job.standard_output = std::string(o.at("standard_output").as_string());
       job.state = std::string(o.at("state").as_string());
-      const auto& start = o.at("start_time");
-      job.started = start.is_number() && start.to_number<double>() > 0;
+      // Given nodes: it ran. Not its start time, which Slurm (and the simulator) sets for a job
+      // that ends without starting, too.
+      job.started = o.at("allocated").as_bool();
       job.held = o.at("hold").as_bool();
       job.in_controller = o.at("in_controller").as_bool();
       jobs.push_back(std::move(job));

@@ -20,7 +20,7 @@ struct SimJob {
   std::string workdir;
   std::string standard_output;  // as submitted (may hold Slurm's %j); empty: slurm-<id>.out in workdir
   std::string state;
-  bool started = false;  // start_time set: the job ran (or runs)
+  bool started = false;  // it was given nodes: it ran (or runs)
   bool held = false;
   bool in_controller = false;
 };
