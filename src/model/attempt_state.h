@@ -8,14 +8,16 @@
 //   prepared       -> submitting | preparing (manifest no longer verifies) | failed | cancelled
 //   submitting     -> submitted | rejected | prepared (not_sent, rejected_transient)
 //                     | submit_unknown
-//   submit_unknown -> submitted (found by evidence or search, or adopted) | abandoned
+//   submit_unknown -> submitted (found by evidence or search, or adopted) | abandoned (resolved
+//                     absent, or every copy Slurm created ended without running)
 //   submitted      -> pending | running | succeeded | failed | cancelled | lost
 //   pending        -> running | succeeded | failed | cancelled | lost
 //   running        -> succeeded | failed | cancelled | lost
 //   succeeded, failed, cancelled, lost, rejected, abandoned: final
 //
 // `submit_unknown` has no edge back to `prepared`: after a lost response nothing may be sent
-// again until the original allocation is found or an operator resolves it (`abandoned`).
+// again until the original allocation is found, every copy is known to have ended without
+// running, or an operator resolves it (`abandoned`).
 //
 // From `submitted` on an attempt names its allocation: every move into or out of submitted,
 // pending and running, and into succeeded or lost (reached only through them), needs the

@@ -18,17 +18,22 @@
 //                      -> prepared again, retried after a back-off; uncertain -> submit_unknown
 //   submitting      -> found at start-up without a receipt: submit_unknown
 //   submit_unknown  -> blocked: nothing is sent; the evidence file and this cycle's search
-//                      by tag are read; found -> adopted (submitted, found_by evidence|search),
-//                      copies beyond the first cancelled as duplicates
+//                      by tag are read; found -> the copy that ran, else the first that can
+//                      still run, adopted (submitted, found_by evidence|search), the others
+//                      cancelled as duplicates; every copy ended without running -> abandoned,
+//                      retried at no cost
 //   submitted       -> identified (GET by id: the tag and requeue=false on every component),
-//                      then released when held; a cancel desire is applied instead
+//                      then released when held; a cancel desire is applied instead, identified
+//                      or not; a job Slurm no longer knows is concluded (forgotten_steps.cc)
 //   submitted (identified, released), pending, running
 //                   -> what the cycle's status poll saw is journaled (follow_steps.cc): a
 //                      new state, or the end with its reason, exit code and the retry
 //                      decision; an anomaly or a pending reason that never clears cancels
-//                      the job; a job slurmctld no longer reports ends from exit.json or
-//                      slurmdbd, or `lost` when every source answered and none knows it.
-//                      A cancel desire is applied instead (with grace: SIGUSR1 first)
+//                      the job; a job slurmctld no longer reports is concluded from what is
+//                      left of it (forgotten_steps.cc). A cancel desire is applied instead
+//                      (with grace: SIGUSR1 first)
+// A step that meets the same answer again (a read that fails, a source that does not answer)
+// is tried again spaced and said once (retry_board.h, Step::retry_said_once).
 //   ended attempts  -> cleanup, step by step (cleanup_steps.cc); once closed, a job queued
 //                      for a retry gets its next attempt
 #pragma once
