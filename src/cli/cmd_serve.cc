@@ -64,6 +64,29 @@ void note_accounting(journal::Journal& journal, slurm::SlurmClient& slurm, const
                                            "): a job slurmctld has purged is known only from its attempt's evidence");
 }
 
+// Which Slurm answers and the REST version chosen for it (the configured one, or with auto the
+// newest it offers), journaled for `status`, logged and shown in /metrics. A server that
+// answers but speaks none of this build's versions stops serve here with detect()'s one line;
+// one that does not answer yet is detected again by the first call that needs it.
+Status note_server(journal::Journal& journal, slurm::SlurmClient& slurm, const model::Settings& settings,
+                   metrics::Metrics* metrics, const Clock& clock) {
+  const slurm::ServerResult server = slurm.detect();
+  if (server.outcome == slurm::Outcome::rejected) return invalid_argument(server.message);
+  if (!server.ok()) {
+    config::log(config::LogLevel::warn, {}, "Slurm's REST versions: not known at start (" + server.message + ")");
+    return ok_status();
+  }
+  (void)journal.set_meta("slurm_release", server.release);
+  (void)journal.set_meta("rest_version", server.dialect);
+  (void)journal.set_meta("rest_version_setting", settings.rest_api_version);
+  (void)journal.set_meta("slurm_checked_at", format_utc(clock.now()));
+  if (metrics != nullptr) metrics->set_slurm_server(server.release, server.dialect);
+  config::log_info({}, "Slurm " + (server.release.empty() ? std::string("(release not named)") : server.release) +
+                           ": REST " + server.dialect + " (" + settings.rest_api_version + "; offered " +
+                           slurm::join_versions(server.offered) + ")");
+  return ok_status();
+}
+
 int run_serve(Context& context, bool once) {
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
@@ -91,6 +114,9 @@ int run_serve(Context& context, bool once) {
   if (api) metrics = std::make_unique<metrics::Metrics>(context.clock());
   auto slurm = connect_slurm(*settings, context.clock(), metrics.get());
   if (!slurm.ok()) return context.fail(slurm.error());
+  if (Status known = note_server(*journal, *slurm->client, *settings, metrics.get(), context.clock()); !known.ok()) {
+    return context.fail(known.error());
+  }
   note_accounting(*journal, *slurm->client, context.clock());
 
   // Its Slurm client (resolve's adopt, /readyz) is its own, outside the daemon's request budget.

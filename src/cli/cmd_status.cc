@@ -34,6 +34,19 @@ std::string accounting_words(journal::Journal& journal) {
          "; a job slurmctld purged is known only from its attempt's evidence";
 }
 
+// Which Slurm `serve` found at its last start and the REST version it chose.
+std::string slurm_words(journal::Journal& journal) {
+  auto meta = [&journal](const char* key) {
+    auto value = journal.meta(key);
+    return value.ok() && value->has_value() ? **value : std::string();
+  };
+  const std::string version = meta("rest_version");
+  if (version.empty()) return "not known yet (serve finds out at start)";
+  const std::string release = meta("slurm_release");
+  return "release " + (release.empty() ? std::string("not named") : release) + ", REST " + version + " (setting " +
+         meta("rest_version_setting") + "; found at " + meta("slurm_checked_at") + ")";
+}
+
 int show_all(Context& context, journal::Journal& journal, bool json) {
   auto jobs = journal.jobs();
   if (!jobs.ok()) return context.fail(jobs.error());
@@ -55,8 +68,10 @@ int show_all(Context& context, journal::Journal& journal, bool json) {
                current ? std::string(model::to_string(current->cleanup)) : "", held ? "yes" : "no", job.updated_at});
   }
   const std::string accounting = accounting_words(journal);
+  const std::string slurm = slurm_words(journal);
   if (json) {
-    context.out() << boost::json::serialize(boost::json::object{{"jobs", std::move(rows)}, {"accounting", accounting}})
+    context.out() << boost::json::serialize(
+                         boost::json::object{{"jobs", std::move(rows)}, {"accounting", accounting}, {"slurm", slurm}})
                   << "\n";
     return kExitOk;
   }
@@ -65,7 +80,7 @@ int show_all(Context& context, journal::Journal& journal, bool json) {
   } else {
     table.print(context.out());
   }
-  context.out() << "\ncluster accounting: " << accounting << "\n";
+  context.out() << "\nslurm: " << slurm << "\ncluster accounting: " << accounting << "\n";
   return kExitOk;
 }
 

@@ -8,7 +8,9 @@ namespace {
 
 constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_SLURM_REST_URL", "http://127.0.0.1:6820", "slurmrestd's address: http(s)://HOST:PORT or unix:/PATH"},
-    {"TUNEPLANE_SLURM_REST_API_VERSION", "v0.0.45", "REST dialect: v0.0.45, v0.0.44, v0.0.43, v0.0.38 or auto"},
+    {"TUNEPLANE_SLURM_REST_API_VERSION", "auto",
+     "REST version: auto (the newest the server offers, chosen at start) or one of v0.0.45, v0.0.44, v0.0.43, v0.0.42, "
+     "v0.0.41, v0.0.40, v0.0.38"},
     {"TUNEPLANE_SLURM_REST_USER", "", "the Slurm user jobs run as (the JWT's `sun`)"},
     {"TUNEPLANE_SLURM_JWT_FILE", "", "file holding the JWT (`SLURM_JWT=<token>` or the bare token); re-read on change",
      true},
@@ -94,6 +96,11 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 }  // namespace
+
+constexpr std::string_view kRestApiVersions[] = {"v0.0.45", "v0.0.44", "v0.0.43", "v0.0.42",
+                                                 "v0.0.41", "v0.0.40", "v0.0.38"};
+
+std::span<const std::string_view> rest_api_versions() { return kRestApiVersions; }
 
 std::span<const SettingKey> setting_keys() { return kKeys; }
 

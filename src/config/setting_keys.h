@@ -17,6 +17,10 @@ struct SettingKey {
 };
 
 std::span<const SettingKey> setting_keys();
+
+// The REST versions TUNEPLANE_SLURM_REST_API_VERSION accepts besides "auto", newest first: the
+// dialects src/slurm/ speaks (a test holds the two lists equal).
+std::span<const std::string_view> rest_api_versions();
 const SettingKey* find_setting_key(std::string_view name);
 
 // The known key nearest to `name` by edit distance, if it is close enough to be a typo.

@@ -365,8 +365,11 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
   Applier apply(values, options, out, problems);
   apply.with("TUNEPLANE_SLURM_REST_URL", [&](const std::string& v) { return rest_url(v, s.rest_url); });
   apply.with("TUNEPLANE_SLURM_REST_API_VERSION", [&](const std::string& v) -> std::optional<std::string> {
-    if (v != "v0.0.45" && v != "v0.0.44" && v != "v0.0.43" && v != "v0.0.38" && v != "auto") {
-      return "expected v0.0.45, v0.0.44, v0.0.43, v0.0.38 or auto";
+    const auto& known = rest_api_versions();
+    if (v != "auto" && std::find(known.begin(), known.end(), v) == known.end()) {
+      std::string expected = "expected auto (the newest the server offers) or one of";
+      for (auto version : known) expected += " " + std::string(version);
+      return expected;
     }
     s.rest_api_version = v;
     return std::nullopt;

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <exception>
 #include <limits>
+#include <mutex>
 #include <sstream>
 
 namespace tpslurm::metrics {
@@ -91,6 +92,9 @@ struct Metrics::Impl {
                                   .Register(registry)
                                   .Add({}, kCommitBuckets);
   std::atomic<std::int64_t> token_expiry{kNoExpiry};
+  mutable std::mutex server_mutex;
+  std::string slurm_release;  // empty until set_slurm_server()
+  std::string rest_version;
 };
 
 Metrics::Metrics(const Clock& clock) : m_impl(std::make_unique<Impl>(clock)) {}
@@ -131,9 +135,24 @@ void Metrics::set_token_expiry(std::optional<TimePoint> expires_at) {
   m_impl->token_expiry.store(expires_at ? unix_seconds(*expires_at) : kNoExpiry);
 }
 
+void Metrics::set_slurm_server(std::string release, std::string rest_version) {
+  std::lock_guard lock(m_impl->server_mutex);
+  m_impl->slurm_release = std::move(release);
+  m_impl->rest_version = std::move(rest_version);
+}
+
 Result<std::string> Metrics::render(const ScrapeGauges& gauges) const {
   try {
     std::vector<MetricFamily> families = m_impl->registry.Collect();
+    {
+      std::lock_guard lock(m_impl->server_mutex);
+      if (!m_impl->rest_version.empty()) {
+        MetricFamily family = gauge_family("tuneplane_slurm_server_info",
+                                           "the Slurm release slurmrestd reported at start and the REST version in use");
+        add_sample(family, 1, {{"release", m_impl->slurm_release}, {"rest_version", m_impl->rest_version}});
+        families.push_back(std::move(family));
+      }
+    }
     if (const std::int64_t expiry = m_impl->token_expiry.load(); expiry != kNoExpiry) {
       MetricFamily family = gauge_family("tuneplane_slurm_token_expiry_timestamp_seconds",
                                          "when the Slurm JWT in use expires (its exp), in seconds since the epoch");

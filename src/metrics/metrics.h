@@ -75,6 +75,9 @@ class Metrics {
   // tuneplane_slurm_token_expiry_timestamp_seconds: the JWT's `exp`; nullopt removes the
   // series (the expiry is not known).
   void set_token_expiry(std::optional<TimePoint> expires_at);
+  // tuneplane_slurm_server_info{release,rest_version} 1: what serve chose at start ("24.11.7",
+  // "v0.0.42"; the release "" when slurmrestd named none).
+  void set_slurm_server(std::string release, std::string rest_version);
 
   // The text exposition format (version 0.0.4) of every metric above and of `gauges`;
   // `permanent` (never expected) when prometheus-cpp refuses to serialize.

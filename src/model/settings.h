@@ -21,7 +21,7 @@ enum class SubmitMode { held, direct };
 
 struct Settings {
   std::string rest_url = "http://127.0.0.1:6820";
-  std::string rest_api_version = "v0.0.45";  // v0.0.45 | v0.0.44 | v0.0.43 | v0.0.38 | auto
+  std::string rest_api_version = "auto";  // auto | v0.0.45 ... v0.0.40 | v0.0.38 (config/setting_keys.h)
   std::string rest_user;
   std::string jwt_file;      // a token file, re-read when it changes ...
   std::string jwt_key_file;  // ... or the HS256 key to mint tokens for rest_user (opt-in)

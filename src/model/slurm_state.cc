@@ -25,7 +25,7 @@ constexpr std::array<std::pair<SlurmBaseState, std::string_view>, 12> kBaseNames
 
 // In the order v0.0.38 lets a flag replace the base state (highest priority first), then
 // the flags it never shows that way.
-constexpr std::array<std::pair<SlurmStateFlag, std::string_view>, 16> kFlagNames{{
+constexpr std::array<std::pair<SlurmStateFlag, std::string_view>, 17> kFlagNames{{
     {SlurmStateFlag::completing, "COMPLETING"},
     {SlurmStateFlag::stage_out, "STAGE_OUT"},
     {SlurmStateFlag::configuring, "CONFIGURING"},
@@ -42,6 +42,7 @@ constexpr std::array<std::pair<SlurmStateFlag, std::string_view>, 16> kFlagNames
     {SlurmStateFlag::reconfig_fail, "RECONFIG_FAIL"},
     {SlurmStateFlag::power_up_node, "POWER_UP_NODE"},
     {SlurmStateFlag::expediting, "EXPEDITING"},
+    {SlurmStateFlag::update_db, "UPDATE_DB"},
 }};
 
 constexpr std::uint32_t bit(SlurmStateFlag flag) { return static_cast<std::uint32_t>(flag); }

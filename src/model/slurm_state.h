@@ -47,6 +47,9 @@ enum class SlurmStateFlag : std::uint32_t {
   signaling = 1u << 13,
   stage_out = 1u << 14,
   expediting = 1u << 15,
+  // "Send job start to database again": data_parser v0.0.40/41 on 23.11 and 24.05 list it;
+  // Slurm removed the bit in 24.11 (slurm.h). A bookkeeping flag that changes nothing here.
+  update_db = 1u << 16,
 };
 
 std::string_view to_string(SlurmBaseState state);  // Slurm's spelling: "PENDING", "OUT_OF_MEMORY"

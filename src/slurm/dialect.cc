@@ -1,12 +1,12 @@
 #include "slurm/dialect.h"
 
+#include <algorithm>
+
 #include <boost/url/encode.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
 
 #include "slurm/dialect_v0038.h"
-#include "slurm/dialect_v0043.h"
-#include "slurm/dialect_v0044.h"
-#include "slurm/dialect_v0045.h"
+#include "slurm/dialect_v004x.h"
 
 namespace tpslurm::slurm {
 namespace {
@@ -85,14 +85,74 @@ std::string Dialect::db_jobs_path(std::string_view job_names, std::int64_t start
          "&start_time=" + escape(query_time(start_unix));
 }
 
-std::vector<std::string_view> supported_dialects() { return {"v0.0.45", "v0.0.44", "v0.0.43", "v0.0.38"}; }
+std::vector<std::string_view> supported_dialects() {
+  return {"v0.0.45", "v0.0.44", "v0.0.43", "v0.0.42", "v0.0.41", "v0.0.40", "v0.0.38"};
+}
 
-std::unique_ptr<Dialect> make_dialect(std::string_view version) {
-  if (version == "v0.0.45") return make_dialect_v0045();
-  if (version == "v0.0.44") return make_dialect_v0044();
-  if (version == "v0.0.43") return make_dialect_v0043();
+std::string supported_dialects_text() {
+  std::string text;
+  for (auto version : supported_dialects()) text += std::string(text.empty() ? "" : ", ") + std::string(version);
+  return text;
+}
+
+namespace {
+
+// "v0.0.42" -> 42; nullopt for anything else.
+std::optional<int> version_number(std::string_view version) {
+  constexpr std::string_view kPrefix = "v0.0.";
+  if (version.size() <= kPrefix.size() || version.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  int number = 0;
+  for (char digit : version.substr(kPrefix.size())) {
+    if (digit < '0' || digit > '9' || number > 999) return std::nullopt;
+    number = number * 10 + (digit - '0');
+  }
+  return number;
+}
+
+}  // namespace
+
+std::vector<std::string> versions_in_openapi(std::string_view document) {
+  constexpr std::string_view kPath = "\"/slurm/";
+  std::vector<std::string> versions;
+  for (std::size_t at = document.find(kPath); at != std::string_view::npos; at = document.find(kPath, at + 1)) {
+    const std::size_t start = at + kPath.size();
+    const std::size_t end = document.find('/', start);
+    if (end == std::string_view::npos) break;
+    const std::string_view version = document.substr(start, end - start);
+    if (!version_number(version)) continue;
+    if (std::find(versions.begin(), versions.end(), version) == versions.end()) versions.emplace_back(version);
+  }
+  std::sort(versions.begin(), versions.end(),
+            [](const std::string& a, const std::string& b) { return *version_number(a) < *version_number(b); });
+  return versions;
+}
+
+std::string advice_for_versions(const std::vector<std::string>& served) {
+  const int newest_ours = *version_number(supported_dialects().front());
+  const int oldest_ours = *version_number(supported_dialects().back());
+  if (served.empty()) {
+    return "Check that slurmrestd loads the openapi/slurmctld plugin (-s) and a data_parser plugin (-d) of one of "
+           "those versions.";
+  }
+  const bool all_newer = std::all_of(served.begin(), served.end(),
+                                     [&](const std::string& v) { return *version_number(v) > newest_ours; });
+  const bool all_older = std::all_of(served.begin(), served.end(),
+                                     [&](const std::string& v) { return *version_number(v) < oldest_ours; });
+  if (all_newer) return "That Slurm is newer than this build: a newer tuneplane-slurm is needed.";
+  if (all_older) return "Slurm before 22.05 is not supported: upgrade Slurm.";
+  return "Have slurmrestd load the data_parser plugin of one of this build's versions (slurmrestd -d), or upgrade "
+         "Slurm.";
+}
+
+std::string join_versions(const std::vector<std::string>& versions) {
+  std::string text;
+  for (const auto& version : versions) text += (text.empty() ? "" : ", ") + version;
+  return text;
+}
+
+std::unique_ptr<Dialect> make_dialect(std::string_view version, std::optional<SlurmRelease> release) {
   if (version == "v0.0.38") return make_dialect_v0038();
-  return nullptr;
+  return make_data_parser_dialect(version, release_rules(release.value_or(oldest_release_serving(version))));
 }
 
 }  // namespace tpslurm::slurm

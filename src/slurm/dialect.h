@@ -10,9 +10,9 @@
 // Decoders return `corrupt` when the body is not the JSON this version answers with; the
 // caller then classifies the exchange as having an unparsable body (outcome.h).
 //
-// The four codecs: v0.0.45, v0.0.44 and v0.0.43 share one implementation (data_parser
-// dialects differ only in which fields exist, dialect_v004x.h); v0.0.38 is its own
-// (dialect_v0038.h). Decoding of envelopes common to all of them lives in json_dialect.h.
+// The codecs: v0.0.40 to v0.0.45 share one implementation (data_parser dialects differ only
+// in which fields exist, dialect_v004x.h, and follow the server's release in a few rules,
+// server_info.h); v0.0.38 is its own (dialect_v0038.h). Decoding of envelopes common to all of them lives in json_dialect.h.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +28,7 @@
 #include "model/submit_description.h"
 #include "slurm/job_state_entry.h"
 #include "slurm/outcome.h"
+#include "slurm/server_info.h"
 #include "slurm/transport.h"
 
 namespace tpslurm::slurm {
@@ -121,9 +122,13 @@ class Dialect {
   // The decoder of one answer of decode_jobs() (slurmctld) or decode_db_jobs() (slurmdbd).
   virtual std::unique_ptr<JobsDecoder> jobs_decoder(RecordSource source) const = 0;
 
-  // Whether this version has `jobs/state` (Slurm 24.05+; not v0.0.38, which polls with
-  // `jobs?update_time=`).
+  // Whether the server binds `jobs/state` (23.11.5+ with a data_parser version; not v0.0.38).
+  // Without it, polls use `jobs?update_time=`.
   virtual bool has_jobs_state() const = 0;
+  // Whether a job update (a hold release) changes only the record it addresses, so each
+  // heterogeneous component is released by itself (data_parser versions; 22.05's v0.0.38
+  // releases the whole job through its leader).
+  virtual bool updates_per_component() const = 0;
   // slurmdbd's time parameters: v0.0.4x takes Unix seconds; 22.05's dbv0.0.38 refuses a bare
   // number ("Unable to parse time format", error 9000) and takes "uts<seconds>".
   virtual std::string query_time(std::int64_t unix_seconds) const = 0;
@@ -169,9 +174,19 @@ class Dialect {
 // the field (components, script, tag name, environment, component sizes).
 Status check_description(const model::SubmitDescription& description);
 
-// The dialects this build speaks, newest first ("auto" tries them in this order).
+// The dialects this build speaks, newest first ("auto" tries them in this order), and the
+// same as one line ("v0.0.45, v0.0.44, …, v0.0.38").
 std::vector<std::string_view> supported_dialects();
-// nullptr when the version is not one of them.
-std::unique_ptr<Dialect> make_dialect(std::string_view version);
+std::string supported_dialects_text();
+// The REST versions an OpenAPI document (`GET /openapi/v3`) serves slurmctld's paths under,
+// oldest first ("v0.0.39", "v0.0.40"); read from its paths, without parsing the whole document.
+std::vector<std::string> versions_in_openapi(std::string_view document);
+// What an operator can do when a server serves `served` and none of supported_dialects().
+std::string advice_for_versions(const std::vector<std::string>& served);
+// "a, b, c".
+std::string join_versions(const std::vector<std::string>& versions);
+// nullptr when the version is not one of them. `release`: the server's, whose rules the codec
+// follows (server_info.h); without one, those of the oldest release that serves the version.
+std::unique_ptr<Dialect> make_dialect(std::string_view version, std::optional<SlurmRelease> release = std::nullopt);
 
 }  // namespace tpslurm::slurm

@@ -73,6 +73,7 @@ class DialectV0038 final : public JsonDialect {
   bool unchanged(int http_status, const JobsReply*) const override { return http_status == 304; }
 
   bool has_jobs_state() const override { return false; }
+  bool updates_per_component() const override { return false; }
 
   // Seen on the real 22.05.8: a bare number is refused with error 9000 "Unable to parse time
   // format"; Slurm's time parser reads "uts<seconds>" as Unix seconds, whatever the time zone.

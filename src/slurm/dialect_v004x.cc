@@ -69,7 +69,7 @@ void read_exit(const bj::value* value, model::JobSnapshot& job) {
 
 class DataParserDialect final : public JsonDialect {
  public:
-  explicit DataParserDialect(const DataParserTraits& traits) : m_traits(traits) {}
+  DataParserDialect(const DataParserTraits& traits, const ReleaseRules& rules) : m_traits(traits), m_rules(rules) {}
 
   std::string_view version() const override { return m_traits.version; }
 
@@ -83,12 +83,16 @@ class DataParserDialect final : public JsonDialect {
     } else {
       body["job"] = component_body(description, 0);
     }
+    if (m_rules.submit_top_level_script) body["script"] = description.script;
     return bj::serialize(body);
   }
 
   // jobs/state for one id costs one small RPC and is authenticated (26.05 answers a bad token
-  // there with 511); an unknown id answers 200 {"jobs": []} (transcript 27).
-  std::string preflight_path() const override { return jobs_state_path(std::array<std::uint32_t, 1>{1}); }
+  // there with 511); an unknown id answers 200 {"jobs": []} (transcript 27). Where it is not
+  // bound, diag: slurmctld authenticates its statistics RPC, while ping's is not proof.
+  std::string preflight_path() const override {
+    return m_rules.jobs_state ? jobs_state_path(std::array<std::uint32_t, 1>{1}) : diag_path();
+  }
 
   bool unchanged(int http_status, const JobsReply* reply) const override {
     if (http_status != 200 || reply == nullptr || !reply->jobs.empty()) return false;
@@ -98,7 +102,8 @@ class DataParserDialect final : public JsonDialect {
     return false;
   }
 
-  bool has_jobs_state() const override { return true; }
+  bool has_jobs_state() const override { return m_rules.jobs_state; }
+  bool updates_per_component() const override { return true; }
   std::string query_time(std::int64_t unix_seconds) const override { return std::to_string(unix_seconds); }
 
  protected:
@@ -153,8 +158,10 @@ class DataParserDialect final : public JsonDialect {
     return job;
   }
 
-  Result<std::vector<SlurmMessage>> read_refusals(const bj::object& body, const ReplyBase&) const override {
+  Result<std::vector<SlurmMessage>> read_refusals(const bj::object& body, const ReplyBase& base) const override {
     const auto* status = body.if_contains("status");
+    // Before 24.11 slurm_kill_job's one error is in errors[] and there is no list.
+    if (status == nullptr && !m_rules.cancel_status_list) return base.errors;
     if (status == nullptr || !status->is_array()) return corrupt("the answer has no \"status\" list");
     std::vector<SlurmMessage> refusals;
     for (const auto& entry : status->as_array()) {
@@ -173,21 +180,37 @@ class DataParserDialect final : public JsonDialect {
   }
 
   bool read_ping(const bj::object& entry, PingReply& reply) const override {
-    // v0.0.45 says "status" ("No error"); v0.0.43/44 say "pinged" ("UP") (transcripts 01-03).
+    // v0.0.45 says "status" ("No error"); v0.0.40-44 say "pinged" ("UP") (transcripts 01-03).
     reply.status = json::string_field(entry, "status");
     if (reply.status.empty()) reply.status = json::string_field(entry, "pinged");
-    reply.responding = json::bool_field(entry, "responding");
+    // v0.0.40/41 have no `responding`: "UP" is slurmctld's answer (ping_all_controllers).
+    reply.responding = entry.contains("responding") ? json::bool_field(entry, "responding") : reply.status == "UP";
+    if (!entry.contains("primary")) return json::string_field(entry, "mode") == "primary";
     return json::bool_field(entry, "primary", true);
   }
 
  private:
   DataParserTraits m_traits;
+  ReleaseRules m_rules;
 };
+
+// SLUIDs: slurmctld's records from v0.0.44, slurmdbd's original SLUID from v0.0.45.
+constexpr std::array<DataParserTraits, 6> kVersions{{
+    {.version = "v0.0.45", .sluid_in_records = true, .sluid_in_db_records = true},
+    {.version = "v0.0.44", .sluid_in_records = true, .sluid_in_db_records = false},
+    {.version = "v0.0.43", .sluid_in_records = false, .sluid_in_db_records = false},
+    {.version = "v0.0.42", .sluid_in_records = false, .sluid_in_db_records = false},
+    {.version = "v0.0.41", .sluid_in_records = false, .sluid_in_db_records = false},
+    {.version = "v0.0.40", .sluid_in_records = false, .sluid_in_db_records = false},
+}};
 
 }  // namespace
 
-std::unique_ptr<Dialect> make_data_parser_dialect(const DataParserTraits& traits) {
-  return std::make_unique<DataParserDialect>(traits);
+std::unique_ptr<Dialect> make_data_parser_dialect(std::string_view version, const ReleaseRules& rules) {
+  for (const auto& traits : kVersions) {
+    if (traits.version == version) return std::make_unique<DataParserDialect>(traits, rules);
+  }
+  return nullptr;
 }
 
 }  // namespace tpslurm::slurm

@@ -1,24 +1,35 @@
-// The data_parser codecs (Slurm 25.05+: v0.0.43, v0.0.44, v0.0.45), one implementation.
+// The data_parser codecs (Slurm 23.11+: v0.0.40 to v0.0.45), one implementation.
 //
-// From Slurm 23.11 one handler serves every data_parser version; only the JSON shapes differ
-// (REST-API.md §1.2). For the fields this client sends and reads, v0.0.43/44/45 agree on the
-// submit body (checked against their generated OpenAPI documents and the 26.05.3 transcripts)
-// and differ only in where SLUIDs appear and how a ping entry reads:
+// From Slurm 23.11 one handler serves every data_parser version; only the JSON shapes differ.
+// For the fields this client sends and reads, v0.0.40 to v0.0.45 agree on the submit body
+// (checked against the OpenAPI documents real 23.11.11, 24.11.7 and 26.05.3 servers served, and
+// their transcripts) and differ only in these:
 //
-//   | field                         | v0.0.43 | v0.0.44 | v0.0.45 |
-//   | slurmctld `step_id.sluid`      | -       | yes     | yes     |
-//   | slurmdbd `original_sluid`      | -       | -       | yes     |
-//   | `EXPEDITING` state flag        | -       | yes     | yes     |
-//   | ping entry's state            | `pinged` | `pinged` | `status` |
+//   | field                          | v0.0.40 | .41    | .42    | .43    | .44    | .45      |
+//   | slurmctld `step_id.sluid`      | -       | -      | -      | -      | yes    | yes      |
+//   | slurmdbd `original_sluid`      | -       | -      | -      | -      | -      | yes      |
+//   | ping entry's state             | `pinged` | `pinged` | `pinged` | `pinged` | `pinged` | `status` |
+//   | ping's `responding`, `primary` | -       | -      | yes    | yes    | yes    | yes      |
+//   | submit answer's old `result`   | yes     | yes    | -      | -      | -      | -        |
+//   | `*_expanded` output paths      | -       | yes    | yes    | yes    | yes    | yes      |
 //
-// Whether a SLUID may be used in a path depends on the server's release, not on the version
-// (server_info.h). Internal to src/slurm/.
+// Submit: {"job":{…}} for one component, {"jobs":[…]} for a heterogeneous job, `script` in the
+// first component, `environment` as a "K=V" list, GPUs as `tres_per_node: "gres/<gres>"`,
+// numbers as {"set","infinite","number"}, `requeue: false` on every component (26.05 applies it
+// per component). Records: `job_state` lists, `exit_code` objects. Transcripts:
+// tests/fixtures/slurm/samples-v0.0.45/ (26.05.3; 39-44 in v0.0.44 and v0.0.43).
+//
+// `result` repeats `job_id`, which is read; output paths fall back to `standard_output`. What
+// follows the server's release rather than the version (jobs/state, DELETE's answer, a
+// top-level script) comes in as ReleaseRules (server_info.h); so does whether a SLUID may be
+// used in a path. Internal to src/slurm/.
 #pragma once
 
 #include <memory>
 #include <string_view>
 
 #include "slurm/dialect.h"
+#include "slurm/server_info.h"
 
 namespace tpslurm::slurm {
 
@@ -28,6 +39,7 @@ struct DataParserTraits {
   bool sluid_in_db_records = false;  // slurmdbd job records carry sluid / original_sluid
 };
 
-std::unique_ptr<Dialect> make_data_parser_dialect(const DataParserTraits& traits);
+// nullptr when `version` is not a data_parser version this build speaks.
+std::unique_ptr<Dialect> make_data_parser_dialect(std::string_view version, const ReleaseRules& rules);
 
 }  // namespace tpslurm::slurm

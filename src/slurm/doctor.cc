@@ -37,10 +37,8 @@ DoctorCheck check_configuration(const model::Settings& settings) {
     fixes.push_back("set TUNEPLANE_SLURM_REST_URL, e.g. http://127.0.0.1:6820");
   }
   if (settings.rest_api_version != "auto" && make_dialect(settings.rest_api_version) == nullptr) {
-    std::vector<std::string> known;
-    for (auto version : supported_dialects()) known.emplace_back(version);
     problems.push_back("TUNEPLANE_SLURM_REST_API_VERSION \"" + settings.rest_api_version + "\" is not supported");
-    fixes.push_back("use " + join(known) + " or auto");
+    fixes.push_back("use auto (the newest the server offers) or one of " + supported_dialects_text());
   }
   if (settings.rest_user.empty()) {
     problems.push_back("TUNEPLANE_SLURM_REST_USER is not set");
@@ -194,7 +192,9 @@ std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& 
   checks.push_back(passed("REST reachability", "slurmrestd at " + transport.endpoint() + " answers"));
   const std::string release = server.release.empty() ? "unknown" : server.release;
   if (!server.ok()) {
-    checks.push_back(failed("REST versions", server.message, "set TUNEPLANE_SLURM_REST_API_VERSION to an offered version or auto"));
+    checks.push_back(failed("REST versions", server.message,
+                            settings.rest_api_version == "auto" ? "see above: no version in common"
+                                                                : "set TUNEPLANE_SLURM_REST_API_VERSION to auto"));
     return checks;
   }
   checks.push_back(passed("REST versions", "offers " + join(server.offered) + "; using " + server.dialect +

@@ -9,8 +9,11 @@ using enum ErrorClass;
 
 // Slurm error numbers whose meaning for a submit is known. Anything not here is unknown and
 // leaves a submit `uncertain`. Every number and name was checked against slurm/slurm_errno.h at
-// slurm-22-05-8-1 and slurm-26-05-3-1 (tests/fixtures/slurm/slurm_errno_numbers.tsv; where
-// the name differs between those releases both are given). Sources:
+// slurm-22-05-8-1, slurm-23-11-11-1, slurm-24-11-7-1 and slurm-26-05-3-1
+// (tests/fixtures/slurm/slurm_errno_numbers.tsv, made by tools/slurm-errno-table; where the
+// name differs between those releases both are given). Before 24.11 slurmrestd answers every
+// error but 9000-9002 and 2017 with HTTP 500 (operations.c), 1007 and lost connections too:
+// the rules below decide by the numbers, so the same table holds for every release. Sources:
 //   T38  a real 22.05.8 transcript in tests/fixtures/slurm/samples-v0.0.38/
 //   T45  a real 26.05.3 transcript in tests/fixtures/slurm/samples-v0.0.45/
 //   SRC  Slurm's source at those tags: job_mgr.c job creation / slurm_opt.c option parsing
@@ -39,7 +42,8 @@ constexpr std::array kKnownErrors{
     KnownError{2007, "ESLURM_MAX_JOB_COUNT", rejected_transient,
                "named ESLURM_ERROR_ON_DESC_TO_RECORD_COPY up to 25.11; SRC: @26.05.3 job_allocate returns it for "
                "MaxJobCount before _job_create (job_mgr.c:4215-4218); @22.05.8 _job_create returns it only when "
-               "_create_job_record gave no record (job_mgr.c:7592-7597, 8541-8543); sbatch retries it"},
+               "_create_job_record gave no record (job_mgr.c:7592-7597, 8541-8543), the same code at @23.11.11 "
+               "(job_mgr.c:8911-8916) and @24.11.7 (job_mgr.c:7388-7394); sbatch retries it"},
     KnownError{2008, "ESLURM_JOB_MISSING_SIZE_SPECIFICATION", rejected, "SRC: job_mgr.c _job_create"},
     KnownError{2009, "ESLURM_JOB_SCRIPT_MISSING", rejected, "SRC: v0.0.38 jobs.c top-level script required"},
     KnownError{2012, "ESLURM_PATHNAME_TOO_LONG", rejected, "SRC: job_mgr.c _validate_job_desc"},
@@ -77,7 +81,7 @@ constexpr std::array kKnownErrors{
                "SRC: rest_auth/jwt and rest_auth/local refuse headers with it (@22.05.8, @26.05.3), which slurmrestd "
                "answers as a plain-text 401 before routing; common/http.c@26.05.3 maps it to 401"},
     KnownError{6001, "ESLURM_AUTH_EXPIRED", auth,
-               "named ESLURM_AUTH_FOPEN_ERROR in 22.05, unused 23.02-24.05; SRC: auth_jwt.c@26.05.3 cred_verify "
+               "named ESLURM_AUTH_FOPEN_ERROR in 22.05, unused 23.02-24.05 (none at 23.11.11); SRC: auth_jwt.c@26.05.3 cred_verify "
                "token expired; common/http.c@26.05.3 maps it to 401"},
     KnownError{7000, "ESLURM_DB_CONNECTION", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
     KnownError{7008, "ESLURM_DB_CONNECTION_INVALID", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},

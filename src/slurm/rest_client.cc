@@ -12,10 +12,8 @@ const SystemClock RestClient::kSystemClock;
 Result<std::unique_ptr<RestClient>> RestClient::create(Transport& transport, TokenSource& tokens,
                                                        std::string api_version, RestClientOptions options) {
   if (api_version != "auto" && make_dialect(api_version) == nullptr) {
-    std::string known;
-    for (auto version : supported_dialects()) known += std::string(known.empty() ? "" : ", ") + std::string(version);
-    return invalid_argument("TUNEPLANE_SLURM_REST_API_VERSION \"" + api_version + "\": this build speaks " + known +
-                            " (or auto)");
+    return invalid_argument("TUNEPLANE_SLURM_REST_API_VERSION \"" + api_version + "\": this build speaks " +
+                            supported_dialects_text() + " (or auto)");
   }
   if (auto checked = options.bulk.check(); !checked.ok()) return checked.error();
   return std::unique_ptr<RestClient>(new RestClient(transport, tokens, std::move(api_version), options));
@@ -27,8 +25,9 @@ RestClient::RestClient(Transport& transport, TokenSource& tokens, std::string ap
       m_caller(transport, tokens, options.clock != nullptr ? *options.clock : kSystemClock, options.budget),
       m_server_clock(options.clock != nullptr ? *options.clock : kSystemClock),
       m_listing(options.request_timeout, options.listing_time_per_job) {
-  // A configured version needs no probing before the first call; the release is learnt from
-  // the first answer's meta (until then ids follow the most conservative policy).
+  // A configured version needs no probing before the first call: until an answer's meta names
+  // the release (serve's detect() at start does), the codec follows the rules of the oldest
+  // release serving the version, the most careful ones, and dialect() rebuilds it then.
   if (m_api_version != "auto") m_dialect = make_dialect(m_api_version);
 }
 
@@ -41,7 +40,15 @@ IdPolicy RestClient::policy(std::string_view dialect) {
 std::shared_ptr<const Dialect> RestClient::dialect(CallResult& failure) {
   {
     std::lock_guard lock(m_mutex);
-    if (m_dialect) return m_dialect;
+    if (m_dialect) {
+      // An upgraded (or downgraded) server keeps the version but may change the release's
+      // rules: every answer's meta says which release answered.
+      if (const auto release = m_caller.release(); release && release != m_dialect_release) {
+        m_dialect = make_dialect(m_dialect->version(), release);
+        m_dialect_release = release;
+      }
+      return m_dialect;
+    }
   }
   ServerResult detected = detect();
   if (!detected.ok()) {
@@ -85,23 +92,35 @@ ServerResult RestClient::detect() {
     chosen = m_api_version;
   }
   if (chosen.empty()) {
-    std::string offered;
-    for (const auto& version : result.offered) offered += (offered.empty() ? "" : ", ") + version;
-    std::string known;
-    for (auto version : supported_dialects()) known += std::string(known.empty() ? "" : ", ") + std::string(version);
     result.outcome = Outcome::rejected;
-    result.message = "slurmrestd at " + m_caller.endpoint() + " (release " + (release.empty() ? "unknown" : release) +
-                     ") offers " + (offered.empty() ? "none of " + known : offered) +
-                     (m_api_version == "auto" ? "" : "; configured " + m_api_version) +
-                     ": set TUNEPLANE_SLURM_REST_API_VERSION to an offered version or auto";
+    result.message = no_common_dialect(result, release);
     return result;
   }
   result.outcome = Outcome::ok;
   result.dialect = chosen;
   if (result.server_release) result.policy = id_policy(*result.server_release, chosen);
   std::lock_guard lock(m_mutex);
-  m_dialect = make_dialect(chosen);
+  m_dialect = make_dialect(chosen, result.server_release);
+  m_dialect_release = result.server_release;
   return result;
+}
+
+std::string RestClient::no_common_dialect(const ServerResult& probed, const std::string& release) {
+  const std::string where =
+      "slurmrestd at " + m_caller.endpoint() + " (release " + (release.empty() ? "unknown" : release) + ")";
+  if (!probed.offered.empty()) {
+    return where + " offers " + join_versions(probed.offered) + ", not the configured " + m_api_version +
+           ": set TUNEPLANE_SLURM_REST_API_VERSION to auto or to one of those";
+  }
+  // None of ours answered: its OpenAPI document names what it serves instead.
+  RestCaller::Sent sent = m_caller.send(HttpMethod::get, "/openapi/v3");
+  const std::vector<std::string> served =
+      sent.exchange.delivery == Delivery::answered && sent.exchange.response.status == 200
+          ? versions_in_openapi(sent.exchange.response.body)
+          : std::vector<std::string>{};
+  return where + " serves " + (served.empty() ? "no REST version this build could name" : join_versions(served)) +
+         "; this build speaks " + supported_dialects_text() + " (Slurm 22.05 to 26.05). " +
+         advice_for_versions(served);
 }
 
 CallResult RestClient::preflight() {
@@ -290,7 +309,7 @@ ReleaseResult RestClient::release_hold(const JobRef& job, std::span<const model:
   }
   const std::string request = "POST " + codec->update_path(job.job_id);
   // v0.0.4x releases only the record addressed: the read names the components.
-  const bool per_component = codec->has_jobs_state();
+  const bool per_component = codec->updates_per_component();
   IdentityCheck check;
   std::span<const model::JobSnapshot> records = checked;
   if (checked.empty()) {

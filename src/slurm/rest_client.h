@@ -78,6 +78,9 @@ class RestClient final : public SlurmClient {
 
   // The dialect to use, detecting it first if needed; null with `failure` filled otherwise.
   std::shared_ptr<const Dialect> dialect(CallResult& failure);
+  // detect()'s one line when no version this build speaks is usable: what the server offers
+  // (or, when none of ours, what its OpenAPI document lists) and what to do.
+  std::string no_common_dialect(const ServerResult& probed, const std::string& release);
   std::optional<std::string> job_id_text(const JobRef& job, CallResult& failure);
   IdPolicy policy(std::string_view dialect);
   // Before an operation by numeric id: when the ref carries a tag (or a SLUID the server's
@@ -105,6 +108,7 @@ class RestClient final : public SlurmClient {
   SlurmctldListing m_listing;
   std::mutex m_mutex;
   std::shared_ptr<const Dialect> m_dialect;
+  std::optional<SlurmRelease> m_dialect_release;  // whose rules m_dialect follows
 };
 
 }  // namespace tpslurm::slurm

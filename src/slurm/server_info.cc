@@ -48,7 +48,8 @@ IdPolicy id_policy(const SlurmRelease& release, std::string_view dialect) {
   IdPolicy policy;
   policy.records_have_sluid = release >= SlurmRelease{25, 11, 0} && dialect_has_sluid(dialect);
   policy.sluid_in_paths = policy.records_have_sluid && release >= SlurmRelease{26, 5, 0};
-  policy.bulk = dialect == "v0.0.38" ? BulkBy::update_time : BulkBy::jobs_state;
+  const bool jobs_state = dialect != "v0.0.38" && release_rules(release).jobs_state;
+  policy.bulk = jobs_state ? BulkBy::jobs_state : BulkBy::update_time;
   if (policy.sluid_in_paths) {
     policy.refresh = RefreshBy::sluid;
     policy.cancel = CancelBy::leader_sluid;
@@ -57,6 +58,27 @@ IdPolicy id_policy(const SlurmRelease& release, std::string_view dialect) {
     policy.cancel = CancelBy::job_id_after_sluid_check;
   }
   return policy;
+}
+
+ReleaseRules release_rules(const SlurmRelease& release) {
+  ReleaseRules rules;
+  // jobs.c: _op_handler_job_states is bound from slurm-23-11-5-1 on.
+  rules.jobs_state = release >= SlurmRelease{23, 11, 5};
+  // jobs.c: _handle_job_delete calls slurm_kill_jobs (a status per job) from slurm-24-11-0-1.
+  rules.cancel_status_list = release >= SlurmRelease{24, 11, 0};
+  // jobs.c@slurm-23-11-4-1 _job_post: "Populated \"script\" field is required".
+  rules.submit_top_level_script = release >= SlurmRelease{23, 11, 0} && release < SlurmRelease{23, 11, 5};
+  return rules;
+}
+
+SlurmRelease oldest_release_serving(std::string_view dialect) {
+  if (dialect == "v0.0.40") return {23, 11, 0};
+  if (dialect == "v0.0.41") return {24, 5, 0};
+  if (dialect == "v0.0.42") return {24, 11, 0};
+  if (dialect == "v0.0.43") return {25, 5, 0};
+  if (dialect == "v0.0.44") return {25, 11, 0};
+  if (dialect == "v0.0.45") return {26, 5, 0};
+  return {22, 5, 0};
 }
 
 std::string IdPolicy::describe() const {

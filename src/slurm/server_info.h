@@ -12,6 +12,21 @@
 //
 // SLUIDs are in job records only from 25.11 and only in v0.0.44+ records; they are accepted
 // in paths only from 26.05. Anything older is "degraded": identity is job id + tag.
+//
+// ReleaseRules: what follows the release rather than the REST version. From 23.11 one
+// slurmrestd handler serves every data_parser version (v0.0.40 on), so these hold for each
+// of them alike; v0.0.38 (22.05's own plugin) keeps its own rules (dialect_v0038.h).
+// Each was read from Slurm's source at the release tags (docs/slurm-releases.md):
+//
+//   | rule                                     | 23.11.0-4 | 23.11.5+ | 24.05 | 24.11+ |
+//   | GET jobs/state is bound                  | -         | yes      | yes   | yes    |
+//   | DELETE job answers a `status[]` per job  | -         | -        | -     | yes    |
+//   | submit needs a top-level `script`        | yes       | -        | -     | -      |
+//
+// Before 24.11 DELETE calls slurm_kill_job: its error goes to `errors[]` (2017 as 404, 2021 as
+// 200 with a warning, the rest 500). Before 24.11 slurmrestd also answers an authentication
+// error (1007) and a lost slurmctld with 500 rather than 511 and 502; outcome.h classifies by
+// the error number, so no rule is needed for that.
 // Values; thread-compatible.
 #pragma once
 
@@ -49,5 +64,18 @@ struct IdPolicy {
 
 // `dialect` is the REST version in use ("v0.0.45", "v0.0.38").
 IdPolicy id_policy(const SlurmRelease& release, std::string_view dialect);
+
+struct ReleaseRules {
+  bool jobs_state = true;                // GET jobs/state exists (23.11.5+); else jobs?update_time=
+  bool cancel_status_list = true;        // DELETE's answer lists each job's `status` (24.11+)
+  bool submit_top_level_script = false;  // a submit needs `script` beside `job` (23.11.0-23.11.4)
+  bool operator==(const ReleaseRules&) const = default;
+};
+
+ReleaseRules release_rules(const SlurmRelease& release);
+
+// The oldest release that serves `dialect` ("v0.0.40" -> 23.11.0): whose rules hold while an
+// answer has not yet named the release, because they are the most careful ones.
+SlurmRelease oldest_release_serving(std::string_view dialect);
 
 }  // namespace tpslurm::slurm

@@ -32,7 +32,7 @@ TEST(SettingsLoaderTest, DefaultsAreTheDocumentedOnes) {
   ASSERT_TRUE(loaded.ok());
   const model::Settings& s = loaded->settings;
   EXPECT_EQ(s.rest_url, "http://127.0.0.1:6820");
-  EXPECT_EQ(s.rest_api_version, "v0.0.45");
+  EXPECT_EQ(s.rest_api_version, "auto");
   EXPECT_EQ(s.jwt_lifespan, std::chrono::seconds(1800));
   EXPECT_EQ(s.poll_interval, std::chrono::seconds(10));
   EXPECT_EQ(s.runtime_profile, model::RuntimeProfile::enroot_pyxis);
@@ -146,7 +146,7 @@ TEST(SettingsLoaderTest, EveryBadValueIsOneLineWithKeyValueAndExpectation) {
   TempDir dir;
   testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_POLL_INTERVAL=10\n");
   EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REST_URL", "ftp://x"},
-                     {"TUNEPLANE_SLURM_REST_API_VERSION", "v0.0.40"},
+                     {"TUNEPLANE_SLURM_REST_API_VERSION", "v0.0.39"},
                      {"TUNEPLANE_SLURM_JWT_LIFESPAN", "10s"},
                      {"TUNEPLANE_SLURM_PARTITION", "gpu,cpu"},
                      {"TUNEPLANE_INSTANCE", "Prod_A"},
@@ -158,7 +158,8 @@ TEST(SettingsLoaderTest, EveryBadValueIsOneLineWithKeyValueAndExpectation) {
                     dir.file("tp.env")),
             "TUNEPLANE_SLURM_REST_URL \"ftp://x\": expected http://HOST:PORT, https://HOST:PORT or "
             "unix:/PATH/TO/SOCKET\n"
-            "TUNEPLANE_SLURM_REST_API_VERSION \"v0.0.40\": expected v0.0.45, v0.0.44, v0.0.43, v0.0.38 or auto\n"
+            "TUNEPLANE_SLURM_REST_API_VERSION \"v0.0.39\": expected auto (the newest the server offers) or one of "
+            "v0.0.45 v0.0.44 v0.0.43 v0.0.42 v0.0.41 v0.0.40 v0.0.38\n"
             "TUNEPLANE_SLURM_JWT_LIFESPAN \"10s\": expected a duration from 1m to 7d\n"
             "TUNEPLANE_SLURM_PARTITION \"gpu,cpu\": expected a value that must be one Slurm name, without blanks, "
             "commas, colons, quotes, shell or control characters\n"

@@ -30,11 +30,11 @@ class RestClientTest : public ::testing::Test {
 };
 
 TEST_F(RestClientTest, RefusesAVersionThisBuildDoesNotSpeak) {
-  auto made = RestClient::create(m_transport, m_tokens, "v0.0.41");
+  auto made = RestClient::create(m_transport, m_tokens, "v0.0.39");
   ASSERT_FALSE(made.ok());
-  EXPECT_EQ(
-      made.error().message(),
-      "TUNEPLANE_SLURM_REST_API_VERSION \"v0.0.41\": this build speaks v0.0.45, v0.0.44, v0.0.43, v0.0.38 (or auto)");
+  EXPECT_EQ(made.error().message(),
+            "TUNEPLANE_SLURM_REST_API_VERSION \"v0.0.39\": this build speaks v0.0.45, v0.0.44, v0.0.43, v0.0.42, "
+            "v0.0.41, v0.0.40, v0.0.38 (or auto)");
 }
 
 TEST_F(RestClientTest, AutoPicksTheNewestOfferedVersionAndRecordsTheRelease) {
@@ -61,8 +61,56 @@ TEST_F(RestClientTest, AConfiguredVersionTheServerLacksIsExplained) {
   const ServerResult server = client("v0.0.45")->detect();
   EXPECT_EQ(server.outcome, Outcome::rejected);
   EXPECT_EQ(server.message,
-            "slurmrestd at http://slurmrestd.test:6820 (release 22.05.8) offers v0.0.38; configured v0.0.45: set "
-            "TUNEPLANE_SLURM_REST_API_VERSION to an offered version or auto");
+            "slurmrestd at http://slurmrestd.test:6820 (release 22.05.8) offers v0.0.38, not the configured v0.0.45: "
+            "set TUNEPLANE_SLURM_REST_API_VERSION to auto or to one of those");
+}
+
+// A 24.11.7 ping on v0.0.42 (docs/slurm-releases.md) and the same on v0.0.40/41.
+std::string ping_2411(std::string_view version) {
+  return R"({"pings":[{"hostname":"vm","pinged":"UP","latency":90,"mode":"primary"}],)"
+         R"("meta":{"plugin":{"type":"openapi/slurmctld","name":"Slurm OpenAPI slurmctld","data_parser":"data_parser/)" +
+         std::string(version) +
+         R"(","accounting_storage":""},"slurm":{"version":{"major":"24","micro":"7","minor":"11"},"release":"24.11.7",)"
+         R"("cluster":"tp"}},"warnings":[],"errors":[]})";
+}
+
+TEST_F(RestClientTest, AutoOn2411PicksV0042AndItsReleaseRules) {
+  for (const char* version : {"v0.0.40", "v0.0.41", "v0.0.42"}) {
+    m_transport.answer("/slurm/" + std::string(version) + "/ping", 200, ping_2411(version));
+  }
+  auto rest = client("auto");
+  const ServerResult server = rest->detect();
+  ASSERT_EQ(server.outcome, Outcome::ok) << server.message;
+  EXPECT_EQ(server.offered, (std::vector<std::string>{"v0.0.42", "v0.0.41", "v0.0.40"}));
+  EXPECT_EQ(server.dialect, "v0.0.42");
+  EXPECT_EQ(server.release, "24.11.7");
+  EXPECT_TRUE(server.policy.degraded());
+  EXPECT_EQ(server.policy.bulk, BulkBy::jobs_state);
+  (void)rest->preflight();
+  EXPECT_EQ(m_transport.targets().back(), "/slurm/v0.0.42/jobs/state?job_id=1");
+}
+
+TEST_F(RestClientTest, APinnedVersionFollowsTheReleaseDetectFinds) {
+  // 23.11.4 binds no jobs/state: the pre-flight is diag there.
+  m_transport.answer("/slurm/v0.0.40/ping", 200,
+                     R"({"pings":[],"meta":{"slurm":{"version":{"major":"23","micro":"4","minor":"11"},)"
+                     R"("release":"23.11.4","cluster":"tp"}},"warnings":[],"errors":[]})");
+  auto rest = client("v0.0.40");
+  ASSERT_EQ(rest->detect().outcome, Outcome::ok);
+  (void)rest->preflight();
+  EXPECT_EQ(m_transport.targets().back(), "/slurm/v0.0.40/diag");
+}
+
+TEST_F(RestClientTest, AServerThatSpeaksNoneOfOursIsNamedWithWhatItServes) {
+  // A 24.05 slurmrestd started with only the old plugin's data parser (-d v0.0.39).
+  m_transport.answer("/openapi/v3", 200,
+                     R"({"openapi":"3.0.2","paths":{"/slurm/v0.0.39/ping/":{},"/slurm/v0.0.39/jobs/":{}}})");
+  const ServerResult server = client("auto")->detect();
+  EXPECT_EQ(server.outcome, Outcome::rejected);
+  EXPECT_EQ(server.message,
+            "slurmrestd at http://slurmrestd.test:6820 (release unknown) serves v0.0.39; this build speaks v0.0.45, "
+            "v0.0.44, v0.0.43, v0.0.42, v0.0.41, v0.0.40, v0.0.38 (Slurm 22.05 to 26.05). Have slurmrestd load the "
+            "data_parser plugin of one of this build's versions (slurmrestd -d), or upgrade Slurm.");
 }
 
 TEST_F(RestClientTest, SendsTheUserAndTokenHeadersAndSubmitsOnAFreshConnection) {

@@ -50,5 +50,42 @@ TEST(IdPolicyTest, Slurm2205PollsWithUpdateTimeAndTags) {
   EXPECT_EQ(policy.describe(), "degraded: identity is job id + tag (no SLUID in this server's or REST version's job records)");
 }
 
+// The rules that follow the release (server_info.h's table), each at the first release it
+// changes on and the one before.
+TEST(ReleaseRulesTest, JobsStateIsBoundFrom23_11_5) {
+  EXPECT_FALSE(release_rules({23, 11, 4}).jobs_state);
+  EXPECT_TRUE(release_rules({23, 11, 5}).jobs_state);
+  EXPECT_TRUE(release_rules({24, 5, 8}).jobs_state);
+  EXPECT_EQ(id_policy({23, 11, 4}, "v0.0.40").bulk, BulkBy::update_time);
+  EXPECT_EQ(id_policy({23, 11, 11}, "v0.0.40").bulk, BulkBy::jobs_state);
+}
+
+TEST(ReleaseRulesTest, DeleteAnswersAStatusListFrom24_11) {
+  EXPECT_FALSE(release_rules({23, 11, 11}).cancel_status_list);
+  EXPECT_FALSE(release_rules({24, 5, 8}).cancel_status_list);
+  EXPECT_TRUE(release_rules({24, 11, 0}).cancel_status_list);
+  EXPECT_TRUE(release_rules({26, 5, 3}).cancel_status_list);
+}
+
+TEST(ReleaseRulesTest, OnlyEarly23_11NeedsATopLevelScript) {
+  EXPECT_TRUE(release_rules({23, 11, 0}).submit_top_level_script);
+  EXPECT_TRUE(release_rules({23, 11, 4}).submit_top_level_script);
+  EXPECT_FALSE(release_rules({23, 11, 5}).submit_top_level_script);
+  EXPECT_FALSE(release_rules({22, 5, 8}).submit_top_level_script) << "22.05's v0.0.38 has its own rules";
+  EXPECT_FALSE(release_rules({26, 5, 3}).submit_top_level_script);
+}
+
+TEST(ReleaseRulesTest, AVersionWithoutANamedReleaseGetsTheOldestServingRelease) {
+  EXPECT_EQ(oldest_release_serving("v0.0.40"), (SlurmRelease{23, 11, 0}));
+  EXPECT_EQ(oldest_release_serving("v0.0.41"), (SlurmRelease{24, 5, 0}));
+  EXPECT_EQ(oldest_release_serving("v0.0.42"), (SlurmRelease{24, 11, 0}));
+  EXPECT_EQ(oldest_release_serving("v0.0.43"), (SlurmRelease{25, 5, 0}));
+  EXPECT_EQ(oldest_release_serving("v0.0.45"), (SlurmRelease{26, 5, 0}));
+  const ReleaseRules careful = release_rules(oldest_release_serving("v0.0.40"));
+  EXPECT_FALSE(careful.jobs_state);
+  EXPECT_FALSE(careful.cancel_status_list);
+  EXPECT_TRUE(careful.submit_top_level_script);
+}
+
 }  // namespace
 }  // namespace tpslurm::slurm
