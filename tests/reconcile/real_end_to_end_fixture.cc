@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <thread>
 
 #include "base/digest.h"
@@ -9,6 +10,7 @@
 #include "real_end_to_end_test.h"
 #include "slurm/jwt_source.h"
 #include "support/journal_reader.h"
+#include "support/run_process.h"
 
 namespace tpslurm::reconcile::testing {
 
@@ -25,8 +27,13 @@ void EndToEndTest::SetUp() {
                                        << " is not set; run tools/local-slurm up and export tools/local-slurm env";
   }
   m_instance = "e2e" + std::to_string(::getpid());
-  const std::string image = "end-to-end image " + m_instance + "\n";
-  tpslurm::testing::write_test_file(m_dir.file("storage/runtimes/e2e.sif"), image);
+  // A real SIF image: the nodes' apptainer (local-slurm's stand-in) runs the jobs in it.
+  std::filesystem::create_directories(m_dir.file("storage/runtimes"));
+  const auto made = tpslurm::testing::run_process(
+      {TP_SOURCE_DIR "/tools/make-test-sif", m_dir.file("storage/runtimes/e2e.sif")},
+      {{"PATH", "/usr/sbin:/usr/bin:/sbin:/bin"}});
+  ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
+  const std::string image = tpslurm::testing::read_test_file(m_dir.file("storage/runtimes/e2e.sif"));
   tpslurm::testing::write_test_file(m_dir.file("registry.json"),
                                     R"({"runtimes": {"custom-e2e": {"framework": "custom", "launcher": "srun",
         "sif": {"path": "runtimes/e2e.sif", "sha256": ")" +

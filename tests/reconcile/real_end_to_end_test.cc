@@ -72,7 +72,7 @@ TEST_F(EndToEndTest, AFailingProgramFailsWithItsExitCodeAndIsNotRetried) {
 }
 
 TEST_F(EndToEndTest, ACancelWithGraceSignalsTheRunningJobThenKillsIt) {
-  submit("grace", R"(["/bin/bash", "-c", "trap 'echo got-usr1' USR1; for i in $(seq 600); do sleep 0.2; done"])");
+  submit("grace", R"(["/bin/sh", "-c", "trap 'echo got-usr1' USR1; for i in $(seq 600); do sleep 0.2; done"])");
   start_serve();
   ASSERT_TRUE(eventually("grace", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
   const auto cancelled = cli({"cancel", "grace", "--grace", "3", "--reason", "end-to-end"});

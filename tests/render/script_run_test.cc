@@ -104,7 +104,7 @@ const char* const kFakeSrun = R"sh(() { local record; record=$(mktemp "$TP_FAKE_
   for arg in "$@"; do [ "$arg" = tuneplane-ray-cleanup ] && [ -n "${TP_FAKE_SRUN_SKIP_RAY_CLEANUP:-}" ] && return 0; done;
   if [ -n "${TP_FAKE_SRUN_FAIL:-}" ] && [ "$verify" = "${TP_FAKE_SRUN_FAIL_VERIFY:-0}" ]; then echo "pyxis: failed to create container" >&2; return 125; fi;
   local ntasks=1; while [ $# -gt 0 ]; do case $1 in --ntasks=*) ntasks=${1#--ntasks=} ;; -*) ;; *) break ;; esac; shift; done;
-  if [ "$1" = apptainer ]; then shift 2; while [ $# -gt 0 ]; do case $1 in --nv|--no-home) shift ;; --bind|--pwd) shift 2 ;; *) break ;; esac; done; shift; fi;
+  if [ "$1" = apptainer ]; then shift 2; while [ $# -gt 0 ]; do case $1 in --contain|--nv|--no-home) shift ;; --bind|--no-mount|--pwd) shift 2 ;; *) break ;; esac; done; shift; fi;
   local i rc=0; for ((i = 0; i < ntasks; i++)); do PATH="$TP_FAKE_BIN:$PATH" SLURM_PROCID=$i "$@" || rc=$?; done; return $rc; })sh";
 
 const char* const kFakeScontrol =
@@ -417,6 +417,10 @@ TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderApptainer) {
   EXPECT_EQ(option_value(calls[0], "--bind"), expected_binds(request));
   EXPECT_EQ(option_value(calls[0], "--pwd"), request.working_dir);
   EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), "--nv"), calls[0].end());
+  // Isolated as with Pyxis: its own /tmp and /dev, no $HOME, no host filesystems.
+  EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), "--contain"), calls[0].end());
+  EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), "--no-home"), calls[0].end());
+  EXPECT_EQ(option_value(calls[0], "--no-mount"), "hostfs");
   EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), m_root + "/runtimes/hostile image.sif"), calls[0].end());
 }
 

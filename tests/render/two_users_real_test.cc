@@ -36,7 +36,6 @@ using tpslurm::testing::TempDir;
 using tpslurm::testing::write_test_file;
 
 const std::string kCanary = "tok-two-users-canary";
-const std::string kImage = "a stand-in image for the two-user test\n";
 const std::string kJobId = "two-users-1";
 
 std::string env(const char* name) {
@@ -80,14 +79,20 @@ class TwoUsersRealTest : public ::testing::Test {
     // The storage root belongs to the service account; the job user reaches it through the group.
     ASSERT_EQ(::chown(m_root.path().c_str(), service.uid, group), 0);
     fs::permissions(m_root.path(), fs::perms(0750));
-    write_test_file(m_root.file("runtimes/probe.sif"), kImage, fs::perms(0644));
+    // A real SIF image: the nodes' apptainer (local-slurm's stand-in) runs it.
+    fs::create_directories(m_root.file("runtimes"));
+    const auto made = run_process({TP_SOURCE_DIR "/tools/make-test-sif", m_root.file("runtimes/probe.sif")},
+                                  {{"PATH", "/usr/sbin:/usr/bin:/sbin:/bin"}});
+    ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
+    fs::permissions(m_root.file("runtimes/probe.sif"), fs::perms(0644));
+    const std::string image = read_test_file(m_root.file("runtimes/probe.sif"));
     fs::permissions(m_root.file("runtimes"), fs::perms(0755));
     // The service account's own files: configuration and its state directory.
     fs::permissions(m_config.path(), fs::perms(0755));
     write_test_file(m_config.file("registry.json"),
                     R"({ "runtimes": { "custom-probe": { "framework": "custom", "launcher": "srun",
                          "sif": { "path": "runtimes/probe.sif", "sha256": ")" +
-                        sha256_hex(kImage) + R"(" } } } })",
+                        sha256_hex(image) + R"(" } } } })",
                     fs::perms(0644));
     write_test_file(m_config.file("gpu-series.json"), R"({ "series": {} })", fs::perms(0644));
     write_test_file(m_config.file("request.json"),

@@ -331,8 +331,15 @@ if ! mkdir -p "$tp_task_marks"; then
   tp_fail "$tp_exit_container" container "cannot create $tp_task_marks"
 fi
 
-# Apptainer: every task runs the program through `apptainer exec`.
-tp_container=(apptainer exec --nv --no-home --bind "$tp_mounts" --pwd "$tp_workdir" "$tp_image")
+# Apptainer: every task runs the program through `apptainer exec`, isolated as with Pyxis:
+# --contain gives the container its own /tmp, /var/tmp and a minimal /dev (GPUs come with --nv)
+# and binds neither the current directory nor apptainer.conf's `bind path` entries (but
+# /etc/hosts and /etc/localtime); --no-home keeps $HOME out; --no-mount hostfs keeps out the host
+# filesystems a site's `mount hostfs = yes` would bind. Apptainer's cmd/internal/cli/action_flags.go
+# and internal/pkg/runtime/engine/apptainer/container_linux.go say so. The environment is the
+# step's, as with Pyxis: what Slurm and this script set (the wrapper needs SLURM_PROCID for the
+# rank; MASTER_* and Slurm's GPU variables are the program's).
+tp_container=(apptainer exec --contain --no-home --no-mount hostfs --nv --bind "$tp_mounts" --pwd "$tp_workdir" "$tp_image")
 
 # launcher srun: one task per node runs the command, with the node's rank and the rendezvous.
 if ! MASTER_ADDR=$(tp_first_node 0) || [ -z "$MASTER_ADDR" ]; then

@@ -311,9 +311,16 @@ if ! mkdir -p "$tp_task_marks"; then
   tp_fail "$tp_exit_container" container "cannot create $tp_task_marks"
 fi
 
-# Apptainer: every task runs the program through `apptainer exec`. Ray's temp directory is
-# bound at its own path: apptainer.conf may leave the node's /tmp out.
-tp_container=(apptainer exec --nv --no-home --bind "$tp_mounts,$tp_ray_tmp:$tp_ray_tmp" --pwd "$tp_workdir" "$tp_image")
+# Apptainer: every task runs the program through `apptainer exec`, isolated as with Pyxis:
+# --contain gives the container its own /tmp, /var/tmp and a minimal /dev (GPUs come with --nv)
+# and binds neither the current directory nor apptainer.conf's `bind path` entries (but
+# /etc/hosts and /etc/localtime); --no-home keeps $HOME out; --no-mount hostfs keeps out the host
+# filesystems a site's `mount hostfs = yes` would bind. Apptainer's cmd/internal/cli/action_flags.go
+# and internal/pkg/runtime/engine/apptainer/container_linux.go say so. The environment is the
+# step's, as with Pyxis: what Slurm and this script set (the wrapper needs SLURM_PROCID for the
+# rank; MASTER_* and Slurm's GPU variables are the program's). Ray's temp directory is
+# bound at its own path: the container's /tmp is its own.
+tp_container=(apptainer exec --contain --no-home --no-mount hostfs --nv --bind "$tp_mounts,$tp_ray_tmp:$tp_ray_tmp" --pwd "$tp_workdir" "$tp_image")
 
 # launcher ray: a Ray head on the first node of component 0, a worker on every other node of
 # every component; once all have joined, the command runs once, on the head. Every Ray process
