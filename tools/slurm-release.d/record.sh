@@ -216,6 +216,9 @@ call jobs GET "/slurm/$dialect/jobs"
 call jobs_update_time GET "/slurm/$dialect/jobs?update_time=$before_het"
 sleep 2
 call jobs_update_time_now GET "/slurm/$dialect/jobs?update_time=$(date +%s)"
+# 23.11 parses a query's time with parse_time() only, which takes no Unix time; the same
+# time as the server's local date and time (the colons percent-encoded: a bare one is refused):
+call jobs_update_time_iso GET "/slurm/$dialect/jobs?update_time=$(date -d "@$before_het" +%Y-%m-%dT%H%%3A%M%%3A%S)"
 call jobs_state_multi GET "/slurm/$dialect/jobs/state?job_id=$single&job_id=$leader&job_id=$component"
 call jobs_state_multi_csv GET "/slurm/$dialect/jobs/state?job_id=$single,$leader,$component"
 call jobs_state GET "/slurm/$dialect/jobs/state"
@@ -254,6 +257,8 @@ wait_dbd_end "$finished" 60
 wait_dbd_end "$single" 60
 call slurmdb_jobs_finished GET "/slurmdb/$dialect/jobs?job_name=sample-finished&start_time=$started"
 call slurmdb_jobs_cancelled GET "/slurmdb/$dialect/jobs?job_name=sample-single&start_time=$started"
+call slurmdb_jobs_finished_iso GET "/slurmdb/$dialect/jobs?job_name=sample-finished&start_time=$(date -d "@$started" +%Y-%m-%dT%H%%3A%M%%3A%S)"
+call slurmdb_jobs_finished_date GET "/slurmdb/$dialect/jobs?job_name=sample-finished&start_time=$(date -d "@$started" +%Y-%m-%d)"
 
 # --- errors ----------------------------------------------------------------------------
 call auth_expired_token_jobs GET "/slurm/$dialect/jobs" expired
