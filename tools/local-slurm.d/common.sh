@@ -76,7 +76,7 @@ load_recorded_settings() {
   while IFS='=' read -r key value; do
     case $key in
       rest_port | ctld_port | slurmd_ports | dbd_port | mysql_port | min_job_age | accounting | user | \
-        service_user | job_user | job_group)
+        service_user | job_user | job_group | slurm_prefix)
         # Only options absent from the command line take the recorded value.
         [[ -n ${explicit[$key]:-} ]] || printf -v "$key" '%s' "$value"
         ;;
@@ -89,6 +89,8 @@ render_settings() {
   for name in "${setting_names[@]}"; do
     printf '%s=%s\n' "$name" "${!name}"
   done
+  # Recorded only when given, so a 22.05 cluster's settings file stays as it was.
+  if [[ -n $slurm_prefix ]]; then printf 'slurm_prefix=%s\n' "$slurm_prefix"; fi
 }
 
 # settings_differ: whether this run's settings differ from what the last `up` recorded
@@ -142,6 +144,41 @@ validate_settings() {
       die "port $value is given twice (--${seen[$value]} and --${option%%=*}); every daemon needs its own port"
     seen[$value]=${option%%=*}
   done
+}
+
+# --- another Slurm release (--slurm-prefix) --------------------------------------------
+
+# The PATH every daemon starts with; use_slurm_prefix puts the release's directories first.
+daemon_path=/usr/sbin:/usr/bin:/sbin:/bin
+
+# use_slurm_prefix: with --slurm-prefix, the release's binaries come first on PATH (ours and
+# the daemons'), and the REST dialect and slurmrestd's plugins follow its version. Its
+# plugins are found through the PluginDir compiled into it (DIR/lib/slurm).
+use_slurm_prefix() {
+  slurm_release=
+  [[ -n $slurm_prefix ]] || return 0
+  [[ $slurm_prefix == /* ]] || slurm_prefix=$PWD/$slurm_prefix
+  slurm_prefix=${slurm_prefix%/}
+  local binary
+  for binary in sbin/slurmctld sbin/slurmd sbin/slurmrestd sbin/slurmdbd bin/scontrol bin/sinfo bin/squeue bin/scancel bin/sacctmgr; do
+    [[ -x $slurm_prefix/$binary ]] ||
+      die "--slurm-prefix $slurm_prefix: $slurm_prefix/$binary is missing; is a Slurm release installed there (tools/slurm-release build)?"
+  done
+  local version
+  version=$("$slurm_prefix/sbin/slurmctld" -V 2>/dev/null) || die "$slurm_prefix/sbin/slurmctld -V failed"
+  [[ $version =~ ^slurm\ ([0-9]+)\.([0-9]+)\.([0-9]+) ]] ||
+    die "$slurm_prefix/sbin/slurmctld -V printed '$version', not 'slurm X.Y.Z'"
+  slurm_release=${BASH_REMATCH[1]}.${BASH_REMATCH[2]}.${BASH_REMATCH[3]}
+  case ${BASH_REMATCH[1]}.${BASH_REMATCH[2]} in
+    22.05) rest_api_version=v0.0.38 ;;
+    23.11) rest_api_version=v0.0.40 ;;
+    24.05) rest_api_version=v0.0.41 ;;
+    24.11) rest_api_version=v0.0.42 ;;
+    *) die "--slurm-prefix $slurm_prefix: Slurm $slurm_release is not a release this script knows (22.05, 23.11, 24.05, 24.11)" ;;
+  esac
+  PATH=$slurm_prefix/bin:$slurm_prefix/sbin:$PATH
+  export PATH
+  daemon_path=$slurm_prefix/sbin:$slurm_prefix/bin:$daemon_path
 }
 
 # --- processes ------------------------------------------------------------------------

@@ -19,7 +19,7 @@ close_inherited_fds() {
 daemon_env() {
   (
     close_inherited_fds
-    exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 SLURM_CONF="$slurm_conf" "$@"
+    exec env -i PATH="$daemon_path" LANG=C.UTF-8 SLURM_CONF="$slurm_conf" "$@"
   )
 }
 
@@ -31,7 +31,7 @@ daemon_spawn() {
   (
     exec </dev/null >>"$log" 2>&1
     close_inherited_fds
-    exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 SLURM_CONF="$slurm_conf" "$@"
+    exec env -i PATH="$daemon_path" LANG=C.UTF-8 SLURM_CONF="$slurm_conf" "$@"
   ) &
   if [[ $pidfile != - ]]; then printf '%s\n' "$!" >"$pidfile"; fi
 }
@@ -142,9 +142,31 @@ slurmds_alive() { # ends the script when a slurmd has died
   done
 }
 
+# slurmrestd_plugins: the -s list. 22.05 has one plugin per dialect; from 23.11 on
+# openapi/slurmctld and openapi/slurmdbd serve every data_parser plugin loaded (all of them
+# when -d is not given); 23.11 still has its deprecated openapi/v0.0.39 and v0.0.38 too.
+slurmrestd_plugins() {
+  local plugins
+  case $rest_api_version in
+    v0.0.38)
+      plugins=openapi/v0.0.38
+      if ((accounting)); then plugins+=,openapi/dbv0.0.38; fi
+      ;;
+    v0.0.40)
+      plugins=openapi/slurmctld,openapi/v0.0.39,openapi/v0.0.38
+      if ((accounting)); then plugins+=,openapi/slurmdbd,openapi/dbv0.0.39,openapi/dbv0.0.38; fi
+      ;;
+    *)
+      plugins=openapi/slurmctld
+      if ((accounting)); then plugins+=,openapi/slurmdbd; fi
+      ;;
+  esac
+  printf '%s\n' "$plugins"
+}
+
 start_slurmrestd() {
-  local log=$log_dir/slurmrestd.log plugins=openapi/v0.0.38
-  if ((accounting)); then plugins+=,openapi/dbv0.0.38; fi
+  local log=$log_dir/slurmrestd.log plugins
+  plugins=$(slurmrestd_plugins)
   # slurmrestd refuses to run as root or as SlurmUser and does not daemonize; SLURM_JWT=daemon
   # tells it to take each request's token instead of authenticating itself.
   daemon_spawn "$run_dir/slurmrestd.pid" "$log" SLURM_JWT=daemon setsid slurmrestd -f "$slurm_conf" \
