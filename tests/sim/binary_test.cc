@@ -97,8 +97,10 @@ TEST(Binary, RefusesToStartWithoutAKeyOrWithABadRelease) {
   EXPECT_EQ(read_line(no_key.out), "slurmrestd-sim: --key-file is required (or --no-auth for benchmarks)");
   EXPECT_EQ(wait_exit(no_key.pid), 2);
   fclose(no_key.out);
-  Child bad_release = spawn({"--no-auth", "--release", "24.11"});
-  EXPECT_EQ(read_line(bad_release.out), "slurmrestd-sim: --release \"24.11\": use 26.05.3, 25.11.7, 25.05.0 or 22.05.8");
+  Child bad_release = spawn({"--no-auth", "--release", "23.02"});
+  EXPECT_EQ(read_line(bad_release.out),
+            "slurmrestd-sim: --release \"23.02\": use 26.05.3, 25.11.7, 25.05.0, 24.11.7, 24.05.8, 23.11.11, 23.11.4 or "
+            "22.05.8");
   EXPECT_EQ(wait_exit(bad_release.pid), 2);
   fclose(bad_release.out);
   Child bad_timing = spawn({"--no-auth", "--timing", "pending=soon"});

@@ -31,6 +31,8 @@ bool read_state_change(const json::object& body, StateChange& change, std::optio
   std::optional<std::int64_t> signal;
   std::optional<bool> completing;
   std::optional<std::string> reason;
+  std::optional<bool> update_db;
+  if (!get_bool(body, "update_db", update_db, error)) return false;
   if (!get_string(body, "state", state, error) || !get_int(body, "exit_code", exit_code, error) ||
       !get_bool(body, "completing", completing, error) || !get_string(body, "reason", reason, error) ||
       !get_bool(body, "component_only", component_only, error)) {
@@ -62,7 +64,8 @@ bool read_state_change(const json::object& body, StateChange& change, std::optio
   if (signal) change.signal = static_cast<int>(*signal);
   change.completing = completing;
   change.reason = reason;
-  if (!change.state && !change.completing && !change.reason) {
+  change.update_db = update_db;
+  if (!change.state && !change.completing && !change.reason && !change.update_db) {
     error = "give \"state\", \"completing\" or \"reason\"";
     return false;
   }

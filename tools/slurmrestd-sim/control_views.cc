@@ -12,7 +12,7 @@ namespace {
 
 json::array flag_names(std::uint32_t flags) {
   json::array out;
-  auto names = state_array(BaseState::pending, flags);
+  auto names = state_array(BaseState::pending, flags, Dialect::v0040);
   for (std::size_t i = 1; i < names.size(); ++i) out.emplace_back(std::string(names[i]));
   return out;
 }

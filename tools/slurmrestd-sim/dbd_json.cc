@@ -257,6 +257,7 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
     return;
   }
   const bool v45 = dialect == Dialect::v0045;
+  const int n = dialect_number(dialect);
   const bool finished = is_finished(job.state);
   out.begin_object();
   out.str_field("account", job.account);
@@ -283,7 +284,9 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
   out.int_field("elapsed", elapsed_of(job, now_s));
   out.int_field("eligible", job.eligible_time);
   out.int_field("end", finished ? job.end_time : 0);
-  no_val_field(out, "planned", job.start_time ? job.start_time - job.eligible_time : 0, job.start_time != 0);
+  if (n >= 41) {
+    no_val_field(out, "planned", job.start_time ? job.start_time - job.eligible_time : 0, job.start_time != 0);
+  }
   out.int_field("start", job.start_time);
   out.int_field("submission", job.submit_time);
   out.int_field("suspended", 0);
@@ -317,7 +320,7 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
   out.bool_field("hold", job.hold && job.state == BaseState::pending);
   no_val_field(out, "priority", job.priority);
   out.str_field("qos", job.qos);
-  out.str_field("qosreq", job.qos);
+  if (n >= 42) out.str_field("qosreq", job.qos);
   out.key("required").begin_object();
   out.int_field("CPUs", job.total_cpus());
   if (job.mem_per_node_mb) {
@@ -330,17 +333,21 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
   }
   out.end_object();
   out.str_field("kill_request_user", job.kill_request_uid || job.state == BaseState::cancelled ? job.user_name : "");
-  out.int_field("restart_cnt", job.restart_cnt);
-  out.key("reservation").begin_object().int_field("id", 0).str_field("name", job.reservation).str_field("requested", job.reservation).end_object();
+  if (n >= 42) out.int_field("restart_cnt", job.restart_cnt);
+  out.key("reservation").begin_object().int_field("id", 0).str_field("name", job.reservation);
+  if (n >= 43) out.str_field("requested", job.reservation);
+  out.end_object();
   out.str_field("script", "");
-  out.int_field("segment_size", 0);
+  if (n >= 43) out.int_field("segment_size", 0);
   if (v45) out.str_field("original_sluid", format_sluid(job.original_sluid));
-  out.str_field("stdin_expanded", job.expand_path(job.std_in, v45));
-  out.str_field("stdout_expanded", job.expand_path(job.std_out.empty() ? "slurm-%j.out" : job.std_out, v45));
-  out.str_field("stderr_expanded", job.expand_path(job.std_err, v45));
-  out.str_field("stdout", job.std_out.empty() ? "slurm-%j.out" : job.std_out);
-  out.str_field("stderr", job.std_err);
-  out.str_field("stdin", job.std_in);
+  if (n >= 41) {
+    out.str_field("stdin_expanded", job.expand_path(job.std_in, v45));
+    out.str_field("stdout_expanded", job.expand_path(job.std_out.empty() ? "slurm-%j.out" : job.std_out, v45));
+    out.str_field("stderr_expanded", job.expand_path(job.std_err, v45));
+    out.str_field("stdout", job.std_out.empty() ? "slurm-%j.out" : job.std_out);
+    out.str_field("stderr", job.std_err);
+    out.str_field("stdin", job.std_in);
+  }
   out.key("state").begin_object();
   out.string_array_field("current", state_array(job.state, job.flags));
   out.str_field("reason", job.state_reason);
@@ -428,13 +435,15 @@ void write_partition_v4x(JsonWriter& out, const std::string& name, Dialect diale
   out.str_field("alternate", "");
   out.key("tres").begin_object().str_field("billing_weights", "").str_field("configured", f.tres).end_object();
   out.str_field("cluster", "");
-  out.key("select_type").begin_array();
-  if (v45) {
-    out.string("CR_CORE_MEMORY");
-  } else {
-    out.string("CORE").string("MEMORY");
+  if (dialect != Dialect::v0040) {
+    out.key("select_type").begin_array();
+    if (v45) {
+      out.string("CR_CORE_MEMORY");
+    } else {
+      out.string("CORE").string("MEMORY");
+    }
+    out.end_array();
   }
-  out.end_array();
   out.key("cpus").begin_object();
   if (v45) {
     out.empty_array_field("task_binding");
@@ -455,13 +464,18 @@ void write_partition_v4x(JsonWriter& out, const std::string& name, Dialect diale
     if (f.is_default) out.string("DEFAULT");
     out.end_array();
   }
-  out.key("partition").begin_object();
-  if (v45) {
-    out.str_field("exclusive", "");
-    out.str_field("oversubscribe", "");
-  }
-  out.key("state").begin_array().string("UP").end_array();
-  out.end_object();
+  // Up to v0.0.42 (24.11's parsers.c) `partition` comes after `timeouts`.
+  const bool early_partition = dialect_number(dialect) >= 43;
+  auto partition_state = [&]() {
+    out.key("partition").begin_object();
+    if (v45) {
+      out.str_field("exclusive", "");
+      out.str_field("oversubscribe", "");
+    }
+    out.key("state").begin_array().string("UP").end_array();
+    out.end_object();
+  };
+  if (early_partition) partition_state();
   out.int_field("grace_time", 0);
   out.key("maximums").begin_object();
   no_val_field(out, "cpus_per_node", 0, false, true);
@@ -484,7 +498,11 @@ void write_partition_v4x(JsonWriter& out, const std::string& name, Dialect diale
   no_val_field(out, "resume", 0, false);
   no_val_field(out, "suspend", 0, false);
   out.end_object();
-  out.str_field("topology", "");
+  if (early_partition) {
+    out.str_field("topology", "");
+  } else {
+    partition_state();
+  }
   no_val_field(out, "suspend_time", 0, false);
   out.end_object();
 }

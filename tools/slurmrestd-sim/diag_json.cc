@@ -63,6 +63,57 @@ void time_field(JsonWriter& out, std::string_view name, std::int64_t value) {
   write_no_val(out, value);
 }
 
+// v0.0.40's STATS_MSG (parsers.c at slurm-23-11-11-1): no cycle sums or depths, the exit
+// reasons after their sections, plain-integer RPC average times, no pending RPCs.
+void write_v40(JsonWriter& out, const DiagSnapshot& s) {
+  out.int_field("parts_packed", 1);
+  time_field(out, "req_time", s.req_time);
+  time_field(out, "req_time_start", s.req_time_start);
+  out.int_field("server_thread_count", kServerThreads);
+  zeros(out, {"agent_queue_size", "agent_count", "agent_thread_count"});
+  out.int_field("dbd_agent_queue_size", as_int(s.dbd_agent_queue_size));
+  out.int_field("gettimeofday_latency", kGettimeofdayLatency);
+  zeros(out, {"schedule_cycle_max", "schedule_cycle_last", "schedule_cycle_total", "schedule_cycle_mean",
+              "schedule_cycle_mean_depth", "schedule_cycle_per_minute", "schedule_queue_length"});
+  out.key("schedule_exit").begin_object();
+  zeros(out, {"end_job_queue", "default_queue_depth", "max_job_start", "max_rpc_cnt", "max_sched_time", "licenses"});
+  out.end_object();
+  out.int_field("jobs_submitted", as_int(s.jobs.submitted));
+  out.int_field("jobs_started", as_int(s.jobs.started));
+  out.int_field("jobs_completed", as_int(s.jobs.completed));
+  out.int_field("jobs_canceled", as_int(s.jobs.canceled));
+  out.int_field("jobs_failed", as_int(s.jobs.failed));
+  out.int_field("jobs_pending", as_int(s.jobs_pending));
+  out.int_field("jobs_running", as_int(s.jobs_running));
+  time_field(out, "job_states_ts", s.job_states_ts);
+  zeros(out, {"bf_backfilled_jobs", "bf_last_backfilled_jobs", "bf_backfilled_het_jobs", "bf_cycle_counter",
+              "bf_cycle_mean", "bf_depth_mean", "bf_depth_mean_try", "bf_cycle_sum", "bf_cycle_last",
+              "bf_last_depth", "bf_last_depth_try", "bf_depth_sum", "bf_depth_try_sum", "bf_queue_len",
+              "bf_queue_len_mean", "bf_queue_len_sum", "bf_table_size", "bf_table_size_mean"});
+  time_field(out, "bf_when_last_cycle", 0);
+  out.bool_field("bf_active", false);
+  out.key("bf_exit").begin_object();
+  zeros(out,
+        {"end_job_queue", "bf_max_job_start", "bf_max_job_test", "bf_max_time", "bf_node_space_size", "state_changed"});
+  out.end_object();
+  out.key("rpcs_by_message_type").begin_array();
+  for (const auto& t : s.rpcs_by_type) {
+    out.begin_object();
+    out.str_field("message_type", t.message_type).int_field("type_id", t.type_id).int_field("count", as_int(t.count));
+    out.int_field("average_time", as_int(t.average_us())).int_field("total_time", as_int(t.total_us));
+    out.end_object();
+  }
+  out.end_array();
+  out.key("rpcs_by_user").begin_array();
+  for (const auto& u : s.rpcs_by_user) {
+    out.begin_object();
+    out.str_field("user", u.user).int_field("user_id", u.user_id).int_field("count", as_int(u.count));
+    out.int_field("average_time", as_int(u.average_us())).int_field("total_time", as_int(u.total_us));
+    out.end_object();
+  }
+  out.end_array();
+}
+
 void write_v4x(JsonWriter& out, const DiagSnapshot& s, Dialect dialect) {
   if (dialect != Dialect::v0045) out.int_field("parts_packed", 1);  // dropped in v0.0.45
   time_field(out, "req_time", s.req_time);
@@ -122,7 +173,9 @@ void write_v4x(JsonWriter& out, const DiagSnapshot& s, Dialect dialect) {
 
 void write_diag_statistics(JsonWriter& out, const DiagSnapshot& snapshot, Dialect dialect) {
   out.key("statistics").begin_object();
-  if (is_v4x(dialect)) {
+  if (dialect == Dialect::v0040) {
+    write_v40(out, snapshot);
+  } else if (is_v4x(dialect)) {
     write_v4x(out, snapshot, dialect);
   } else {
     write_v38(out, snapshot);

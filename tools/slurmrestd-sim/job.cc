@@ -16,6 +16,7 @@ struct FlagName {
 
 // Slurm's flag table order (JOB_STATE parser, v0.0.45).
 constexpr FlagName kFlagOrder[] = {
+    {state_flag::update_db, "UPDATE_DB"},
     {state_flag::requeued, "REQUEUED"},
     {state_flag::configuring, "CONFIGURING"},
     {state_flag::completing, "COMPLETING"},
@@ -55,6 +56,11 @@ bool is_finished(BaseState state) {
 }
 
 std::vector<std::string_view> state_array(BaseState state, std::uint32_t flags) {
+  return state_array(state, flags, Dialect::v0045);
+}
+
+std::vector<std::string_view> state_array(BaseState state, std::uint32_t flags, Dialect dialect) {
+  if (dialect != Dialect::v0040 && dialect != Dialect::v0041) flags &= ~state_flag::update_db;
   std::vector<std::string_view> out{base_state_name(state)};
   for (const auto& f : kFlagOrder) {
     if (flags & f.bit) out.push_back(f.name);

@@ -39,6 +39,9 @@ inline constexpr std::uint32_t requeued = 1u << 0;
 inline constexpr std::uint32_t configuring = 1u << 1;
 inline constexpr std::uint32_t completing = 1u << 2;
 inline constexpr std::uint32_t stage_out = 1u << 3;
+// JOB_UPDATE_DB: the job's accounting record still has to reach slurmdbd. Set only through
+// the control API; shown by the v0.0.40 and v0.0.41 parsers (later ones dropped the name).
+inline constexpr std::uint32_t update_db = 1u << 4;
 }  // namespace state_flag
 
 std::string_view base_state_name(BaseState state);  // "PENDING"
@@ -46,7 +49,9 @@ std::optional<BaseState> parse_base_state(std::string_view name);
 bool is_finished(BaseState state);  // neither pending, running nor suspended
 
 // v0.0.4x: base state first, then the flags in Slurm's table order.
+// Without a dialect (and on v0.0.42 and later) UPDATE_DB is left out.
 std::vector<std::string_view> state_array(BaseState state, std::uint32_t flags);
+std::vector<std::string_view> state_array(BaseState state, std::uint32_t flags, Dialect dialect);
 // v0.0.38 (job_state_string): one word, a flag replaces the base state.
 std::string_view state_string_v38(BaseState state, std::uint32_t flags);
 

@@ -52,10 +52,44 @@ void write_select_type(JsonWriter& out, Dialect dialect) {
   out.end_array();
 }
 
+// v0.0.40's JOB_RES: the node list as a string, counts, then each allocated node with its
+// allocated cores keyed by socket and core index, as v0.0.38 wrote them (parsers.c and
+// _dump_node_res() at slurm-23-11-11-1).
+void write_job_resources_v40(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
+  const std::uint64_t mem = job.allocated_mem_mb(cluster.def_mem_per_cpu_mb);
+  const std::vector<std::string> nodes = split_csv(job.nodes);
+  const std::uint32_t cpus = job.total_cpus();
+  out.begin_object();
+  out.str_field("nodes", job.nodes);
+  out.int_field("allocated_cores", cpus);
+  out.int_field("allocated_cpus", cpus);
+  out.int_field("allocated_hosts", static_cast<std::int64_t>(nodes.size()));
+  out.key("allocated_nodes").begin_array();
+  for (const auto& node : nodes) {
+    out.begin_object();
+    out.key("sockets").begin_object().key("0").begin_object().key("cores").begin_object();
+    for (std::uint32_t core = 0; core < cpus && core < cluster.cpus_per_node; ++core) {
+      out.str_field(std::to_string(core), "allocated");
+    }
+    out.end_object().end_object().end_object();
+    out.str_field("nodename", node);
+    out.int_field("cpus_used", 0);
+    out.int_field("memory_used", 0);
+    out.int_field("memory_allocated", static_cast<std::int64_t>(mem));
+    out.end_object();
+  }
+  out.end_array();
+  out.end_object();
+}
+
 void write_job_resources_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, const ClusterConfig& cluster) {
   out.key("job_resources");
   if (!job.allocated) {
     out.null();
+    return;
+  }
+  if (dialect == Dialect::v0040) {
+    write_job_resources_v40(out, job, cluster);
     return;
   }
   const std::uint64_t mem = job.allocated_mem_mb(cluster.def_mem_per_cpu_mb);
@@ -135,7 +169,8 @@ void write_exit_code_v4x(JsonWriter& out, std::int32_t status) {
 void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Release release,
                    const ClusterConfig& cluster) {
   const bool v45 = dialect == Dialect::v0045;
-  const bool has_step_id = dialect != Dialect::v0043;
+  const int n = dialect_number(dialect);
+  const bool has_step_id = n >= 44;
   const std::uint64_t def_mem = cluster.def_mem_per_cpu_mb;
   out.begin_object();
   out.str_field("account", job.account);
@@ -202,10 +237,10 @@ void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Relea
   out.int_field("job_id", job.job_id);
   write_job_resources_v4x(out, job, dialect, cluster);
   out.empty_array_field("job_size_str");
-  out.string_array_field("job_state", state_array(job.state, job.flags));
+  out.string_array_field("job_state", state_array(job.state, job.flags, dialect));
   no_val_field(out, "last_sched_evaluation", job.last_sched_eval);
   out.str_field("licenses", "");
-  out.str_field("licenses_allocated", "");
+  if (n >= 43) out.str_field("licenses_allocated", "");
   out.empty_array_field("mail_type");
   out.str_field("mail_user", job.user_name);
   no_val_field(out, "max_cpus", 0);
@@ -246,20 +281,27 @@ void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Relea
   no_val_field(out, "pre_sus_time", 0);
   out.bool_field("hold", job.hold && job.state == BaseState::pending);
   no_val_field(out, "priority", job.priority);
-  out.empty_array_field("priority_by_partition");
+  if (n >= 42) out.empty_array_field("priority_by_partition");
   out.key("profile").begin_array().string("NOT_SET").end_array();
   out.str_field("qos", job.qos);
   out.bool_field("reboot", false);
   out.str_field("required_nodes", "");
-  out.int_field("required_switches", 0);
+  out.int_field(n >= 42 ? "required_switches" : "minimum_switches", 0);
   out.bool_field("requeue", job.requeue);
   no_val_field(out, "resize_time", 0);
   out.int_field("restart_cnt", job.restart_cnt);
   out.str_field("resv_name", job.reservation);
   out.str_field("scheduled_nodes", "");
-  out.int_field("segment_size", 0);
+  if (n >= 43) out.int_field("segment_size", 0);
   out.str_field("selinux_context", "");
   out.empty_array_field("shared");
+  if (n <= 41) {
+    // Deprecated views of `shared` (unset: no flag, and a true BOOL16), and the show flags
+    // slurmrestd asked with (SHOW_ALL | SHOW_DETAIL; slurmctld adds SHOW_LOCAL).
+    out.empty_array_field("exclusive");
+    out.bool_field("oversubscribe", true);
+    out.key("show_flags").begin_array().string("ALL").string("DETAIL").string("LOCAL").end_array();
+  }
   if (has_step_id) {
     out.key("step_id").begin_object();
     out.str_field("sluid", format_sluid(job.sluid));
@@ -273,13 +315,21 @@ void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Relea
   no_val_field(out, "start_time", job.start_time);
   out.str_field("state_description", "");
   out.str_field("state_reason", job.state_reason);
-  out.str_field("standard_input", job.std_in);
-  out.str_field("standard_output", default_stdout(job));
-  out.str_field("standard_error", job.std_err);
-  const bool sluid_patterns = release == Release::r26_05_3 || release == Release::r25_11_7;
-  out.str_field("stdin_expanded", job.expand_path(job.std_in, sluid_patterns));
-  out.str_field("stdout_expanded", job.expand_path(default_stdout(job), sluid_patterns));
-  out.str_field("stderr_expanded", job.expand_path(job.std_err, sluid_patterns));
+  if (n <= 42) {
+    // Before v0.0.43 the standard_* fields are the expanded paths (slurm_get_job_stdout()
+    // and friends: stdin defaults to /dev/null, stderr to stdout), no *_expanded fields.
+    out.str_field("standard_error", job.expand_path(job.std_err.empty() ? default_stdout(job) : job.std_err, false));
+    out.str_field("standard_input", job.std_in.empty() ? "/dev/null" : job.expand_path(job.std_in, false));
+    out.str_field("standard_output", job.expand_path(default_stdout(job), false));
+  } else {
+    out.str_field("standard_input", job.std_in);
+    out.str_field("standard_output", default_stdout(job));
+    out.str_field("standard_error", job.std_err);
+    const bool sluid_patterns = release == Release::r26_05_3 || release == Release::r25_11_7;
+    out.str_field("stdin_expanded", job.expand_path(job.std_in, sluid_patterns));
+    out.str_field("stdout_expanded", job.expand_path(default_stdout(job), sluid_patterns));
+    out.str_field("stderr_expanded", job.expand_path(job.std_err, sluid_patterns));
+  }
   no_val_field(out, "submit_time", job.submit_time);
   if (has_step_id) out.str_field("submit_line", "");
   no_val_field(out, "suspend_time", 0);

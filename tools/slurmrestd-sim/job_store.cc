@@ -339,6 +339,14 @@ Status JobStore::apply(JobRecord& record, const StateChange& change) {
   tick();
   const std::int64_t now_ms = m_clock.now_ms();
   const std::string who = "job " + std::to_string(record.job_id);
+  if (change.update_db) {
+    if (*change.update_db) {
+      record.flags |= state_flag::update_db;
+    } else {
+      record.flags &= ~state_flag::update_db;
+    }
+    touch(now_ms);
+  }
   if (change.state) {
     const BaseState target = *change.state;
     if (target == BaseState::pending || target == BaseState::running || target == BaseState::suspended) {

@@ -38,6 +38,7 @@ struct StateChange {
   std::optional<int> signal;     // for CANCELLED/TIMEOUT/... ("killed by signal")
   std::optional<bool> completing;
   std::optional<std::string> reason;
+  std::optional<bool> update_db;  // set or clear the UPDATE_DB state flag
 };
 
 enum class KillResult { signalled, already_done, not_found, pending_het_component, not_running, denied };

@@ -67,7 +67,7 @@ void add_options(CLI::App& app, CommandLine& c) {
   app.add_option("--port-file", c.port_file, "write the port actually used to this file");
   app.add_option("--control-listen", c.control_listen, "HOST:PORT of a second listener serving only /sim/");
   app.add_option("--control-port-file", c.control_port_file, "write the control listener's port to this file");
-  app.add_option("--release", c.release, "Slurm release to impersonate: 26.05.3, 25.11.7, 25.05.0 or 22.05.8")
+  app.add_option("--release", c.release, "Slurm release to impersonate: 26.05.3, 25.11.7, 25.05.0, 24.11.7, 24.05.8, 23.11.11, 23.11.4 or 22.05.8")
       ->capture_default_str();
   app.add_option("--key-file", c.key_file, "the cluster's HS256 JWT key (file bytes are the key)");
   app.add_flag("--no-auth", c.no_auth, "accept every request as root (benchmarks)");
@@ -99,7 +99,7 @@ std::optional<std::string> configure_server(const CommandLine& c, SimOptions& op
   if (auto st = tpslurm::sim::parse_listen(c.listen, options.listen_host, port); !st) return st.error().message();
   options.port = port;
   auto parsed_release = tpslurm::sim::parse_release(c.release);
-  if (!parsed_release) return "--release \"" + c.release + "\": use 26.05.3, 25.11.7, 25.05.0 or 22.05.8";
+  if (!parsed_release) return "--release \"" + c.release + "\": use 26.05.3, 25.11.7, 25.05.0, 24.11.7, 24.05.8, 23.11.11, 23.11.4 or 22.05.8";
   options.release = *parsed_release;
   options.no_auth = c.no_auth;
   if (!c.no_auth) {

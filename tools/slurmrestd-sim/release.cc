@@ -8,6 +8,10 @@ std::optional<Release> parse_release(std::string_view text) {
   if (text == "26.05.3" || text == "26.05") return Release::r26_05_3;
   if (text == "25.11.7" || text == "25.11") return Release::r25_11_7;
   if (text == "25.05.0" || text == "25.05") return Release::r25_05_0;
+  if (text == "24.11.7" || text == "24.11") return Release::r24_11_7;
+  if (text == "24.05.8" || text == "24.05") return Release::r24_05_8;
+  if (text == "23.11.11" || text == "23.11") return Release::r23_11_11;
+  if (text == "23.11.4") return Release::r23_11_4;
   if (text == "22.05.8" || text == "22.05") return Release::r22_05_8;
   return std::nullopt;
 }
@@ -17,6 +21,10 @@ std::string_view release_name(Release release) {
     case Release::r26_05_3: return "26.05.3";
     case Release::r25_11_7: return "25.11.7";
     case Release::r25_05_0: return "25.05.0";
+    case Release::r24_11_7: return "24.11.7";
+    case Release::r24_05_8: return "24.05.8";
+    case Release::r23_11_11: return "23.11.11";
+    case Release::r23_11_4: return "23.11.4";
     case Release::r22_05_8: return "22.05.8";
   }
   return "";
@@ -27,18 +35,34 @@ int release_major(Release release) {
     case Release::r26_05_3: return 26;
     case Release::r25_11_7:
     case Release::r25_05_0: return 25;
+    case Release::r24_11_7:
+    case Release::r24_05_8: return 24;
+    case Release::r23_11_11:
+    case Release::r23_11_4: return 23;
     case Release::r22_05_8: return 22;
   }
   return 0;
 }
 
-int release_minor(Release release) { return release == Release::r25_11_7 ? 11 : 5; }
+int release_minor(Release release) {
+  switch (release) {
+    case Release::r25_11_7:
+    case Release::r24_11_7:
+    case Release::r23_11_11:
+    case Release::r23_11_4: return 11;
+    default: return 5;
+  }
+}
 
 int release_micro(Release release) {
   switch (release) {
     case Release::r26_05_3: return 3;
     case Release::r25_11_7: return 7;
     case Release::r25_05_0: return 0;
+    case Release::r24_11_7: return 7;
+    case Release::r24_05_8: return 8;
+    case Release::r23_11_11: return 11;
+    case Release::r23_11_4: return 4;
     case Release::r22_05_8: return 8;
   }
   return 0;
@@ -49,6 +73,10 @@ int first_served_version(Release release) {
     case Release::r26_05_3: return 42;
     case Release::r25_11_7: return 41;
     case Release::r25_05_0: return 40;
+    case Release::r24_11_7: return 40;
+    case Release::r24_05_8: return 39;
+    case Release::r23_11_11:
+    case Release::r23_11_4: return 38;
     case Release::r22_05_8: return 36;
   }
   return 0;
@@ -59,6 +87,10 @@ int last_served_version(Release release) {
     case Release::r26_05_3: return 45;
     case Release::r25_11_7: return 44;
     case Release::r25_05_0: return 43;
+    case Release::r24_11_7: return 42;
+    case Release::r24_05_8: return 41;
+    case Release::r23_11_11:
+    case Release::r23_11_4: return 40;
     case Release::r22_05_8: return 38;
   }
   return 0;
@@ -79,6 +111,9 @@ VersionSupport version_support(Release release, std::string_view segment, Dialec
   Dialect found;
   switch (version) {
     case 38: found = Dialect::v0038; break;
+    case 40: found = Dialect::v0040; break;
+    case 41: found = Dialect::v0041; break;
+    case 42: found = Dialect::v0042; break;
     case 43: found = Dialect::v0043; break;
     case 44: found = Dialect::v0044; break;
     case 45: found = Dialect::v0045; break;
@@ -91,6 +126,9 @@ VersionSupport version_support(Release release, std::string_view segment, Dialec
 std::string_view dialect_name(Dialect dialect) {
   switch (dialect) {
     case Dialect::v0038: return "v0.0.38";
+    case Dialect::v0040: return "v0.0.40";
+    case Dialect::v0041: return "v0.0.41";
+    case Dialect::v0042: return "v0.0.42";
     case Dialect::v0043: return "v0.0.43";
     case Dialect::v0044: return "v0.0.44";
     case Dialect::v0045: return "v0.0.45";
@@ -99,6 +137,31 @@ std::string_view dialect_name(Dialect dialect) {
 }
 
 bool is_v4x(Dialect dialect) { return dialect != Dialect::v0038; }
+
+int dialect_number(Dialect dialect) {
+  switch (dialect) {
+    case Dialect::v0038: return 38;
+    case Dialect::v0040: return 40;
+    case Dialect::v0041: return 41;
+    case Dialect::v0042: return 42;
+    case Dialect::v0043: return 43;
+    case Dialect::v0044: return 44;
+    case Dialect::v0045: return 45;
+  }
+  return 0;
+}
+
+bool is_23_11(Release release) { return release == Release::r23_11_11 || release == Release::r23_11_4; }
+
+bool binds_jobs_state(Release release) { return release != Release::r23_11_4 && release != Release::r22_05_8; }
+
+bool submit_needs_top_level_script(Release release) { return release == Release::r23_11_4; }
+
+bool kill_jobs_rpc(Release release) {
+  return release != Release::r24_05_8 && !is_23_11(release) && release != Release::r22_05_8;
+}
+
+bool slurmctld_calls_open_dbd(Release release) { return is_23_11(release); }
 
 bool sluid_in_paths(Release release) { return release == Release::r26_05_3; }
 
@@ -142,6 +205,19 @@ int http_status_for_error(Release release, int rc) {
         return 400;
       }
       return 500;
+    case Release::r24_05_8:
+    case Release::r23_11_11:
+    case Release::r23_11_4:
+      // operations.c@23.11/24.05 (_call_handler): anything else, authentication and
+      // communication errors included, is 500.
+      if (rc == err::kRestInvalidQuery) return 422;
+      if (rc == err::kRestFailParsing || rc == err::kRestInvalidJobsDesc) return 400;
+      if (rc == err::kInvalidJobId) return 404;
+      return 500;
+    case Release::r24_11_7:
+      // operations.c@24.11: the 25.05 table below, with slurmdbd unreachable as a bad gateway.
+      if (rc == err::kDbConnection) return 502;
+      [[fallthrough]];
     case Release::r25_05_0:
       // operations.c@25.05's table; anything else is 500.
       if (rc == err::kRestInvalidQuery) return 422;

@@ -27,6 +27,7 @@ constexpr int kSigKill = 9;
 // glibc's SIGRTMAX on Linux: 22.05 refuses signal numbers from it up.
 constexpr int kSigRtMax = 64;
 constexpr std::uint32_t kMaxJobId = 0x03ffffff;
+constexpr char kOldDbConnFailure[] = "openapi_get_db_conn() failed to open slurmdb connection";
 
 HttpReply json_reply(int status, std::string body) {
   HttpReply reply;
@@ -281,6 +282,20 @@ HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, con
     return json_reply(500, out.take());
   }
 
+  // 23.11: every ctxt handler first opens a slurmdbd connection with the caller's token
+  // (wrap_openapi_ctxt_callback() in openapi.c at slurm-23-11-11-1); slurmdbd refuses a bad
+  // token, so the call fails with 7000 before its handler runs, ping included.
+  if (!identity.token_ok && slurmctld_calls_open_dbd(m_options.release) && m_options.cluster.accounting) {
+    Diagnostics diag;
+    diag.error(err::kDbConnection, "openapi_get_db_conn() failed to open slurmdb connection",
+               "wrap_openapi_ctxt_callback");
+    JsonWriter out;
+    out.begin_object();
+    write_errors_first(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kDbConnection), out.take());
+  }
+
   m_store.tick();
   const std::string& method = request.method;
   const std::size_t n = seg.size();
@@ -298,7 +313,11 @@ HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, con
       return text_reply(405, "Unsupported HTTP method", true);
     }
     if (n == 3 && res == "jobs" && method == "GET") return get_jobs(call);
-    if (n == 4 && res == "jobs" && seg[3] == "state" && is_v4x(dialect) && method == "GET") return jobs_state(call);
+    // 23.11.0-23.11.4 do not bind jobs/state: the router answers as for any unknown path.
+    if (n == 4 && res == "jobs" && seg[3] == "state" && is_v4x(dialect) && binds_jobs_state(m_options.release) &&
+        method == "GET") {
+      return jobs_state(call);
+    }
     if (n == 3 && res == "partitions" && method == "GET") return partitions(call, nullptr);
     if (n == 4 && res == "partition" && method == "GET") return partitions(call, &seg[3]);
   } else {
@@ -331,7 +350,12 @@ HttpReply SlurmApi::ping(Call& call) {
   out.begin_object();
   out.key("pings").begin_array().begin_object();
   out.str_field("hostname", host);
-  if (call.ctx.dialect == Dialect::v0045) {
+  if (call.ctx.dialect == Dialect::v0040 || call.ctx.dialect == Dialect::v0041) {
+    // CONTROLLER_PING before v0.0.42: no `responding`, no `primary`.
+    out.str_field("pinged", ok ? "UP" : "DOWN");
+    out.int_field("latency", latency);
+    out.str_field("mode", "primary");
+  } else if (call.ctx.dialect == Dialect::v0045) {
     out.bool_field("responding", ok);
     out.int_field("latency", latency);
     out.bool_field("primary", true);
@@ -412,6 +436,14 @@ HttpReply SlurmApi::submit(Call& call) {
     return json_reply(http_status_for_error(m_options.release, rc), out.take());
   };
 
+  if (is_v4x(dialect) && submit_needs_top_level_script(m_options.release) && !parsed.top_level_script &&
+      parsed.rc != err::kRestFailParsing) {
+    // 23.11.0-23.11.4's _job_post() looks only at the top-level script, before job/jobs.
+    Diagnostics diag;
+    for (const auto& w : parsed.diag.warnings) diag.warnings.push_back(w);
+    diag.error(err::kRestInvalidQuery, "Populated \"script\" field is required for job submission", "_job_post");
+    return refused(diag, err::kRestInvalidQuery);
+  }
   if (parsed.rc) return refused(parsed.diag, parsed.rc);
   if (!call.identity.token_ok) {
     Diagnostics diag;
@@ -438,6 +470,16 @@ HttpReply SlurmApi::submit(Call& call) {
   out.begin_object();
   if (is_v4x(dialect)) {
     if (check.nonfatal) diag.warn(std::string(err::strerror(check.nonfatal)), "slurm_submit_batch_job()");
+    if (dialect == Dialect::v0040 || dialect == Dialect::v0041) {
+      // The deprecated `result` (JOB_SUBMIT_RESPONSE_MSG) precedes the flat fields.
+      out.key("result").begin_object();
+      out.int_field("job_id", job_id);
+      out.str_field("step_id", "batch");
+      out.int_field("error_code", check.nonfatal);
+      out.str_field("error", err::strerror(check.nonfatal));
+      out.str_field("job_submit_user_msg", "");
+      out.end_object();
+    }
     out.int_field("job_id", job_id);
     out.str_field("step_id", "batch");
     out.str_field("job_submit_user_msg", "");
@@ -602,8 +644,11 @@ HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int s
     out.end_object();
     return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
   }
+  if (!kill_jobs_rpc(m_options.release)) return delete_job_kill_job(call, ref.by_sluid ? nullptr : &ref.id, id_text, signal, diag);
+  // 24.11's v0.0.40/41 parsers have no OPENAPI_KILL_JOB_RESP: it is an alias of OPENAPI_RESP.
+  const bool with_status = dialect_number(call.ctx.dialect) >= 42;
   if (!call.identity.token_ok) {
-    out.empty_array_field("status");
+    if (with_status) out.empty_array_field("status");
     diag.error(err::kProtocolAuthentication, "Signal request failed", "slurm_kill_jobs()");
     write_tail(out, call.ctx, diag);
     out.end_object();
@@ -621,6 +666,11 @@ HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int s
     case KillResult::denied: code = err::kAccessDenied; break;
     case KillResult::pending_het_component: code = err::kNotWholeHetJob; break;
     case KillResult::not_running: code = err::kTransitionStateNoUpdate; break;
+  }
+  if (!with_status) {
+    write_tail(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(200, out.take());
   }
   // Failures to signal come back per job in status[], with HTTP 200.
   out.key("status").begin_array();
@@ -645,6 +695,44 @@ HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int s
   write_tail(out, call.ctx, diag);
   out.end_object();
   return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::delete_job_kill_job(Call& call, const std::uint32_t* id, const std::string& id_text, int signal,
+                                         Diagnostics diag) {
+  // _handle_job_delete() at slurm-23-11-4-1 and slurm-24-05-8-1.
+  int rc = 0;
+  JobRecord* job = nullptr;
+  if (!call.identity.token_ok) {
+    rc = err::kProtocolAuthentication;
+  } else {
+    rpc(call, Rpc::kill_job);
+    job = id ? m_store.find(*id) : nullptr;
+    KillResult result =
+        job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged) : KillResult::not_found;
+    switch (result) {
+      case KillResult::signalled: break;
+      case KillResult::already_done: rc = err::kAlreadyDone; break;
+      case KillResult::not_found: rc = err::kInvalidJobId; break;
+      case KillResult::denied: rc = err::kAccessDenied; break;
+      case KillResult::pending_het_component: rc = err::kNotWholeHetJob; break;
+      case KillResult::not_running: rc = err::kTransitionStateNoUpdate; break;
+    }
+  }
+  const std::string name = signal_description(signal);
+  if (rc == err::kAlreadyDone) {
+    diag.warn("Job was already sent signal " + name, "_handle_job_delete");
+    rc = 0;
+  } else if (rc) {
+    const std::uint32_t shown = id ? *id : 0;
+    diag.error(rc, "unable to send signal " + name + " to JobId=" + std::to_string(shown), "slurm_kill_job2()");
+  }
+  (void)id_text;
+  // Nothing is dumped: the wrapper adds errors, warnings and meta to an empty answer.
+  JsonWriter out;
+  out.begin_object();
+  write_errors_first(out, call.ctx, diag);
+  out.end_object();
+  return json_reply(http_status_for_error(m_options.release, rc), out.take());
 }
 
 HttpReply SlurmApi::update_job(Call& call, const std::string& id_text) {
@@ -862,7 +950,7 @@ HttpReply SlurmApi::jobs_state(Call& call) {
     std::string id = std::to_string(job->job_id);
     if (job->is_het()) id += "+" + std::to_string(job->het_job_offset);
     out.str_field("job_id", id);
-    out.string_array_field("state", state_array(job->state, job->flags));
+    out.string_array_field("state", state_array(job->state, job->flags, call.ctx.dialect));
     out.end_object();
   }
   out.end_array();
@@ -908,9 +996,10 @@ HttpReply SlurmApi::partitions(Call& call, const std::string* name) {
   return json_reply(http_status_for_error(m_options.release, rc), out.take());
 }
 
-HttpReply SlurmApi::dbd_unavailable(Call& call, const std::string& description, int status_override) {
+HttpReply SlurmApi::dbd_unavailable(Call& call, const std::string& description, int status_override,
+                                     const char* source) {
   Diagnostics diag;
-  diag.error(err::kDbConnection, description, "openapi_get_db_conn");
+  diag.error(err::kDbConnection, description, source);
   JsonWriter out;
   out.begin_object();
   if (is_v4x(call.ctx.dialect)) {
@@ -968,12 +1057,17 @@ std::optional<HttpReply> SlurmApi::dbd_query_times(Call& call, Diagnostics& diag
 
 std::optional<HttpReply> SlurmApi::dbd_refusal(Call& call) {
   const std::int64_t now_ms = m_clock.now_ms();
+  // Before 24.11 the wrapper words it its own way (openapi.c at slurm-24-05-8-1).
+  const bool old_wrapper = !kill_jobs_rpc(m_options.release) && m_options.release != Release::r22_05_8;
   if (const FaultRule* outage = m_faults.accounting_outage(now_ms, call.request.method, call.target.path)) {
     ++m_stats.faults_by_kind["accounting_outage"];
+    if (old_wrapper) return dbd_unavailable(call, kOldDbConnFailure, outage->status, "wrap_openapi_ctxt_callback");
     return dbd_unavailable(call, "Failed to open slurmdbd connection", outage->status);
   }
-  if (!call.identity.token_ok)
+  if (!call.identity.token_ok) {
+    if (old_wrapper) return dbd_unavailable(call, kOldDbConnFailure, 0, "wrap_openapi_ctxt_callback");
     return dbd_unavailable(call, "Failed to open slurmdbd connection, authentication error", 0);
+  }
   return std::nullopt;
 }
 

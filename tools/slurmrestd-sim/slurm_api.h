@@ -66,13 +66,19 @@ class SlurmApi {
   // status of the error; v0.0.4x per job in status[] with 200.
   HttpReply delete_job_v38(Call& call, const std::string& id_text, int signal);
   // `notes`: the query parser's errors that did not stop the request (an unknown signal name).
+  // 23.11 and 24.05 (slurm_kill_job()) answer without status[]: 2017 -> 404, 2021 a warning,
+  // other refusals in errors[] with their HTTP status; 24.11's v0.0.40/41 parsers alias the
+  // answer to the plain one (meta, errors, warnings), so per-job refusals are not shown.
   HttpReply delete_job_v4x(Call& call, const std::string& id_text, int signal, const Diagnostics& notes);
+  HttpReply delete_job_kill_job(Call& call, const std::uint32_t* id, const std::string& id_text, int signal,
+                                Diagnostics diag);
   HttpReply get_jobs(Call& call);
   HttpReply jobs_state(Call& call);
   HttpReply partitions(Call& call, const std::string* name);
   HttpReply dbd_jobs(Call& call);
   HttpReply dbd_job(Call& call, const std::string& id_text);
-  HttpReply dbd_unavailable(Call& call, const std::string& description, int status_override);
+  HttpReply dbd_unavailable(Call& call, const std::string& description, int status_override,
+                            const char* source = "openapi_get_db_conn");
   // The answer of a slurmdbd that cannot be reached (an injected outage, a bad token), if so.
   std::optional<HttpReply> dbd_refusal(Call& call);
   // The slurmdbd job list in the dialect's layout (22.05: an empty one carries error 9003).

@@ -131,4 +131,30 @@ QueryValue read_query_value(std::string_view text, Dialect dialect) {
   return {};
 }
 
+std::string signal_description(int signal) {
+  switch (signal) {
+    case 1: return "Hangup";
+    case 2: return "Interrupt";
+    case 3: return "Quit";
+    case 6: return "Aborted";
+    case 9: return "Killed";
+    case 10: return "User defined signal 1";
+    case 12: return "User defined signal 2";
+    case 13: return "Broken pipe";
+    case 14: return "Alarm clock";
+    case 15: return "Terminated";
+    case 17: return "Child exited";
+    case 18: return "Continued";
+    case 19: return "Stopped (signal)";
+    case 20: return "Stopped";
+    case 21: return "Stopped (tty input)";
+    case 22: return "Stopped (tty output)";
+    case 23: return "Urgent I/O condition";
+    case 24: return "CPU time limit exceeded";
+    default:
+      if (signal >= 34 && signal <= 64) return "Real-time signal " + std::to_string(signal - 34);
+      return "Unknown signal " + std::to_string(signal);
+  }
+}
+
 }  // namespace tpslurm::sim

@@ -3,10 +3,11 @@
 // Both generations read a name with sig_name2num() (src/common/proc_args.c): a whole number
 // (strtol, trailing white space allowed), else after optional white space and a "SIG" prefix
 // (any case) a name of its table. 22.05.8's table: HUP INT QUIT ABRT KILL ALRM TERM USR1 USR2
-// URG CONT STOP TSTP TTIN TTOU XCPU; 24.05 added CHLD and PIPE (so 25.05-26.05 have 18).
+// URG CONT STOP TSTP TTIN TTOU XCPU; 23.11 already has CHLD and PIPE (so 23.11-26.05 have 18).
 // Anything else is 0. Numbers are Linux's. Pure functions, thread-safe.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "release.h"
@@ -26,5 +27,8 @@ struct QueryValue {
 // v0.0.4x (the SIGNAL parser converts to an integer itself, _convert_data_int at 26.05.3):
 // digits only is a number, the rest text.
 QueryValue read_query_value(std::string_view text, Dialect dialect);
+
+// glibc's strsignal() text ("Killed", "Terminated", "User defined signal 1").
+std::string signal_description(int signal);
 
 }  // namespace tpslurm::sim

@@ -92,7 +92,7 @@ bool is_known_field_v4x(Dialect dialect, std::string_view key) {
       std::find(std::begin(kOnlyV45), std::end(kOnlyV45), key) != std::end(kOnlyV45)) {
     return false;
   }
-  if (dialect == Dialect::v0043 && key == "step_id") return false;
+  if (dialect_number(dialect) <= 43 && key == "step_id") return false;
   return true;
 }
 

@@ -327,6 +327,9 @@ SubmitParse parse_v4x(const json::value& root, Dialect dialect, const SubmitDefa
     return refuse(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "_job_post");
   }
   const json::object& obj = root.get_object();
+  if (const json::value* script = obj.if_contains("script")) {
+    out.top_level_script = script->is_string() && !script->get_string().empty();
+  }
   for (const auto& kv : obj) {
     if (kv.key() != "script" && kv.key() != "job" && kv.key() != "jobs") {
       out.diag.warn("Ignoring unknown field \"" + std::string(kv.key()) + "\" of type " + type_name(kv.value()) + " in #",

@@ -30,6 +30,7 @@ struct SubmitParse {
   Diagnostics diag;
   int rc = 0;                   // non-zero: refused before reaching slurmctld
   bool unparsable_body = false;  // not JSON at all: slurmrestd answers 400 text/plain
+  bool top_level_script = false;  // v0.0.4x: the body has a non-empty top-level "script"
 };
 
 struct SubmitDefaults {
