@@ -47,7 +47,7 @@ std::string Dialect::job_path(std::string_view id) const {
 
 std::string Dialect::jobs_path(std::optional<std::int64_t> update_time) const {
   std::string path = "/slurm/" + std::string(version()) + "/jobs";
-  if (update_time) path += "?update_time=" + std::to_string(*update_time);
+  if (update_time) path += "?update_time=" + escape(update_time_value(*update_time));
   return path;
 }
 

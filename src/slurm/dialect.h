@@ -129,9 +129,12 @@ class Dialect {
   // heterogeneous component is released by itself (data_parser versions; 22.05's v0.0.38
   // releases the whole job through its leader).
   virtual bool updates_per_component() const = 0;
-  // slurmdbd's time parameters: v0.0.4x takes Unix seconds; 22.05's dbv0.0.38 refuses a bare
-  // number ("Unable to parse time format", error 9000) and takes "uts<seconds>".
+  // A time parameter (update_time, slurmdbd's start_time): v0.0.42 on takes Unix seconds;
+  // 22.05's dbv0.0.38 and v0.0.40/41 refuse a bare number (errors 9000, 9202) and take
+  // "uts<seconds>".
   virtual std::string query_time(std::int64_t unix_seconds) const = 0;
+  // jobs?update_time=: the same, but 22.05's v0.0.38 jobs handler reads a bare number.
+  virtual std::string update_time_value(std::int64_t unix_seconds) const { return query_time(unix_seconds); }
 
   // A cheap call that slurmctld authenticates (26.05's ping is not one: it answers 200 with
   // `responding: false` for a bad token).

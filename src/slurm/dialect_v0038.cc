@@ -78,6 +78,7 @@ class DialectV0038 final : public JsonDialect {
   // Seen on the real 22.05.8: a bare number is refused with error 9000 "Unable to parse time
   // format"; Slurm's time parser reads "uts<seconds>" as Unix seconds, whatever the time zone.
   std::string query_time(std::int64_t unix_seconds) const override { return "uts" + std::to_string(unix_seconds); }
+  std::string update_time_value(std::int64_t unix_seconds) const override { return std::to_string(unix_seconds); }
 
  protected:
   model::JobSnapshot read_job(const bj::object& record) const override {

@@ -104,7 +104,9 @@ class DataParserDialect final : public JsonDialect {
 
   bool has_jobs_state() const override { return m_rules.jobs_state; }
   bool updates_per_component() const override { return true; }
-  std::string query_time(std::int64_t unix_seconds) const override { return std::to_string(unix_seconds); }
+  std::string query_time(std::int64_t unix_seconds) const override {
+    return (m_traits.query_time_uts ? "uts" : "") + std::to_string(unix_seconds);
+  }
 
  protected:
   model::JobSnapshot read_job(const bj::object& record) const override {
@@ -160,8 +162,16 @@ class DataParserDialect final : public JsonDialect {
 
   Result<std::vector<SlurmMessage>> read_refusals(const bj::object& body, const ReplyBase& base) const override {
     const auto* status = body.if_contains("status");
-    // Before 24.11 slurm_kill_job's one error is in errors[] and there is no list.
-    if (status == nullptr && !m_rules.cancel_status_list) return base.errors;
+    // Before 24.11 slurm_kill_job's one error is in errors[] and there is no list. Only
+    // slurmctld's refusals (2000-2999: 2017, 2020, ...) say what happened to the signal; any
+    // other error (a lost connection to slurmctld, an auth failure) is left to the HTTP
+    // status's classification, as an answer without its list is from 24.11 on.
+    if (status == nullptr && !m_rules.cancel_status_list) {
+      for (const auto& error : base.errors) {
+        if (error.number < 2000 || error.number > 2999) return corrupt("an error that is not slurmctld's refusal");
+      }
+      return base.errors;
+    }
     if (status == nullptr || !status->is_array()) return corrupt("the answer has no \"status\" list");
     std::vector<SlurmMessage> refusals;
     for (const auto& entry : status->as_array()) {
@@ -200,8 +210,8 @@ constexpr std::array<DataParserTraits, 6> kVersions{{
     {.version = "v0.0.44", .sluid_in_records = true, .sluid_in_db_records = false},
     {.version = "v0.0.43", .sluid_in_records = false, .sluid_in_db_records = false},
     {.version = "v0.0.42", .sluid_in_records = false, .sluid_in_db_records = false},
-    {.version = "v0.0.41", .sluid_in_records = false, .sluid_in_db_records = false},
-    {.version = "v0.0.40", .sluid_in_records = false, .sluid_in_db_records = false},
+    {.version = "v0.0.41", .sluid_in_records = false, .sluid_in_db_records = false, .query_time_uts = true},
+    {.version = "v0.0.40", .sluid_in_records = false, .sluid_in_db_records = false, .query_time_uts = true},
 }};
 
 }  // namespace

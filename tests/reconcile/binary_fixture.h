@@ -21,9 +21,10 @@ namespace tpslurm::reconcile::testing {
 
 class BinaryTest : public ::testing::Test {
  protected:
-  // Starts the simulator as `release` (26.05.3 speaks v0.0.45 here, 22.05.8 v0.0.38).
+  // Starts the simulator as `release`; the binary chooses the version (auto): v0.0.38 on
+  // 22.05.8, v0.0.42 on 24.11.7, v0.0.45 on 26.05.3, which `m_dialect` names for fault paths.
   void start_sim(const std::string& release) {
-    m_dialect = release == "22.05.8" ? "v0.0.38" : "v0.0.45";
+    m_dialect = release == "22.05.8" ? "v0.0.38" : release == "24.11.7" ? "v0.0.42" : "v0.0.45";
     const std::string now = std::to_string(unix_seconds(SystemClock().now()));
     auto sim = slurm::testing::SimProcess::start(
         {"--manual-clock", "--clock-start", now, "--timing", "manual", "--release", release});
@@ -53,7 +54,7 @@ class BinaryTest : public ::testing::Test {
     env["TUNEPLANE_SLURM_PARTITION"] = "gpu";
     env["TUNEPLANE_SLURM_CPU_PARTITION"] = "cpu";
     env["TUNEPLANE_SLURM_REST_URL"] = m_sim->url();
-    env["TUNEPLANE_SLURM_REST_API_VERSION"] = m_dialect;
+    env["TUNEPLANE_SLURM_REST_API_VERSION"] = "auto";
     env["TUNEPLANE_SLURM_REST_USER"] = "root";
     env["TUNEPLANE_SLURM_JWT_FILE"] = m_dir.file("jwt");
     env["TUNEPLANE_SLURM_CONNECT_TIMEOUT"] = "2s";

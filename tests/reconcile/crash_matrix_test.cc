@@ -313,9 +313,18 @@ INSTANTIATE_TEST_SUITE_P(Matrix, CrashMatrixTest,
                                            std::pair{std::string("22.05.8"), Scenario::cpu_only},
                                            std::pair{std::string("22.05.8"), Scenario::cancel_while_unknown},
                                            std::pair{std::string("22.05.8"), Scenario::runs_to_end},
-                                           std::pair{std::string("22.05.8"), Scenario::lost_with_copy}),
+                                           std::pair{std::string("22.05.8"), Scenario::lost_with_copy},
+                                           std::pair{std::string("24.11.7"), Scenario::single_pool},
+                                           std::pair{std::string("24.11.7"), Scenario::three_pools},
+                                           std::pair{std::string("24.11.7"), Scenario::cpu_only},
+                                           std::pair{std::string("24.11.7"), Scenario::cancel_while_unknown},
+                                           std::pair{std::string("24.11.7"), Scenario::runs_to_end},
+                                           std::pair{std::string("24.11.7"), Scenario::lost_with_copy}),
                          [](const auto& param_info) {
-                           std::string name = (param_info.param.first == "22.05.8" ? "v0038_" : "v0045_") +
+                           const std::string& release = param_info.param.first;
+                           std::string name = (release == "22.05.8"   ? "v0038_"
+                                               : release == "24.11.7" ? "v0042_"
+                                                                      : "v0045_") +
                                               name_of(param_info.param.second);
                            for (char& ch : name) {
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';

@@ -186,5 +186,18 @@ TEST_F(LostAnswerTest, SeededLostAnswersOnTheOldDialect) {
   seeded_runs(faults, 38, 50);
 }
 
+// 24.11 speaks v0.0.42 with its own rules (cancels answered with a status list, 1007 as 511):
+// the client chooses it by itself, and the same rules hold.
+TEST_F(LostAnswerTest, SeededLostAnswersOn2411) {
+  start({"--release", "24.11.7"}, "auto");
+  const std::vector<std::string> faults = {
+      R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.42/job/submit"})",
+      R"({"kind": "close_mid_body", "method": "POST", "path_prefix": "/slurm/v0.0.42/job/submit"})",
+      R"({"kind": "error_response", "status": 502, "method": "POST", "path_prefix": "/slurm/v0.0.42/job/submit"})",
+      R"({"kind": "error_response", "status": 511, "method": "POST", "path_prefix": "/slurm/v0.0.42/job/submit"})",
+  };
+  seeded_runs(faults, 2411, 50);
+}
+
 }  // namespace
 }  // namespace tpslurm::reconcile::testing

@@ -111,6 +111,32 @@ TEST(Releases, JobsStateIsNotBoundOn23114) {
   }
 }
 
+// A time in a query: v0.0.40/41 read it with parse_time() only ("uts<N>"; a bare number is
+// 9202, 500 on 23.11 as on the real 23.11.11, 422 on 24.11 as on the real 24.11.7); v0.0.42
+// takes both.
+TEST(Releases, QueryTimesAsEachVersionReadsThem) {
+  struct Case {
+    Release release;
+    const char* version;
+    int bare_status;
+  };
+  for (const Case& c : {Case{Release::r23_11_11, "v0.0.40", 500}, Case{Release::r24_11_7, "v0.0.40", 422},
+                        Case{Release::r24_11_7, "v0.0.42", 200}}) {
+    SimOptions options = test_options(c.release);
+    SimInstance sim(options);
+    const std::string v = c.version;
+    const std::string seconds = std::to_string(options.manual_clock_start_ms / 1000 - 3600);
+    for (const std::string& path : {"/slurm/" + v + "/jobs?update_time=", "/slurmdb/" + v + "/jobs?start_time="}) {
+      HttpResult bare = slurm_call(sim, options, "GET", path + seconds);
+      EXPECT_EQ(bare.status, c.bare_status) << release_name(c.release) << " " << path << bare.body;
+      if (c.bare_status != 200) {
+        EXPECT_EQ(text(bare.json().at("errors").at(0).at("error_number")), "9202") << bare.body;
+      }
+      EXPECT_EQ(slurm_call(sim, options, "GET", path + "uts" + seconds).status, 200) << path;
+    }
+  }
+}
+
 TEST(Releases, On23114ASubmitNeedsATopLevelScript) {
   const std::string body =
       R"({"job": {"name": "a", "script": "#!/bin/bash\ntrue\n", "environment": ["PATH=/bin"], "current_working_directory": "/w"}})";

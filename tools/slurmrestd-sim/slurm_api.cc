@@ -119,12 +119,36 @@ std::string iso_time(std::int64_t unix_s) {
   return buf;
 }
 
-std::optional<std::int64_t> parse_time_param(const std::string* value) {
-  if (!value || value->empty() || value->size() > 12) return std::nullopt;
-  for (char c : *value) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+// A time in a v0.0.4x query: v0.0.42 on first turns a number into one (data_convert_type in
+// _parse_timestamp at slurm-24-11-7-1), then hands a string to parse_time(); v0.0.40/41 hand
+// every value to parse_time(), which refuses a bare number (error 9202 on real 23.11.11 and
+// 24.11.7) and reads "uts<N>".
+std::optional<std::int64_t> parse_time_param(const std::string* value, Dialect dialect) {
+  if (!value || value->empty()) return std::nullopt;
+  const bool numeric = value->size() <= 12 && std::all_of(value->begin(), value->end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+  if (numeric) {
+    if (dialect == Dialect::v0040 || dialect == Dialect::v0041) return std::nullopt;
+    return std::stoll(*value);
   }
-  return std::stoll(*value);
+  return parse_slurm_time(*value);
+}
+
+// The data_parser's own error for a time it could not read, before the handler's 9000.
+void time_refused(Diagnostics& diag, Dialect dialect, const std::string& key, const std::string& value) {
+  if (dialect == Dialect::v0040 || dialect == Dialect::v0041) {
+    diag.error(err::kDataConvFailed, "Parsing of " + value + " for timestamp failed", "#/" + key + "/");
+  }
+}
+
+// The status of a query whose time was refused: the handler's 9000, except that 23.11 and
+// 24.05 answer with the parser's 9202, which their table makes a 500 (real 23.11.11: 500;
+// real 24.11.7: 422).
+int time_refused_status(Release release) {
+  const bool parser_error_wins =
+      release == Release::r23_11_4 || release == Release::r23_11_11 || release == Release::r24_05_8;
+  return http_status_for_error(release, parser_error_wins ? err::kDataConvFailed : err::kRestInvalidQuery);
 }
 
 // The jobs GET slurmdb/.../jobs looks at: by job_name, else by step (job id or, on
@@ -838,9 +862,10 @@ HttpReply SlurmApi::get_jobs(Call& call) {
   const Dialect dialect = call.ctx.dialect;
   std::int64_t update_time = 0;
   if (const std::string* t = call.target.param("update_time")) {
-    auto parsed = parse_time_param(t);
+    auto parsed = parse_time_param(t, dialect);
     if (!parsed) {
       Diagnostics diag;
+      time_refused(diag, dialect, "update_time", *t);
       diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_jobs");
       JsonWriter out;
       out.begin_object();
@@ -850,7 +875,7 @@ HttpReply SlurmApi::get_jobs(Call& call) {
         write_tail(out, call.ctx, diag);
       }
       out.end_object();
-      return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+      return json_reply(time_refused_status(m_options.release), out.take());
     }
     update_time = *parsed;
   }
@@ -1038,7 +1063,8 @@ std::optional<HttpReply> SlurmApi::dbd_query_times(Call& call, Diagnostics& diag
     auto time_param = [&](const char* key, std::optional<std::int64_t>& out) -> bool {
       const std::string* v = call.target.param(key);
       if (!v) return true;
-      out = parse_time_param(v);
+      out = parse_time_param(v, dialect);
+      if (!out) time_refused(diag, dialect, key, *v);
       return out.has_value();
     };
     if (!time_param("start_time", start_time) || !time_param("end_time", end_time) ||
@@ -1048,7 +1074,7 @@ std::optional<HttpReply> SlurmApi::dbd_query_times(Call& call, Diagnostics& diag
       out.begin_object();
       write_errors_first(out, call.ctx, diag);
       out.end_object();
-      return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+      return json_reply(time_refused_status(m_options.release), out.take());
     }
     return std::nullopt;
   }

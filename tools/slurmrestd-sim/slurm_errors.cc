@@ -33,6 +33,7 @@ std::string_view strerror(int rc) {
     case kAuthExpired: return "Authentication credential expired";
     case kDbConnection: return "Unable to connect to database";
     case kRestInvalidQuery: return "Query empty or not RFC7320 compliant";
+    case kDataConvFailed: return "Unable to convert Data type";
     case kRestFailParsing: return "Failure during parsing";
     case kRestInvalidJobsDesc: return "Jobs description entry not found, empty or not dictionary or list";
     case kRestEmptyResult: return "Nothing found with query";

@@ -38,6 +38,7 @@ inline constexpr int kAuthExpired = 6001;
 inline constexpr int kDbConnection = 7000;
 inline constexpr int kNoRpcStats = 7013;
 inline constexpr int kRestInvalidQuery = 9000;
+inline constexpr int kDataConvFailed = 9202;  // ESLURM_DATA_CONV_FAILED
 inline constexpr int kRestFailParsing = 9001;
 inline constexpr int kRestInvalidJobsDesc = 9002;
 inline constexpr int kRestEmptyResult = 9003;
