@@ -30,6 +30,9 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_STORAGE_ROOT", "", "the shared filesystem root as this host sees it (attempt directories, artifacts)"},
     {"TUNEPLANE_SLURM_STORAGE_ROOT", "the storage root",
      "the same storage as the compute nodes see it, if mounted elsewhere"},
+    {"TUNEPLANE_SLURM_JOB_PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+     "the PATH every job starts with: put the directory of the site's srun first when Slurm is not installed under "
+     "/usr (e.g. /opt/slurm/bin:/usr/local/bin:/usr/bin:/bin)"},
     {"TUNEPLANE_STORAGE_GROUP", "",
      "group shared by the service account and the job user: attempts are created with it (empty: one user)"},
     {"TUNEPLANE_SLURM_TLS_VERIFY", "1", "verify slurmrestd's TLS certificate (1 or 0)"},

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <boost/url/parse.hpp>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -90,6 +91,28 @@ std::optional<std::string> absolute_path(const std::string& value, std::string& 
   if (value.empty() || value.front() != '/') return "expected an absolute path";
   target = value;
   while (target.size() > 1 && target.back() == '/') target.pop_back();
+  return std::nullopt;
+}
+
+// A job's PATH: absolute directories joined by ':', each of letters, digits and ._+-/ only (it
+// is written into the batch script and the REST environment; no shell character, no "..").
+std::optional<std::string> job_path(const std::string& value, std::string& target) {
+  const std::string expected =
+      "expected absolute directories joined by ':' (letters, digits, . _ + - / only), e.g. "
+      "/opt/slurm/bin:/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t end = std::min(value.find(':', start), value.size());
+    const std::string_view entry(value.data() + start, end - start);
+    if (entry.empty() || entry.front() != '/' || entry.find("..") != std::string_view::npos) return expected;
+    for (char c : entry) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '+' && c != '-' && c != '/') {
+        return expected;
+      }
+    }
+    start = end + 1;
+  }
+  target = value;
   return std::nullopt;
 }
 
@@ -420,6 +443,7 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
     s.storage_group = v;
     return std::nullopt;
   });
+  apply.with("TUNEPLANE_SLURM_JOB_PATH", [&](const std::string& v) { return job_path(v, s.job_path); });
   apply.with("TUNEPLANE_SLURM_TLS_VERIFY", [&](const std::string& v) { return flag(v, s.tls_verify); });
   apply.with("TUNEPLANE_SLURM_CA_FILE", [&](const std::string& v) -> std::optional<std::string> {
     if (auto why = absolute_path(v, s.ca_file)) return why;

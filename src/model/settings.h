@@ -39,6 +39,9 @@ struct Settings {
   std::string storage_root;        // the shared filesystem as this host sees it
   std::string slurm_storage_root;  // the same storage as the compute nodes see it
   std::string storage_group;       // shared by the service account and the job user; empty = one user
+  // The PATH every job starts with (its batch script and its srun steps): the site's srun
+  // must be the first one on it.
+  std::string job_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
   bool tls_verify = true;
   std::string ca_file;
   // The connection to slurmrestd (curl_transport.h). A low-speed limit of 0 is off.

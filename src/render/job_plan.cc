@@ -295,7 +295,7 @@ class Planner {
         model::JobTag::make(m_settings.instance, m_request.job_id, m_inputs.attempt, m_inputs.submit_token, dir);
     submit.standard_output = attempt_path(dir, "logs/batch.out");
     submit.standard_error = attempt_path(dir, "logs/batch.err");
-    submit.environment = fixed_job_environment();
+    submit.environment = fixed_job_environment(m_settings);
     const auto pick = [&](const std::optional<std::string>& requested, const std::string& configured,
                           std::string_view field, std::string_view setting) {
       const std::string value = requested.value_or(configured);

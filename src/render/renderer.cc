@@ -56,9 +56,9 @@ TemplateValue step_value(const PlannedComponent& component, const std::string& d
   return value;
 }
 
-std::string fixed_environment_exports() {
+std::string fixed_environment_exports(const model::Settings& settings) {
   std::string out;
-  for (const auto& [name, value] : fixed_job_environment()) {
+  for (const auto& [name, value] : fixed_job_environment(settings)) {
     if (!out.empty()) out += '\n';
     out += "export " + name + "=" + shell_quote(value);
   }
@@ -66,11 +66,11 @@ std::string fixed_environment_exports() {
 }
 
 TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& plan, const AttemptInputs& inputs,
-                          const std::string& sbatch_lines) {
+                          const model::Settings& settings, const std::string& sbatch_lines) {
   const std::string& dir = plan.cluster_attempt_dir;
   TemplateValue data;
   data.set("shell_sbatch_lines", sbatch_lines);
-  data.set("shell_fixed_environment", fixed_environment_exports());
+  data.set("shell_fixed_environment", fixed_environment_exports(settings));
   data.set("job_id", request.job_id);
   data.set("attempt", inputs.attempt);
   data.set("attempt_dir", dir);
@@ -174,12 +174,8 @@ model::Problems render_failure(const Error& error) {
 
 }  // namespace
 
-const std::vector<std::pair<std::string, std::string>>& fixed_job_environment() {
-  static const std::vector<std::pair<std::string, std::string>> environment = {
-      {"PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
-      {"LANG", "C.UTF-8"},
-  };
-  return environment;
+std::vector<std::pair<std::string, std::string>> fixed_job_environment(const model::Settings& settings) {
+  return {{"PATH", settings.job_path}, {"LANG", "C.UTF-8"}};
 }
 
 Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchRequest& request,
@@ -196,7 +192,7 @@ Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchReque
   std::string lines = std::move(*sbatch_lines);
   if (!lines.empty() && lines.back() == '\n') lines.pop_back();
 
-  auto script = render_template(templates, script_template(plan), script_data(request, plan, inputs, lines), trace);
+  auto script = render_template(templates, script_template(plan), script_data(request, plan, inputs, settings, lines), trace);
   if (!script.ok()) return render_failure(script.error());
 
   auto files = request_files(request, plan, templates, trace);

@@ -48,8 +48,9 @@ struct RenderedAttempt {
   model::AttemptLayout layout;  // what storage::write_attempt_directory() writes
 };
 
-// The fixed REST environment of every job (PATH, LANG): never the user's variables.
-const std::vector<std::pair<std::string, std::string>>& fixed_job_environment();
+// The fixed REST environment of every job (PATH from TUNEPLANE_SLURM_JOB_PATH, LANG): never
+// the user's variables.
+std::vector<std::pair<std::string, std::string>> fixed_job_environment(const model::Settings& settings);
 
 Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchRequest& request,
                                                         const model::Runtime& runtime,

@@ -142,6 +142,17 @@ TEST(SettingsLoaderTest, UnknownKeysAreWarnedAboutWithTheClosestName) {
                                       "PARTITION (" + dir.file("tp.env") + ":1) is not a tuneplane-slurm setting"}));
 }
 
+TEST(SettingsLoaderTest, AJobPathIsAbsoluteDirectoriesOfPlainCharacters) {
+  const auto loaded = load({{"TUNEPLANE_SLURM_JOB_PATH", "/opt/slurm-24.11/bin:/usr/bin:/bin"}});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  EXPECT_EQ(loaded->settings.job_path, "/opt/slurm-24.11/bin:/usr/bin:/bin");
+  EXPECT_EQ(load({})->settings.job_path, "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+  for (const char* bad : {"", "bin:/usr/bin", "/usr/bin::/bin", "/usr/bin:", "/opt/$(id)/bin", "/opt/a b",
+                          "/opt/../etc", "/usr/bin;rm"}) {
+    EXPECT_NE(refusal({{"TUNEPLANE_SLURM_JOB_PATH", bad}}).find("TUNEPLANE_SLURM_JOB_PATH"), std::string::npos) << bad;
+  }
+}
+
 TEST(SettingsLoaderTest, EveryBadValueIsOneLineWithKeyValueAndExpectation) {
   TempDir dir;
   testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_POLL_INTERVAL=10\n");

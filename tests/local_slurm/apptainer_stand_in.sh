@@ -193,5 +193,16 @@ check "a file that is not a SIF: error" "FATAL:   could not open image $work/pla
 "$stand_in" exec --contain "$image" /bin/sh -c 'exit 7'
 check "the program's status" 7 $?
 
+# A signal to apptainer reaches the container's program, as Apptainer's starter passes it on
+# (the job's grace signal): the program's trap runs and the program ends by itself.
+"$stand_in" exec --contain --no-home "$image" /bin/sh -c \
+  'trap "echo got-usr1; exit 3" USR1; echo ready; while :; do sleep 0.1; done' > "$work/signal.out" 2>&1 &
+signalled=$!
+for _ in $(seq 100); do grep -q ready "$work/signal.out" 2>/dev/null && break; sleep 0.1; done
+kill -USR1 "$signalled"
+wait "$signalled"
+check "a signal: the program's status" 3 $?
+check "a signal: the program's trap ran" got-usr1 "$(grep -o got-usr1 "$work/signal.out")"
+
 echo "apptainer stand-in: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "real_end_to_end_test.h"
+#include "support/local_slurm.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
@@ -33,9 +34,13 @@ TEST_F(EndToEndTest, AJobThatEndedWhileTheDaemonWasDownEndsWithSlurmdbdsState) {
   const auto ended = attempts("acct").back();
   EXPECT_EQ(ended.state, AttemptState::failed);
   EXPECT_EQ(ended.slurm_state, "FAILED");
-  // 22.05's slurmdbd (dbv0.0.38) reports every normal exit as 0: the exit code stays unknown
-  // rather than wrong.
-  EXPECT_FALSE(ended.exit_code.has_value());
+  if (tpslurm::testing::local_slurm_version() == "v0.0.38") {
+    // 22.05's slurmdbd (dbv0.0.38) reports every normal exit as 0: the exit code stays unknown
+    // rather than wrong.
+    EXPECT_FALSE(ended.exit_code.has_value());
+  } else {
+    EXPECT_EQ(ended.exit_code, 5) << "23.11 and later record the exit code";
+  }
   EXPECT_EQ(attempts("acct").size(), 1u);
   EXPECT_NE(last_state_detail("acct").find("\"evidence\":\"slurmdbd\""), std::string::npos)
       << last_state_detail("acct");

@@ -10,6 +10,7 @@
 #include "real_end_to_end_test.h"
 #include "slurm/jwt_source.h"
 #include "support/journal_reader.h"
+#include "support/local_slurm.h"
 #include "support/run_process.h"
 
 namespace tpslurm::reconcile::testing {
@@ -51,7 +52,7 @@ void EndToEndTest::SetUp() {
   ASSERT_TRUE(transport.ok());
   m_transport = std::move(*transport);
   m_tokens = std::make_unique<slurm::FileTokenSource>(m_settings.rest_user, m_settings.jwt_file, m_clock);
-  auto client = slurm::RestClient::create(*m_transport, *m_tokens, "v0.0.38");
+  auto client = slurm::RestClient::create(*m_transport, *m_tokens, tpslurm::testing::local_slurm_version());
   ASSERT_TRUE(client.ok());
   m_client = std::move(*client);
 }
@@ -77,7 +78,11 @@ tpslurm::testing::EnvironmentMap EndToEndTest::daemon_env() {
   e["TUNEPLANE_INSTANCE"] = m_instance;
   e["TUNEPLANE_SLURM_PARTITION"] = env_of("TUNEPLANE_SLURM_PARTITION");
   e["TUNEPLANE_SLURM_REST_URL"] = m_settings.rest_url;
-  e["TUNEPLANE_SLURM_REST_API_VERSION"] = "v0.0.38";
+  e["TUNEPLANE_SLURM_REST_API_VERSION"] = "auto";
+  // A release built from source (tools/slurm-release) is not under /usr: its srun comes first.
+  if (const std::string prefix = env_of("TUNEPLANE_LOCAL_SLURM_PREFIX"); !prefix.empty()) {
+    e["TUNEPLANE_SLURM_JOB_PATH"] = prefix + "/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  }
   e["TUNEPLANE_SLURM_REST_USER"] = m_settings.rest_user;
   e["TUNEPLANE_SLURM_JWT_FILE"] = m_settings.jwt_file;
   e["TUNEPLANE_POLL_INTERVAL"] = "1s";

@@ -20,6 +20,7 @@
 #include "slurm/jwt_source.h"
 #include "slurm/rest_client.h"
 #include "support/journal_reader.h"
+#include "support/local_slurm.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 
@@ -58,7 +59,7 @@ class RealReconcileTest : public ::testing::Test {
     ASSERT_TRUE(transport.ok());
     m_transport = std::move(*transport);
     m_tokens = std::make_unique<slurm::FileTokenSource>(settings.rest_user, settings.jwt_file, m_clock);
-    auto client = slurm::RestClient::create(*m_transport, *m_tokens, "v0.0.38");
+    auto client = slurm::RestClient::create(*m_transport, *m_tokens, tpslurm::testing::local_slurm_version());
     ASSERT_TRUE(client.ok());
     m_client = std::move(*client);
   }
@@ -77,7 +78,11 @@ class RealReconcileTest : public ::testing::Test {
     e["TUNEPLANE_INSTANCE"] = "real" + std::to_string(::getpid());
     e["TUNEPLANE_SLURM_PARTITION"] = env("TUNEPLANE_SLURM_PARTITION");
     e["TUNEPLANE_SLURM_REST_URL"] = m_proxy->url();
-    e["TUNEPLANE_SLURM_REST_API_VERSION"] = "v0.0.38";
+    e["TUNEPLANE_SLURM_REST_API_VERSION"] = "auto";
+  // A release built from source (tools/slurm-release) is not under /usr: its srun comes first.
+  if (const std::string prefix = env("TUNEPLANE_LOCAL_SLURM_PREFIX"); !prefix.empty()) {
+    e["TUNEPLANE_SLURM_JOB_PATH"] = prefix + "/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  }
     e["TUNEPLANE_SLURM_REST_USER"] = settings.rest_user;
     e["TUNEPLANE_SLURM_JWT_FILE"] = settings.jwt_file;
     e["TUNEPLANE_LOG_LEVEL"] = "warn";
@@ -144,7 +149,7 @@ TEST_F(RealReconcileTest, ALostFirstAnswerBlocksThenTheJobIsFoundAndAdopted) {
   serve();
   serve();
   EXPECT_EQ(m_proxy->stat("answers_lost"), 1);
-  EXPECT_EQ(m_proxy->route_count("POST /slurm/v0.0.38/job/submit"), 1) << "nothing was sent again";
+  EXPECT_EQ(m_proxy->route_count("POST /slurm/" + tpslurm::testing::local_slurm_version() + "/job/submit"), 1) << "nothing was sent again";
   const auto a = attempt("lost");
   EXPECT_TRUE(a.slurm_job_id && !a.released_at.empty()) << " released, now " << model::to_string(a.state);
   EXPECT_EQ(a.found_by, "search");
@@ -164,7 +169,7 @@ TEST_F(RealReconcileTest, KilledRightAfterTheSendOneJobAfterTheRestart) {
     EXPECT_TRUE(a.slurm_job_id && !a.released_at.empty()) << point << " released, now " << model::to_string(a.state);
     EXPECT_EQ(slurm_jobs(id).size(), 1u) << point << ": exactly one job after the restart";
   }
-  EXPECT_EQ(m_proxy->route_count("POST /slurm/v0.0.38/job/submit"), 2) << "one submit per job, never again";
+  EXPECT_EQ(m_proxy->route_count("POST /slurm/" + tpslurm::testing::local_slurm_version() + "/job/submit"), 2) << "one submit per job, never again";
 }
 
 TEST_F(RealReconcileTest, KilledRightAfterTheIntentNothingIsSentAgain) {
@@ -174,7 +179,7 @@ TEST_F(RealReconcileTest, KilledRightAfterTheIntentNothingIsSentAgain) {
   const auto a = attempt("killed-intent");
   EXPECT_EQ(a.state, model::AttemptState::submit_unknown) << "the intent may have been sent: blocked";
   EXPECT_EQ(slurm_jobs("killed-intent").size(), 0u);
-  EXPECT_EQ(m_proxy->route_count("POST /slurm/v0.0.38/job/submit"), 0);
+  EXPECT_EQ(m_proxy->route_count("POST /slurm/" + tpslurm::testing::local_slurm_version() + "/job/submit"), 0);
 }
 
 TEST_F(RealReconcileTest, AResentPostsCopyIsFoundAndCancelledWhileHeld) {

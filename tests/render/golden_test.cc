@@ -170,3 +170,22 @@ TEST(GoldenCoverageTest, EveryTemplateNameIsRenderedByAShape) {
 
 }  // namespace
 }  // namespace tpslurm::render
+
+namespace tpslurm::render {
+namespace {
+
+// TUNEPLANE_SLURM_JOB_PATH is the PATH of the batch script and of the REST environment alike,
+// so a site whose srun lives under /opt gets its own srun in every step.
+TEST(JobPathTest, TheSitesJobPathIsThePathOfTheScriptAndTheSubmit) {
+  model::Settings settings = testing::settings();
+  settings.job_path = "/opt/slurm-24.11/bin:/usr/bin:/bin";
+  auto rendered = testing::render(testing::cpu_only(), settings);
+  ASSERT_TRUE(rendered.ok());
+  EXPECT_NE(rendered->script.find("export PATH=/opt/slurm-24.11/bin:/usr/bin:/bin\n"), std::string::npos);
+  const auto& environment = rendered->submit.environment;
+  ASSERT_FALSE(environment.empty());
+  EXPECT_EQ(environment.front(), (std::pair<std::string, std::string>{"PATH", "/opt/slurm-24.11/bin:/usr/bin:/bin"}));
+}
+
+}  // namespace
+}  // namespace tpslurm::render

@@ -195,7 +195,7 @@ TEST_F(TwoUsersRealTest, TheJobUserRunsItsAttemptAndReachesOnlyWhatItMay) {
   auto description = testing::read_sbatch_directives(script);
   ASSERT_TRUE(description.ok()) << description.error().message();
   description->script = script;
-  description->environment = fixed_job_environment();
+  description->environment = fixed_job_environment(model::Settings{});
   const auto batch = wait_terminal(submit_as_job_user(*description));
   ASSERT_EQ(batch.size(), 1u);
   // Past the image check on the node, the env file and the container: the program ran.
