@@ -193,7 +193,9 @@ int EndToEndTest::slurm_jobs_named(const std::string& job_id, int number) {
 }
 
 tpslurm::testing::ProcessResult EndToEndTest::slurm_control(const std::vector<std::string>& args) {
-  std::vector<std::string> argv{"scontrol"};
+  // The cluster's own scontrol: a release built from source is not the one on PATH.
+  const std::string prefix = env_of("TUNEPLANE_LOCAL_SLURM_PREFIX");
+  std::vector<std::string> argv{prefix.empty() ? std::string("scontrol") : prefix + "/bin/scontrol"};
   argv.insert(argv.end(), args.begin(), args.end());
   auto e = tpslurm::testing::minimal_environment();
   e["SLURM_CONF"] = env_of("TUNEPLANE_LOCAL_SLURM_CONF");
