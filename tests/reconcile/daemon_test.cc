@@ -112,6 +112,23 @@ TEST_F(DaemonTest, AnAttemptDirectoryThatCannotBeMadeHoldsBackOnlyItsAttempt) {
 // The journal records its deployment at the first start. A renamed instance (or a moved storage
 // root) is refused with the fix; `journal move-deployment` moves it, and the job Slurm already
 // holds is still followed under the tag it was given.
+// serve learns the server's release and version at start, journals them for `status`, and
+// stops at once, with one line, when the server does not offer the version it must speak.
+TEST_F(DaemonTest, ServeJournalsTheVersionItChoseAndStopsWhenNoneFits) {
+  ASSERT_EQ(cli(m_env, {"serve", "--once"}).exit_code, 0);
+  const auto status = cli(m_env, {"status"});
+  EXPECT_NE(status.out.find("slurm: release 26.05.3, REST v0.0.45 (setting auto;"), std::string::npos) << status.out;
+
+  m_env["TUNEPLANE_SLURM_REST_API_VERSION"] = "v0.0.38";
+  const auto refused = cli(m_env, {"serve", "--once"});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("(release 26.05.3) offers v0.0.45, v0.0.44, v0.0.43, v0.0.42, not the configured "
+                             "v0.0.38: set TUNEPLANE_SLURM_REST_API_VERSION to auto"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_EQ(m_sim->stat("submits_received"), 0);
+}
+
 TEST_F(DaemonTest, AnotherDeploymentIsRefusedUntilItIsMovedAndItsJobsKeepTheirTags) {
   ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d5")}).exit_code, 0);
   ASSERT_EQ(cli(m_env, {"serve", "--once"}).exit_code, 0);
