@@ -138,6 +138,11 @@ TEST(Control, EveryTranscriptIsReplayedOrListedWithAReason) {
   const std::set<std::string> not_replayed = {
       "samples-v0.0.38/get_nodes.txt",  // GET /nodes: node list the simulator does not serve
   };
+  // Whole directories the conformance tests do not replay yet: the real 23.11.11 and 24.11.7
+  // transcripts, which the client's tests read (tests/slurm/real_releases_test.cc); the
+  // simulator's answers for those releases are held to the OpenAPI documents those servers
+  // served (ServedSchemaTest) and to the facts of tests/sim/releases_test.cc.
+  const std::set<std::string> directories_not_replayed = {"samples-v0.0.40/", "samples-v0.0.42/"};
   std::set<std::string> replayed_sources;
   for (const char* file : {"conformance_v45_test.cc", "conformance_v38_test.cc"}) {
     replayed_sources.insert(read_file(std::string(TP_SOURCE_DIR) + "/tests/sim/" + file));
@@ -147,6 +152,7 @@ TEST(Control, EveryTranscriptIsReplayedOrListedWithAReason) {
   int replayed = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(fixture_dir())) {
     std::string path = entry.path().string().substr(fixture_dir().size() + 1);
+    if (directories_not_replayed.count(path.substr(0, path.find('/') + 1))) continue;
     std::string name = entry.path().filename().string();
     std::string stem;
     if (name.size() > 14 && name.substr(name.size() - 14) == ".response.json") {

@@ -138,7 +138,7 @@ TEST_P(ServedSchemaTest, EveryAnswerMatchesTheServedSchema) {
   expect_schema(get("/slurm/" + v + "/jobs"), "openapi_job_info_resp", "jobs");
   expect_schema(get("/slurm/" + v + "/job/2"), "openapi_job_info_resp", "job/2");
   expect_schema(get("/slurm/" + v + "/partitions"), "openapi_partition_resp", "partitions");
-  expect_schema(get("/slurmdb/" + v + "/jobs?start_time=1"), "openapi_slurmdbd_jobs_resp", "slurmdb jobs");
+  expect_schema(get("/slurmdb/" + v + "/jobs?start_time=uts1000000"), "openapi_slurmdbd_jobs_resp", "slurmdb jobs");
   expect_schema(get("/slurmdb/" + v + "/job/2"), "openapi_slurmdbd_jobs_resp", "slurmdb job/2");
   if (document.at("components").at("schemas").as_object().contains(prefix + "openapi_job_state_resp")) {
     expect_schema(get("/slurm/" + v + "/jobs/state?job_id=1"), "openapi_job_state_resp", "jobs/state");

@@ -18,7 +18,8 @@ void zeros(JsonWriter& out, std::initializer_list<std::string_view> names) {
   for (std::string_view name : names) out.int_field(name, 0);
 }
 
-void write_v38(JsonWriter& out, const DiagSnapshot& s) {
+// The RPC tables with plain-integer times, as v0.0.38 and v0.0.40 write them.
+void write_plain_rpcs(JsonWriter& out, const DiagSnapshot& s) {
   out.key("rpcs_by_message_type").begin_array();
   for (const auto& t : s.rpcs_by_type) {
     out.begin_object();
@@ -35,6 +36,10 @@ void write_v38(JsonWriter& out, const DiagSnapshot& s) {
     out.end_object();
   }
   out.end_array();
+}
+
+void write_v38(JsonWriter& out, const DiagSnapshot& s) {
+  write_plain_rpcs(out, s);
   out.int_field("parts_packed", 1);
   out.int_field("req_time", s.req_time);
   out.int_field("req_time_start", s.req_time_start);
@@ -96,22 +101,7 @@ void write_v40(JsonWriter& out, const DiagSnapshot& s) {
   zeros(out,
         {"end_job_queue", "bf_max_job_start", "bf_max_job_test", "bf_max_time", "bf_node_space_size", "state_changed"});
   out.end_object();
-  out.key("rpcs_by_message_type").begin_array();
-  for (const auto& t : s.rpcs_by_type) {
-    out.begin_object();
-    out.str_field("message_type", t.message_type).int_field("type_id", t.type_id).int_field("count", as_int(t.count));
-    out.int_field("average_time", as_int(t.average_us())).int_field("total_time", as_int(t.total_us));
-    out.end_object();
-  }
-  out.end_array();
-  out.key("rpcs_by_user").begin_array();
-  for (const auto& u : s.rpcs_by_user) {
-    out.begin_object();
-    out.str_field("user", u.user).int_field("user_id", u.user_id).int_field("count", as_int(u.count));
-    out.int_field("average_time", as_int(u.average_us())).int_field("total_time", as_int(u.total_us));
-    out.end_object();
-  }
-  out.end_array();
+  write_plain_rpcs(out, s);
 }
 
 void write_v4x(JsonWriter& out, const DiagSnapshot& s, Dialect dialect) {
