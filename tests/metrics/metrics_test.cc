@@ -99,6 +99,15 @@ TEST(MetricsTest, TheTokenExpiryIsAbsentUntilKnownAndAfterItIsForgotten) {
   EXPECT_TRUE(scrape(metrics).all(name).empty());
 }
 
+TEST(MetricsTest, TheSlurmServerIsShownOnceServeHasChosenItsVersion) {
+  ManualClock clock{from_unix_seconds(1'796'040'000)};
+  Metrics metrics(clock);
+  const char* name = "tuneplane_slurm_server_info";
+  EXPECT_TRUE(scrape(metrics).all(name).empty());
+  metrics.set_slurm_server("24.11.7", "v0.0.42");
+  EXPECT_EQ(scrape(metrics).value(name, {{"release", "24.11.7"}, {"rest_version", "v0.0.42"}}), 1);
+}
+
 TEST(MetricsTest, ScrapeGaugesAreRenderedWithTheirLabels) {
   ManualClock clock{from_unix_seconds(1'796'040'000)};
   Metrics metrics(clock);
