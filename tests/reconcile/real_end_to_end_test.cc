@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "reconcile/components.h"
+#include "support/eventually.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
@@ -72,9 +73,15 @@ TEST_F(EndToEndTest, AFailingProgramFailsWithItsExitCodeAndIsNotRetried) {
 }
 
 TEST_F(EndToEndTest, ACancelWithGraceSignalsTheRunningJobThenKillsIt) {
-  submit("grace", R"(["/bin/sh", "-c", "trap 'echo got-usr1' USR1; for i in $(seq 600); do sleep 0.2; done"])");
+  submit("grace",
+         R"(["/bin/sh", "-c", "trap 'echo got-usr1' USR1; echo ready; for i in $(seq 600); do sleep 0.2; done"])");
   start_serve();
   ASSERT_TRUE(eventually("grace", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
+  // Slurm says running once the batch script runs; the program's trap is there only once it
+  // has said so (a signal before it would end any program, under any runtime).
+  ASSERT_TRUE(tpslurm::testing::eventually([&] { return cli({"logs", "grace"}).out.find("ready") != std::string::npos; },
+                                           std::chrono::seconds(60)))
+      << cli({"logs", "grace"}).out;
   const auto cancelled = cli({"cancel", "grace", "--grace", "3", "--reason", "end-to-end"});
   ASSERT_EQ(cancelled.exit_code, 0) << cancelled.err;
   ASSERT_TRUE(closed_in("grace", JobPhase::cancelled)) << "phase " << model::to_string(job("grace").phase);
