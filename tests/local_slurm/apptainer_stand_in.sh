@@ -204,5 +204,17 @@ wait "$signalled"
 check "a signal: the program's status" 3 $?
 check "a signal: the program's trap ran" got-usr1 "$(grep -o got-usr1 "$work/signal.out")"
 
+# Slurm signals a step's every process, not only its task (proctrack: each descendant of the
+# step, or its cgroup): a signal to each process of the stand-in's session leaves the program
+# to its trap, as Apptainer's starter does, and the runtime's own processes survive it.
+setsid "$stand_in" exec --contain --no-home "$image" /bin/sh -c \
+  'trap "echo got-usr1; exit 4" USR1; echo ready; while :; do sleep 0.1; done' > "$work/tree.out" 2>&1 &
+tree=$!
+for _ in $(seq 100); do grep -q ready "$work/tree.out" 2>/dev/null && break; sleep 0.1; done
+kill -USR1 -- "-$tree"
+wait "$tree"
+check "a signal to every process: the program's status" 4 $?
+check "a signal to every process: the program's trap ran" got-usr1 "$(grep -o -m1 got-usr1 "$work/tree.out")"
+
 echo "apptainer stand-in: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
