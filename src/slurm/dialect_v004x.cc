@@ -60,7 +60,8 @@ void read_exit(const bj::value* value, model::JobSnapshot& job) {
   });
   if (signalled) {
     if (const auto* signal = fields.if_contains("signal"); signal != nullptr && signal->is_object()) {
-      if (auto id = json::no_val_integer(signal->as_object().if_contains("id"))) job.exit_signal = static_cast<int>(*id);
+      if (auto id = json::no_val_integer(signal->as_object().if_contains("id")))
+        job.exit_signal = static_cast<int>(*id);
     }
   } else if (auto code = json::no_val_integer(fields.if_contains("return_code"))) {
     job.exit_code = static_cast<int>(*code);
@@ -112,7 +113,7 @@ class DataParserDialect final : public JsonDialect {
   model::JobSnapshot read_job(const bj::object& record) const override {
     model::JobSnapshot job;
     job.job_id = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("job_id")).value_or(0));
-    if (m_traits.sluid_in_records) {
+    if (records_carry_sluid(m_traits.version)) {
       if (const auto* step = record.if_contains("step_id"); step != nullptr && step->is_object()) {
         job.sluid = json::string_field(step->as_object(), "sluid");
       }
@@ -120,7 +121,8 @@ class DataParserDialect final : public JsonDialect {
     // A plain job reports het_job_id {"set":true,"number":0}.
     if (auto leader = json::no_val_integer(record.if_contains("het_job_id")); leader && *leader > 0) {
       job.het_job_id = static_cast<std::uint32_t>(*leader);
-      job.het_job_offset = static_cast<std::uint32_t>(json::no_val_integer(record.if_contains("het_job_offset")).value_or(0));
+      job.het_job_offset =
+          static_cast<std::uint32_t>(json::no_val_integer(record.if_contains("het_job_offset")).value_or(0));
     }
     job.name = json::string_field(record, "name");
     job.comment = json::string_field(record, "comment");
@@ -204,14 +206,14 @@ class DataParserDialect final : public JsonDialect {
   ReleaseRules m_rules;
 };
 
-// SLUIDs: slurmctld's records from v0.0.44, slurmdbd's original SLUID from v0.0.45.
+// SLUIDs: slurmctld's records from v0.0.44 (records_carry_sluid), slurmdbd's original SLUID from v0.0.45.
 constexpr std::array<DataParserTraits, 6> kVersions{{
-    {.version = "v0.0.45", .sluid_in_records = true, .sluid_in_db_records = true},
-    {.version = "v0.0.44", .sluid_in_records = true, .sluid_in_db_records = false},
-    {.version = "v0.0.43", .sluid_in_records = false, .sluid_in_db_records = false},
-    {.version = "v0.0.42", .sluid_in_records = false, .sluid_in_db_records = false},
-    {.version = "v0.0.41", .sluid_in_records = false, .sluid_in_db_records = false, .query_time_uts = true},
-    {.version = "v0.0.40", .sluid_in_records = false, .sluid_in_db_records = false, .query_time_uts = true},
+    {.version = "v0.0.45", .sluid_in_db_records = true},
+    {.version = "v0.0.44", .sluid_in_db_records = false},
+    {.version = "v0.0.43", .sluid_in_db_records = false},
+    {.version = "v0.0.42", .sluid_in_db_records = false},
+    {.version = "v0.0.41", .sluid_in_db_records = false, .query_time_uts = true},
+    {.version = "v0.0.40", .sluid_in_db_records = false, .query_time_uts = true},
 }};
 
 }  // namespace

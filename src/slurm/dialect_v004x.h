@@ -38,8 +38,7 @@
 namespace tpslurm::slurm {
 
 struct DataParserTraits {
-  std::string_view version;        // "v0.0.44"
-  bool sluid_in_records = false;   // slurmctld job records carry step_id.sluid
+  std::string_view version;          // "v0.0.44"; records_carry_sluid(version): step_id.sluid
   bool sluid_in_db_records = false;  // slurmdbd job records carry sluid / original_sluid
   bool query_time_uts = false;       // a time in a query goes as "uts<seconds>"
 };

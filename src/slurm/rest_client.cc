@@ -119,8 +119,7 @@ std::string RestClient::no_common_dialect(const ServerResult& probed, const std:
           ? versions_in_openapi(sent.exchange.response.body)
           : std::vector<std::string>{};
   return where + " serves " + (served.empty() ? "no REST version this build could name" : join_versions(served)) +
-         "; this build speaks " + supported_dialects_text() + " (Slurm 22.05 to 26.05). " +
-         advice_for_versions(served);
+         "; this build speaks " + supported_dialects_text() + " (Slurm 22.05 to 26.05). " + advice_for_versions(served);
 }
 
 CallResult RestClient::preflight() {
@@ -262,8 +261,8 @@ RestClient::IdentityCheck RestClient::check_identity(const Dialect& codec, const
                                                      const std::string& request, std::string_view verb,
                                                      bool read_anyway) {
   IdentityCheck check;
-  // v0.0.43 and v0.0.38 records carry no SLUID to compare with.
-  const bool sluid_readable = codec.version() == "v0.0.44" || codec.version() == "v0.0.45";
+  // Records of REST versions before v0.0.44 carry no SLUID to compare with.
+  const bool sluid_readable = records_carry_sluid(codec.version());
   const bool identity_known = job.tag || (!job.sluid.empty() && sluid_readable);
   if (!identity_known && !read_anyway) return check;
   const JobsResult read = get_job({job.job_id, "", std::nullopt});

@@ -14,8 +14,6 @@ std::optional<int> number(std::string_view& text) {
   return value;
 }
 
-bool dialect_has_sluid(std::string_view dialect) { return dialect == "v0.0.44" || dialect == "v0.0.45"; }
-
 }  // namespace
 
 std::optional<SlurmRelease> SlurmRelease::parse(std::string_view text) {
@@ -44,12 +42,12 @@ std::string SlurmRelease::to_string() const {
   return buffer;
 }
 
+bool records_carry_sluid(std::string_view dialect) { return dialect == "v0.0.44" || dialect == "v0.0.45"; }
+
 IdPolicy id_policy(const SlurmRelease& release, std::string_view dialect) {
   IdPolicy policy;
-  policy.records_have_sluid = release >= SlurmRelease{25, 11, 0} && dialect_has_sluid(dialect);
+  policy.records_have_sluid = release >= SlurmRelease{25, 11, 0} && records_carry_sluid(dialect);
   policy.sluid_in_paths = policy.records_have_sluid && release >= SlurmRelease{26, 5, 0};
-  const bool jobs_state = dialect != "v0.0.38" && release_rules(release).jobs_state;
-  policy.bulk = jobs_state ? BulkBy::jobs_state : BulkBy::update_time;
   if (policy.sluid_in_paths) {
     policy.refresh = RefreshBy::sluid;
     policy.cancel = CancelBy::leader_sluid;
@@ -83,7 +81,8 @@ SlurmRelease oldest_release_serving(std::string_view dialect) {
 
 std::string IdPolicy::describe() const {
   if (sluid_in_paths) return "SLUID lifecycle available: jobs are refreshed and cancelled by SLUID";
-  if (records_have_sluid) return "degraded: SLUIDs are recorded and checked, but lifecycle calls use job id (server older than 26.05)";
+  if (records_have_sluid)
+    return "degraded: SLUIDs are recorded and checked, but lifecycle calls use job id (server older than 26.05)";
   return "degraded: identity is job id + tag (no SLUID in this server's or REST version's job records)";
 }
 

@@ -7,7 +7,6 @@
 //   | operation | >= 26.05 (+ SLUID in records) | 25.11 | 25.05 / v0.0.43 | 22.05 |
 //   | identify  | GET by id -> tag + SLUID      | same  | GET by id -> tag | same  |
 //   | refresh   | GET by SLUID                  | GET by id, SLUID must match | GET by id, tag must match | same |
-//   | bulk      | jobs/state (numeric ids)      | same  | same             | jobs?update_time= |
 //   | cancel    | DELETE by leader SLUID        | by id after SLUID check | by id after tag check | same |
 //
 // SLUIDs are in job records only from 25.11 and only in v0.0.44+ records; they are accepted
@@ -49,18 +48,20 @@ struct SlurmRelease {
 
 enum class RefreshBy { sluid, job_id_check_sluid, job_id_check_tag };
 enum class CancelBy { leader_sluid, job_id_after_sluid_check, job_id_after_tag_check };
-enum class BulkBy { jobs_state, update_time };
 
 struct IdPolicy {
   bool records_have_sluid = false;  // identify can record SLUIDs
   bool sluid_in_paths = false;      // GET/DELETE accept s<SLUID>
   RefreshBy refresh = RefreshBy::job_id_check_tag;
   CancelBy cancel = CancelBy::job_id_after_tag_check;
-  BulkBy bulk = BulkBy::update_time;
   bool degraded() const { return !sluid_in_paths; }
   // One line for doctor and the README: "SLUID lifecycle (26.05.3, v0.0.45)" or why not.
   std::string describe() const;
 };
+
+// Whether job records of REST version `dialect` can carry a SLUID (v0.0.44 and later; the
+// server must be 25.11 or later too).
+bool records_carry_sluid(std::string_view dialect);
 
 // `dialect` is the REST version in use ("v0.0.45", "v0.0.38").
 IdPolicy id_policy(const SlurmRelease& release, std::string_view dialect);

@@ -155,17 +155,29 @@ TEST_F(LostAnswerTest, WhenEveryCopyEndedWithoutRunningTheJobIsRetriedAtNoCost) 
   EXPECT_EQ(sim->stat("submits_received"), 2);
 }
 
+// One fault rule per kind on a submit of REST version `version`; `kind` names it, with its
+// status for error_response ("error_response 502").
+std::vector<std::string> submit_faults(const std::string& version, const std::vector<std::string>& kinds) {
+  std::vector<std::string> rules;
+  const std::string where = R"("method": "POST", "path_prefix": "/slurm/)" + version + R"(/job/submit"})";
+  for (const std::string& kind : kinds) {
+    const auto space = kind.find(' ');
+    if (space == std::string::npos) {
+      rules.push_back(R"({"kind": ")" + kind + R"(", )" + where);
+    } else {
+      rules.push_back(R"({"kind": ")" + kind.substr(0, space) + R"(", "status": )" + kind.substr(space + 1) + ", " +
+                      where);
+    }
+  }
+  return rules;
+}
+
 // Every fault a server can show after it created the job, in many seeded orders: zero
 // duplicates, every job found and adopted.
 TEST_F(LostAnswerTest, SeededLostAnswersNeverDuplicateAndAlwaysAdopt) {
   start();
-  const std::vector<std::string> faults = {
-      R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
-      R"({"kind": "close_mid_body", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
-      R"({"kind": "error_response", "status": 502, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
-      R"({"kind": "error_response", "status": 504, "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
-      R"({"kind": "garbage", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})",
-  };
+  const auto faults = submit_faults(
+      "v0.0.45", {"drop_response", "close_mid_body", "error_response 502", "error_response 504", "garbage"});
   seeded_runs(faults, 20261201, 60);
 }
 
@@ -177,12 +189,8 @@ TEST_F(LostAnswerTest, AnAnswerLaterThanTheRequestTimeoutIsALostAnswer) {
 // 22.05 answers a failed RPC with a 500 that carries no job id: the same rules hold there.
 TEST_F(LostAnswerTest, SeededLostAnswersOnTheOldDialect) {
   start({"--release", "22.05.8"}, "v0.0.38");
-  const std::vector<std::string> faults = {
-      R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
-      R"({"kind": "close_mid_body", "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
-      R"({"kind": "error_response", "status": 500, "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
-      R"({"kind": "error_response", "status": 502, "method": "POST", "path_prefix": "/slurm/v0.0.38/job/submit"})",
-  };
+  const auto faults =
+      submit_faults("v0.0.38", {"drop_response", "close_mid_body", "error_response 500", "error_response 502"});
   seeded_runs(faults, 38, 50);
 }
 
@@ -190,12 +198,8 @@ TEST_F(LostAnswerTest, SeededLostAnswersOnTheOldDialect) {
 // the client chooses it by itself, and the same rules hold.
 TEST_F(LostAnswerTest, SeededLostAnswersOn2411) {
   start({"--release", "24.11.7"}, "auto");
-  const std::vector<std::string> faults = {
-      R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.42/job/submit"})",
-      R"({"kind": "close_mid_body", "method": "POST", "path_prefix": "/slurm/v0.0.42/job/submit"})",
-      R"({"kind": "error_response", "status": 502, "method": "POST", "path_prefix": "/slurm/v0.0.42/job/submit"})",
-      R"({"kind": "error_response", "status": 511, "method": "POST", "path_prefix": "/slurm/v0.0.42/job/submit"})",
-  };
+  const auto faults =
+      submit_faults("v0.0.42", {"drop_response", "close_mid_body", "error_response 502", "error_response 511"});
   seeded_runs(faults, 2411, 50);
 }
 

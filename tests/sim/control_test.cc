@@ -141,7 +141,7 @@ TEST(Control, EveryTranscriptIsReplayedOrListedWithAReason) {
   // Whole directories the conformance tests do not replay yet: the real 23.11.11 and 24.11.7
   // transcripts, which the client's tests read (tests/slurm/real_releases_test.cc); the
   // simulator's answers for those releases are held to the OpenAPI documents those servers
-  // served (ServedSchemaTest) and to the facts of tests/sim/releases_test.cc.
+  // served (SchemaTest in openapi_schema_test.cc) and to the facts of tests/sim/releases_test.cc.
   const std::set<std::string> directories_not_replayed = {"samples-v0.0.40/", "samples-v0.0.42/"};
   std::set<std::string> replayed_sources;
   for (const char* file : {"conformance_v45_test.cc", "conformance_v38_test.cc"}) {

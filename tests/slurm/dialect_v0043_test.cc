@@ -100,7 +100,6 @@ TEST_F(DialectV0043Test, DegradesIdentityToJobIdAndTagEvenOnA2605Server) {
   EXPECT_FALSE(policy.sluid_in_paths);
   EXPECT_EQ(policy.refresh, RefreshBy::job_id_check_tag);
   EXPECT_EQ(policy.cancel, CancelBy::job_id_after_tag_check);
-  EXPECT_EQ(policy.bulk, BulkBy::jobs_state);
   EXPECT_TRUE(policy.degraded());
 }
 

@@ -54,7 +54,8 @@ TEST_F(DialectV0044Test, BuildsItsOwnPaths) {
   EXPECT_EQ(m_dialect->job_path("16"), "/slurm/v0.0.44/job/16");
   EXPECT_EQ(m_dialect->cancel_path("16", ""), "/slurm/v0.0.44/job/16");
   EXPECT_EQ(m_dialect->preflight_path(), "/slurm/v0.0.44/jobs/state?job_id=1");
-  EXPECT_EQ(m_dialect->db_jobs_path("tp-a-b-1", 1796000000), "/slurmdb/v0.0.44/jobs?job_name=tp-a-b-1&start_time=1796000000");
+  EXPECT_EQ(m_dialect->db_jobs_path("tp-a-b-1", 1796000000),
+            "/slurmdb/v0.0.44/jobs?job_name=tp-a-b-1&start_time=1796000000");
 }
 
 TEST_F(DialectV0044Test, DecodesThePingOfThatVersion) {
@@ -109,7 +110,6 @@ TEST_F(DialectV0044Test, RecordsSluidsButUsesJobIdsOnA2511Server) {
   EXPECT_FALSE(on_2511.sluid_in_paths);
   EXPECT_EQ(on_2511.refresh, RefreshBy::job_id_check_sluid);
   EXPECT_EQ(on_2511.cancel, CancelBy::job_id_after_sluid_check);
-  EXPECT_EQ(on_2511.bulk, BulkBy::jobs_state);
   const IdPolicy on_2605 = id_policy(*SlurmRelease::parse("26.05.3"), "v0.0.44");
   EXPECT_TRUE(on_2605.sluid_in_paths);
 }

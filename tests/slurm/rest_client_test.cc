@@ -53,7 +53,6 @@ TEST_F(RestClientTest, AutoOnDebians2205FallsBackToV0038AndDegradedIdentity) {
   EXPECT_EQ(server.dialect, "v0.0.38");
   EXPECT_EQ(server.release, "22.05.8");
   EXPECT_TRUE(server.policy.degraded());
-  EXPECT_EQ(server.policy.bulk, BulkBy::update_time);
 }
 
 TEST_F(RestClientTest, AConfiguredVersionTheServerLacksIsExplained) {
@@ -85,7 +84,6 @@ TEST_F(RestClientTest, AutoOn2411PicksV0042AndItsReleaseRules) {
   EXPECT_EQ(server.dialect, "v0.0.42");
   EXPECT_EQ(server.release, "24.11.7");
   EXPECT_TRUE(server.policy.degraded());
-  EXPECT_EQ(server.policy.bulk, BulkBy::jobs_state);
   (void)rest->preflight();
   EXPECT_EQ(m_transport.targets().back(), "/slurm/v0.0.42/jobs/state?job_id=1");
 }

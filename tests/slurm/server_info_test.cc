@@ -1,7 +1,7 @@
 // The id table of ARCHITECTURE.md §4, one server generation at a time.
-#include <gtest/gtest.h>
-
 #include "slurm/server_info.h"
+
+#include <gtest/gtest.h>
 
 namespace tpslurm::slurm {
 namespace {
@@ -21,7 +21,6 @@ TEST(IdPolicyTest, Slurm2605WithV0045UsesSluidsForRefreshAndCancel) {
   EXPECT_TRUE(policy.sluid_in_paths);
   EXPECT_EQ(policy.refresh, RefreshBy::sluid);
   EXPECT_EQ(policy.cancel, CancelBy::leader_sluid);
-  EXPECT_EQ(policy.bulk, BulkBy::jobs_state);
   EXPECT_FALSE(policy.degraded());
 }
 
@@ -39,15 +38,14 @@ TEST(IdPolicyTest, Slurm2505AndV0043OnNewServersFallBackToTags) {
     EXPECT_FALSE(policy.records_have_sluid);
     EXPECT_EQ(policy.refresh, RefreshBy::job_id_check_tag);
     EXPECT_EQ(policy.cancel, CancelBy::job_id_after_tag_check);
-    EXPECT_EQ(policy.bulk, BulkBy::jobs_state);
   }
 }
 
 TEST(IdPolicyTest, Slurm2205PollsWithUpdateTimeAndTags) {
   const IdPolicy policy = id_policy({22, 5, 8}, "v0.0.38");
-  EXPECT_EQ(policy.bulk, BulkBy::update_time);
   EXPECT_EQ(policy.cancel, CancelBy::job_id_after_tag_check);
-  EXPECT_EQ(policy.describe(), "degraded: identity is job id + tag (no SLUID in this server's or REST version's job records)");
+  EXPECT_EQ(policy.describe(),
+            "degraded: identity is job id + tag (no SLUID in this server's or REST version's job records)");
 }
 
 // The rules that follow the release (server_info.h's table), each at the first release it
@@ -56,8 +54,6 @@ TEST(ReleaseRulesTest, JobsStateIsBoundFrom23_11_5) {
   EXPECT_FALSE(release_rules({23, 11, 4}).jobs_state);
   EXPECT_TRUE(release_rules({23, 11, 5}).jobs_state);
   EXPECT_TRUE(release_rules({24, 5, 8}).jobs_state);
-  EXPECT_EQ(id_policy({23, 11, 4}, "v0.0.40").bulk, BulkBy::update_time);
-  EXPECT_EQ(id_policy({23, 11, 11}, "v0.0.40").bulk, BulkBy::jobs_state);
 }
 
 TEST(ReleaseRulesTest, DeleteAnswersAStatusListFrom24_11) {

@@ -16,7 +16,8 @@
 namespace tpslurm::slurm::testing {
 
 // A small job the simulator's default cluster runs (partition debug, 2-CPU nodes).
-inline model::SubmitDescription sim_description(const std::string& name, const std::string& attempt_dir = "/shared/tp/a1") {
+inline model::SubmitDescription sim_description(const std::string& name,
+                                                const std::string& attempt_dir = "/shared/tp/a1") {
   model::SubmitDescription description;
   description.tag = model::JobTag{name, "tuneplane:" + name + "-token", attempt_dir};
   description.script = "#!/bin/bash\ntrue\n";
@@ -24,6 +25,14 @@ inline model::SubmitDescription sim_description(const std::string& name, const s
   description.environment = {{"PATH", "/usr/bin:/bin"}};
   description.time_limit_minutes = 10;
   description.components = {model::SubmitComponent{"debug", "", 1, 1, 1, 100, ""}};
+  return description;
+}
+
+// A held two-component (heterogeneous) job.
+inline model::SubmitDescription held_het(const std::string& name) {
+  model::SubmitDescription description = sim_description(name);
+  description.hold = true;
+  description.components.push_back(description.components.front());
   return description;
 }
 
@@ -69,6 +78,20 @@ class SimClientTest : public ::testing::Test {
   void advance(std::chrono::seconds by) {
     control(HttpMethod::post, "/sim/clock/advance", "{\"seconds\": " + std::to_string(by.count()) + "}");
     m_clock.set(m_sim->now());
+  }
+
+  // Jobs start one second after they become eligible and then run.
+  void auto_start() {
+    control(HttpMethod::post, "/sim/timing", R"({"mode": "auto", "pending": "1s", "running": "inf"})");
+  }
+
+  // Each component's base state, read with GET job/{leader}.
+  std::vector<model::SlurmBaseState> states(std::uint32_t leader) {
+    std::vector<model::SlurmBaseState> out;
+    const JobsResult read = m_client->get_job({leader, ""});
+    EXPECT_TRUE(read.ok()) << read.message;
+    for (const auto& job : read.jobs) out.push_back(job.state.base);
+    return out;
   }
 
   std::string where() const { return " (" + m_sim->url() + ")"; }

@@ -13,6 +13,7 @@ namespace tpslurm::slurm {
 namespace {
 
 using model::SlurmBaseState;
+using testing::held_het;
 using testing::sim_description;
 
 struct OldRelease {
@@ -31,21 +32,12 @@ class SimOldReleaseTest : public testing::SimClientTest, public ::testing::WithP
     ASSERT_EQ(server.dialect, GetParam().dialect);
     ASSERT_EQ(server.release, GetParam().release);
   }
-  std::vector<SlurmBaseState> states(std::uint32_t leader) {
-    std::vector<SlurmBaseState> out;
-    const JobsResult read = m_client->get_job({leader, ""});
-    EXPECT_TRUE(read.ok()) << read.message;
-    for (const auto& job : read.jobs) out.push_back(job.state.base);
-    return out;
-  }
   bool early_2311() const { return GetParam().release == "23.11.4"; }
 };
 
 TEST_P(SimOldReleaseTest, AHeldHetJobIsSubmittedReleasedPolledAndFound) {
-  control(HttpMethod::post, "/sim/timing", R"({"mode": "auto", "pending": "1s", "running": "inf"})");
-  auto description = sim_description("tp-old-" + GetParam().dialect.substr(5));
-  description.hold = true;
-  description.components.push_back(description.components.front());
+  auto_start();
+  const auto description = held_het("tp-old-" + GetParam().dialect.substr(5));
   const SubmitResult submitted = m_client->submit(description);
   ASSERT_EQ(submitted.outcome, Outcome::ok) << submitted.message;
   const std::uint32_t leader = *submitted.job_id;

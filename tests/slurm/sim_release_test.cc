@@ -9,28 +9,11 @@ namespace tpslurm::slurm {
 namespace {
 
 using model::SlurmBaseState;
+using testing::held_het;
 using testing::sim_description;
-
-model::SubmitDescription held_het(const std::string& name) {
-  model::SubmitDescription description = sim_description(name);
-  description.hold = true;
-  description.components.push_back(description.components.front());
-  return description;
-}
 
 class SimReleaseTest : public testing::SimClientTest {
  protected:
-  // Jobs start one second after they become eligible and then run.
-  void auto_start() {
-    control(HttpMethod::post, "/sim/timing", R"({"mode": "auto", "pending": "1s", "running": "inf"})");
-  }
-  std::vector<SlurmBaseState> states(std::uint32_t leader) {
-    std::vector<SlurmBaseState> out;
-    const JobsResult read = m_client->get_job({leader, ""});
-    EXPECT_TRUE(read.ok()) << read.message;
-    for (const auto& job : read.jobs) out.push_back(job.state.base);
-    return out;
-  }
   std::int64_t release_posts(const std::string& version) {
     return m_sim->route_count("POST /slurm/" + version + "/job/{job_id}");
   }
