@@ -1,5 +1,6 @@
 #include "slurm/outcome.h"
 
+#include <algorithm>
 #include <array>
 
 namespace tpslurm::slurm {
@@ -83,7 +84,7 @@ constexpr std::array kKnownErrors{
     KnownError{6001, "ESLURM_AUTH_EXPIRED", auth,
                "named ESLURM_AUTH_FOPEN_ERROR in 22.05, unused 23.02-24.05 (none at 23.11.11); SRC: auth_jwt.c@26.05.3 cred_verify "
                "token expired; common/http.c@26.05.3 maps it to 401"},
-    KnownError{7000, "ESLURM_DB_CONNECTION", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
+    KnownError{kDbConnectionError, "ESLURM_DB_CONNECTION", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
     KnownError{7008, "ESLURM_DB_CONNECTION_INVALID", rejected_transient, "SRC: accounting (slurmdbd) unavailable"},
     KnownError{9000, "ESLURM_REST_INVALID_QUERY", rejected,
                "T45 26_get_invalid_job_id; SRC: _job_post missing script/job"},
@@ -120,11 +121,27 @@ const SlurmMessage* first_with_class(const DecodedFacts& facts, ErrorClass wante
   return nullptr;
 }
 
+// 23.11's slurmrestd opens a slurmdbd connection with the caller's token before any handler
+// runs (openapi.c@slurm-23-11-11-1 wrap_openapi_ctxt_callback); when that fails it answers
+// 7000 whatever the cause: slurmdbd is down, or it refused the token (samples-v0.0.40 40-46).
+// The words say both, so that an operator with a bad token is not sent to look at slurmdbd.
+std::string error_texts(const DecodedFacts& facts) {
+  std::string words = join_texts(facts.errors);
+  const bool before_handler = std::any_of(facts.errors.begin(), facts.errors.end(), [](const SlurmMessage& m) {
+    return m.number == kDbConnectionError && m.source == "wrap_openapi_ctxt_callback";
+  });
+  if (before_handler) {
+    words += "; slurmrestd could not open its slurmdbd connection for this request: slurmdbd is down or "
+             "unreachable, or it refused the token (Slurm 23.11 answers a bad or expired token this way)";
+  }
+  return words;
+}
+
 std::string http_words(const HttpExchange& exchange, const DecodedFacts& facts) {
   std::string words = "HTTP " + std::to_string(exchange.response.status);
   // An error answer often lacks the list a read expects but still says what went wrong.
   if (!facts.errors.empty()) {
-    words += ": " + join_texts(facts.errors);
+    words += ": " + error_texts(facts);
   } else if (!facts.parsed) {
     words += exchange.response.body.empty() ? " with an empty body" : " with a body that is not the expected JSON";
   }
@@ -216,7 +233,7 @@ Classification classify_submit(const HttpExchange& exchange, const DecodedFacts&
       any_permanent = any_permanent || known->error_class == ErrorClass::rejected;
     }
     if (all_known) {
-      return {any_permanent ? Outcome::rejected : Outcome::rejected_transient, join_texts(facts.errors)};
+      return {any_permanent ? Outcome::rejected : Outcome::rejected_transient, error_texts(facts)};
     }
   }
   return {Outcome::uncertain, http_words(exchange, facts) + " and no job_id"};

@@ -98,6 +98,8 @@ Classification classify_submit(const HttpExchange& exchange, const DecodedFacts&
 Classification classify_read(const HttpExchange& exchange, const DecodedFacts& facts);
 Classification classify_update(const HttpExchange& exchange, const DecodedFacts& facts);
 
+// Slurm's ESLURM_DB_CONNECTION, "Unable to connect to database".
+inline constexpr int kDbConnectionError = 7000;
 // Slurm's ESLURM_JOB_FINISHED: an update of a job that has ended.
 inline constexpr int kJobFinishedError = 2084;
 // Slurm's ESLURM_TRANSITION_STATE_NO_UPDATE, "Job can not be altered now, try again later": an

@@ -185,6 +185,18 @@ TEST_P(RealReleaseTest, ABadTokenIsNeverAProofOfNothingOnASubmit) {
   }
 }
 
+// 23.11's 7000 before any handler cannot tell a refused token from a slurmdbd that is down:
+// its words name both, on a read and on a submit. 24.11 says 1007, and no such words.
+TEST_P(RealReleaseTest, ADatabaseConnectionRefusedBeforeTheHandlerNamesTheToken) {
+  const bool before_handler = GetParam().version == "v0.0.40";
+  for (const Classification& answer : {read("40_auth_expired_token_jobs"), read("41_auth_garbage_token_jobs"),
+                                       submit("45_auth_garbage_token_submit")}) {
+    EXPECT_EQ(answer.reason.find("Unable to connect to database") != std::string::npos, before_handler)
+        << answer.reason;
+    EXPECT_EQ(answer.reason.find("or it refused the token") != std::string::npos, before_handler) << answer.reason;
+  }
+}
+
 TEST_P(RealReleaseTest, SubmitRefusalsAreRejectedOrUncertainByTheirNumbers) {
   EXPECT_EQ(submit("47_submit_invalid_partition").outcome, Outcome::rejected);
   EXPECT_EQ(submit("48_submit_invalid_constraint").outcome, Outcome::rejected);
