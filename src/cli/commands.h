@@ -11,6 +11,7 @@ namespace tpslurm::cli {
 
 class Context;
 
+void add_config_command(CLI::App& app, Context& context, int& exit_code);
 void add_validate_command(CLI::App& app, Context& context, int& exit_code);
 void add_migrate_command(CLI::App& app, Context& context, int& exit_code);
 void add_journal_command(CLI::App& app, Context& context, int& exit_code);

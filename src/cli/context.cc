@@ -26,6 +26,10 @@ const model::Settings* Context::settings() {
   return &m_loaded->settings;
 }
 
+const config::LoadedSettings* Context::loaded_settings() {
+  return settings() == nullptr ? nullptr : &*m_loaded;
+}
+
 std::unique_ptr<journal::Journal> Context::open_journal(Access access, int& exit_code) {
   const model::Settings* s = settings();
   if (s == nullptr) {

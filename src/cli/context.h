@@ -35,6 +35,8 @@ class Context {
 
   // The settings, or nullptr after printing every problem (the command then exits 2).
   const model::Settings* settings();
+  // The same, with where each value came from; nullptr as above.
+  const config::LoadedSettings* loaded_settings();
 
   // Opens the journal the settings name, for reading or writing. On failure prints the
   // error and returns nullptr; `exit_code` then holds the code to return.

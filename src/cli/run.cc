@@ -50,6 +50,7 @@ int run(int argc, char** argv) {
         ->type_name("FILE");
     int exit_code = kExitOk;
     add_validate_command(app, context, exit_code);
+    add_config_command(app, context, exit_code);
     add_render_command(app, context, exit_code);
     add_submit_command(app, context, exit_code);
     add_status_command(app, context, exit_code);

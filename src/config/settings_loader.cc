@@ -382,6 +382,7 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
       values[name] = f_old->second;
     }
     out.sources[name] = values.count(name) ? values[name].source : "default";
+    if (values.count(name)) out.given[name] = values[name].text;
   }
 
   model::Settings& s = out.settings;

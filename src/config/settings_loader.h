@@ -42,6 +42,9 @@ struct LoadedSettings {
   std::vector<std::string> warnings;
   // Key -> where its value came from: "environment", "FILE:LINE", or "default".
   std::map<std::string, std::string> sources;
+  // Key -> its value as given, for the keys that were set (no setting holds a secret: secrets
+  // are read from the files the *_FILE settings name).
+  std::map<std::string, std::string> given;
 };
 
 Result<LoadedSettings, model::Problems> load_settings(const Environment& environment,

@@ -4,6 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <boost/json.hpp>
+#include <filesystem>
+#include <sstream>
+
 #include "base/digest.h"
 #include "cli_fixture.h"
 #include "journal/daemon_lock.h"
@@ -105,6 +110,47 @@ TEST_F(CliTest, AConfigFileIsReadAndTheEnvironmentWins) {
                             ":2) is deprecated; use TUNEPLANE_SLURM_QOS\n");
   env["TUNEPLANE_STATE_DIR"] = dir.file("from-env");
   EXPECT_NE(cli({"status", "--config", dir.file("tp.env")}).out.find(dir.file("from-env")), std::string::npos);
+}
+
+// `config` shows every setting with its effective value and its source: the environment, the
+// file's line, or the default (computed ones as computed); secret files by their paths only.
+TEST_F(CliTest, ConfigShowsEveryEffectiveSettingAndWhereItCameFrom) {
+  testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_SLURM_QOS=normal\nTUNEPLANE_SLURM_PARTITION=gpu\n");
+  testing::write_test_file(dir.file("jwt"), "SLURM_JWT=secret-token-text\n", std::filesystem::perms(0600));
+  env["TUNEPLANE_SLURM_PARTITION"] = "from-env";
+  env["TUNEPLANE_SLURM_JWT_FILE"] = dir.file("jwt");
+  const auto result = cli({"--config", dir.file("tp.env"), "config"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  // Each row: the setting, its value ("-" when unset) and where it came from, in padded columns.
+  const auto row = [&](const std::string& key) {
+    std::istringstream lines(result.out);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::string name, value, from;
+      if (words >> name >> value >> from && name == key) return value + " " + from;
+    }
+    return std::string("no row");
+  };
+  EXPECT_EQ(row("TUNEPLANE_SLURM_QOS"), "normal " + dir.file("tp.env") + ":1");
+  EXPECT_EQ(row("TUNEPLANE_SLURM_PARTITION"), "from-env environment");
+  EXPECT_EQ(row("TUNEPLANE_SLURM_CPU_PARTITION"), "from-env default");
+  EXPECT_EQ(row("TUNEPLANE_JOURNAL"), dir.file("state") + "/journal.db default");
+  EXPECT_EQ(row("TUNEPLANE_POLL_INTERVAL"), "10s default");
+  EXPECT_EQ(row("TUNEPLANE_SLURM_ACCOUNT"), "- default");
+  EXPECT_EQ(row("TUNEPLANE_SLURM_JWT_FILE"), dir.file("jwt") + " environment");
+  EXPECT_EQ(result.out.find("secret-token-text"), std::string::npos) << "a secret file is never read";
+
+  const auto json = cli({"config", "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto rows = boost::json::parse(json.out).as_array();
+  EXPECT_EQ(rows.size() + 1, static_cast<std::size_t>(std::count(result.out.begin(), result.out.end(), '\n')))
+      << "one row per setting and the header";
+  EXPECT_EQ(rows[0].at("key"), "TUNEPLANE_SLURM_REST_URL");
+  EXPECT_EQ(rows[0].at("value"), "http://127.0.0.1:6820");
+  EXPECT_EQ(rows[0].at("source"), "default");
+
+  env["TUNEPLANE_POLL_INTERVAL"] = "10";
+  EXPECT_EQ(cli({"config"}).exit_code, 2) << "a bad setting is reported, as by every command";
 }
 
 TEST_F(CliTest, SubmitIsIdempotentByJobId) {
