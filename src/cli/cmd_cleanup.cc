@@ -2,7 +2,7 @@
 //
 // Without --force: shows where the attempt's cleanup stands and what --force would do. With
 // --force: moves a stuck cleanup step one step on, journaled with the operator and the reason
-// (ARCHITECTURE.md §5) — epilog_pending (Slurm still shows the job COMPLETING) or none ->
+// (docs/architecture.md §5) — epilog_pending (Slurm still shows the job COMPLETING) or none ->
 // staging_pending, staging_pending -> sealing (credentials/ and scratch/ are removed here
 // first; if that fails the step is still forced and the event says what was left), sealing ->
 // closed (logs left unsealed). The daemon takes the steps after it. Only ended attempts.

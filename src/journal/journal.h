@@ -1,5 +1,5 @@
 // Journal: the SQLite journal of jobs, attempts and their append-only events -- the only
-// source of truth of this program (ARCHITECTURE.md §3).
+// source of truth of this program (docs/architecture.md §3).
 //
 // open() refuses a journal on a network filesystem, never creates a fresh database over an
 // existing file it cannot read, sets WAL, synchronous=FULL, foreign keys, recursive triggers

@@ -1,4 +1,4 @@
-// Metrics: the daemon's Prometheus metrics (README, Platform API, "Metrics"), one object per
+// Metrics: the daemon's Prometheus metrics (docs/api.md, *Metrics*), one object per
 // `serve` process, owned by the command and borrowed by everything that records.
 //
 // Counters, gauges and histograms live in a prometheus-cpp registry (its core library only):

@@ -5,7 +5,7 @@
 //   <storage root>/slurm/jobs/<job_id>/attempts/<n>/
 //     job.sh, env, credentials/ingest_token, logs/, scratch/, manifest.json (written last)
 //
-// Who may use those files (ARCHITECTURE.md §7): the daemon's service account owns them; jobs
+// Who may use those files (docs/architecture.md §7): the daemon's service account owns them; jobs
 // run as another user (TUNEPLANE_SLURM_REST_USER). With a group the two share
 // (TUNEPLANE_STORAGE_GROUP) the job user may read what its attempt runs (job.sh, env, its
 // credential copy) and write only logs/ and scratch/; without one the two are the same user and

@@ -1,4 +1,4 @@
-// The rules for starting a job's next attempt (ARCHITECTURE.md §4, "a retry is a new
+// The rules for starting a job's next attempt (docs/architecture.md §4, "a retry is a new
 // attempt ... created only after the previous attempt's cleanup has finished").
 //
 // Attempts of a job are numbered 1, 2, 3, ... without gaps; a job makes at most its

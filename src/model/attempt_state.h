@@ -1,4 +1,4 @@
-// The attempt state machine (ARCHITECTURE.md §4-5) and the cleanup sequence after it.
+// The attempt state machine (docs/architecture.md §4-5) and the cleanup sequence after it.
 //
 // An attempt is one submission of a job to Slurm with its own number, submit token and
 // directory. Its state only moves along the edges of this table; the journal refuses any

@@ -1,4 +1,4 @@
-// The platform's view of a job: its phase (ARCHITECTURE.md §5) and what the operator or the
+// The platform's view of a job: its phase (docs/architecture.md §5) and what the operator or the
 // platform wants (the desire).
 //
 //   queued             -> submitting | failed | cancelled

@@ -1,4 +1,4 @@
-// The LaunchRequest: how the platform describes one job (../shared/design/LAUNCH_REQUEST.md).
+// The LaunchRequest: how the platform describes one job (docs/launch-request.md).
 //
 // parse_launch_request() reads the JSON, checks its shape (types, unknown fields, hostile
 // input within the limits below) and validates it against the two catalogs and the runtime
@@ -26,7 +26,7 @@
 
 namespace tpslurm::model {
 
-// Hostile-input limits, documented in the README. Anything beyond them is refused with a
+// Hostile-input limits, documented in docs/launch-request.md. Anything beyond them is refused with a
 // message that names the limit.
 struct RequestLimits {
   static constexpr std::size_t max_body_bytes = 1 << 20;      // 1 MiB

@@ -5,7 +5,7 @@
 namespace tpslurm::model {
 namespace {
 
-// Owned by Slurm, the container runtime or the shell (LAUNCH_REQUEST.md).
+// Owned by Slurm, the container runtime or the shell (docs/launch-request.md).
 constexpr std::string_view kOwnedPrefixes[] = {"SLURM_",    "SBATCH_",     "SRUN_",      "SALLOC_",   "PMI",
                                                "PMIX_",     "OMPI_",       "TUNEPLANE_", "ENROOT_",   "PYXIS_",
                                                "APPTAINER", "SINGULARITY", "NVIDIA_",    "BASH_FUNC_"};

@@ -3,7 +3,7 @@
 // and journaled with who asked.
 //
 // A submit whose answer was lost (the attempt is submit_unknown and its job blocked,
-// ARCHITECTURE.md §4 step 5):
+// docs/architecture.md §4 step 5):
 //
 //   absent: refused, with the time left, until a complete search (every source answered; on a
 //           cluster without accounting, slurmctld's full listing) ran at least

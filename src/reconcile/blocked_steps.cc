@@ -1,4 +1,4 @@
-// A submit whose answer was lost blocks its job (ARCHITECTURE.md §4 step 5): nothing is sent
+// A submit whose answer was lost blocks its job (docs/architecture.md §4 step 5): nothing is sent
 // again; the attempt's evidence file and the cycle's search by tag are read until the job is
 // found. Found -> the copy that ran (else the first that can still run) is adopted, every other
 // copy cancelled as a duplicate (held ones never ran); when every copy ended without running the

@@ -1,4 +1,4 @@
-// Cleanup (ARCHITECTURE.md §5), one journaled step at a time and resumed after any crash. An
+// Cleanup (docs/architecture.md §5), one journaled step at a time and resumed after any crash. An
 // attempt that never reached Slurm: none -> staging_pending -> sealing -> closed at once. One
 // that reached Slurm:
 //   none -> epilog_pending   while Slurm may still hold its resources (COMPLETING, STAGE_OUT,

@@ -1,6 +1,6 @@
 // Controller: runs the reconciler — the one owner of timers, back-off, the work queue, the
 // thread pool for blocking I/O, the request budget's cycles and the pre-flight before each
-// cycle's submits (ARCHITECTURE.md §2).
+// cycle's submits (docs/architecture.md §2).
 //
 // Daemon mode (run()): a Boost.Asio event loop on the calling thread — which is also the
 // journal's only writer (JournalWriter) — and a small pool on which passes, the cycle's search

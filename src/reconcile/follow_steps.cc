@@ -1,4 +1,4 @@
-// The steps that follow a job Slurm holds to its end (ARCHITECTURE.md §5): what the cycle's
+// The steps that follow a job Slurm holds to its end (docs/architecture.md §5): what the cycle's
 // status poll posted (status_round.h) is judged (slurm_verdict.h) and journaled — a new state,
 // an end with its reason and exit status, an anomaly or a pending reason that never clears
 // (cancelled, the attempt failed) — and a job slurmctld no longer reports is concluded from

@@ -1,4 +1,4 @@
-// A job slurmctld no longer knows (ARCHITECTURE.md §5): the status poll stopped reporting it, or
+// A job slurmctld no longer knows (docs/architecture.md §5): the status poll stopped reporting it, or
 // a GET by its id — at identify, at release — answered "unknown job". Whether it ran, and how it
 // ended, is read from what is left:
 //   1. the search by tag (slurmctld's listing and slurmdbd): slurmdbd's record of the job's end

@@ -1,4 +1,4 @@
-// The reconciler's pass: one level-triggered look at one job (ARCHITECTURE.md §4).
+// The reconciler's pass: one level-triggered look at one job (docs/architecture.md §4).
 //
 // A pass reads the journal (the job's desire, its attempts, what was last observed),
 // decides the next step, journals the intent, acts, journals the result — and repeats while

@@ -1,4 +1,4 @@
-// Preparing an attempt (ARCHITECTURE.md §4 step 1): the job's journaled request, rendered for
+// Preparing an attempt (docs/architecture.md §4 step 1): the job's journaled request, rendered for
 // this attempt's number, token and directory, and the attempt directory written with its
 // manifest last.
 //

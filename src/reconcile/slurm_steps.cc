@@ -1,4 +1,4 @@
-// The steps on a job Slurm holds (ARCHITECTURE.md §4 step 4): identify it by its numeric id,
+// The steps on a job Slurm holds (docs/architecture.md §4 step 4): identify it by its numeric id,
 // release it when it was submitted held, and apply a cancel desire.
 #include "base/crash_point.h"
 #include "reconcile/components.h"
@@ -12,7 +12,7 @@ namespace {
 using model::AttemptState;
 
 constexpr std::string_view kCancel = "cancel";
-// The job's checkpoint signal (LAUNCH_REQUEST.md: checkpoint_grace_seconds).
+// The job's checkpoint signal (docs/launch-request.md: checkpoint_grace_seconds).
 constexpr std::string_view kCheckpointSignal = "SIGUSR1";
 
 bool still_held(const model::JobSnapshot& job) {

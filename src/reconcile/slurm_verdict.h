@@ -1,4 +1,4 @@
-// The verdict on an attempt from its Slurm job's records (ARCHITECTURE.md §5): the attempt
+// The verdict on an attempt from its Slurm job's records (docs/architecture.md §5): the attempt
 // state they show, and for an end, why — per heterogeneous component and aggregated.
 //
 //   - any component not final: running when one runs (or is suspended), else pending;
@@ -11,7 +11,7 @@
 //     SLUID on a component) or it went back to pending after running — the platform owns
 //     retries, so the job is to be cancelled and the attempt failed.
 //
-// Retries (LAUNCH_REQUEST.md): only for failures that are not the program's own — NODE_FAIL,
+// Retries (docs/launch-request.md): only for failures that are not the program's own — NODE_FAIL,
 // BOOT_FAIL, PREEMPTED, the LAUNCH_FAILED flag, exit.json's `container` phase, an anomaly.
 // Never for the program's exit, TIMEOUT, OUT_OF_MEMORY, DEADLINE, an image check, a cancel.
 // Pure functions.

@@ -1,4 +1,4 @@
-// The cycle's status poll (ARCHITECTURE.md §5): ONE bulk state query (slurm::SlurmClient::
+// The cycle's status poll (docs/architecture.md §5): ONE bulk state query (slurm::SlurmClient::
 // bulk_state, batched; every component id of a het job) for every attempt Slurm holds —
 // identified and released submits, pending and running attempts, and ended ones whose
 // cleanup waits for Slurm (cleanup none or epilog_pending). Full records (`get_job`, by SLUID

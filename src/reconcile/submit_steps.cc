@@ -1,4 +1,4 @@
-// Sending the submit (ARCHITECTURE.md §4 steps 2-3): the intent committed before any byte
+// Sending the submit (docs/architecture.md §4 steps 2-3): the intent committed before any byte
 // leaves, one POST on a fresh connection, and its answer classified into the journal.
 #include <algorithm>
 #include <boost/json.hpp>

@@ -4,7 +4,7 @@
 // comma list with a 500 and ignores SLUIDs there (REAL-26.05-NOTES.md). Ids are sorted and
 // deduplicated, then cut into calls of at most `max_ids_per_call` ids whose target stays under
 // `max_target_bytes` (2,000 ids — a 24 kB URL — were accepted by 26.05.3; 500 per call keeps
-// N jobs at ⌈N/500⌉ calls, POLL-COSTS.md). The first failing call stops the poll: its ids and
+// N jobs at ⌈N/500⌉ calls, docs/slurm.md, *What a poll costs*). The first failing call stops the poll: its ids and
 // the ones not yet asked are `unanswered`, never `not_reported`.
 //
 // v0.0.38 (22.05): `GET jobs?update_time=<since>` answers 304 when nothing changed anywhere,

@@ -12,7 +12,7 @@ namespace tpslurm::slurm {
 namespace {
 
 // slurmrestd accepts only unreserved characters in a path segment: "123+1" must go as
-// "123%2B1" (REST-API.md §4.1). Boost.URL writes upper-case hex digits.
+// "123%2B1" (docs/slurm.md, *Job ids in paths*). Boost.URL writes upper-case hex digits.
 std::string escape(std::string_view text) { return boost::urls::encode(text, boost::urls::unreserved_chars); }
 
 }  // namespace

@@ -164,10 +164,10 @@ class Dialect {
   // Never called with no id: without a filter the endpoint lists every job.
   std::string jobs_state_path(std::span<const std::uint32_t> ids) const;
   // `jobs/state` without a filter: every job slurmctld holds, ~80 B each (the tag search's
-  // cheap listing; POLL-COSTS.md).
+  // cheap listing; docs/slurm.md, *What a poll costs*).
   std::string jobs_state_all_path() const;
   // slurmdbd's job search by exact name over a usage window that starts at `start_unix`
-  // (without start_time slurmdbd silently searches from midnight today; REST-API.md §4.3).
+  // (without start_time slurmdbd silently searches from midnight today; docs/slurm.md, *slurmdbd's time window*).
   // `job_names` is one name or a comma-separated list of them; the commas go escaped (%2C),
   // because 26.05 answers a literal comma in a query with a 500.
   std::string db_jobs_path(std::string_view job_names, std::int64_t start_unix) const;

@@ -119,7 +119,7 @@ class DialectV0038 final : public JsonDialect {
   // string, `comment.job` is null unless slurmdbd stores job comments
   // (AccountingStoreFlags=job_comment), `het.job_offset` is null for a plain job. Its exit
   // code is left unset: dbv0.0.38 reports SUCCESS and 0 for every normal exit, even exit 3
-  // (REST-API.md §8.5).
+  // (docs/slurm.md, *v0.0.38 (Slurm 22.05)*).
   model::JobSnapshot read_db_job(const bj::object& record) const override {
     model::JobSnapshot job = read_db_common(record);
     if (const auto* state = record.if_contains("state"); state != nullptr && state->is_object()) {

@@ -1,4 +1,4 @@
-// The v0.0.38 codec (Slurm 22.05, Debian 12). See REST-API.md §8, LOCAL-SLURM-22.05.md and the
+// The v0.0.38 codec (Slurm 22.05, Debian 12). See docs/slurm.md, *v0.0.38 (Slurm 22.05)*, and the
 // 22.05.8 transcripts in tests/fixtures/slurm/samples-v0.0.38/.
 //
 // Submit: top-level `script`, `job` or `jobs`, sbatch option names, an `environment` object in

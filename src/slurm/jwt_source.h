@@ -1,4 +1,4 @@
-// TokenSource: where the Slurm client gets the JWT for each request (ARCHITECTURE.md §7).
+// TokenSource: where the Slurm client gets the JWT for each request (docs/architecture.md §7).
 //
 // Two implementations:
 //   - FileTokenSource (the default) reads TUNEPLANE_SLURM_JWT_FILE: `SLURM_JWT=<token>` as

@@ -18,7 +18,7 @@ using enum ErrorClass;
 //   T38  a real 22.05.8 transcript in tests/fixtures/slurm/samples-v0.0.38/
 //   T45  a real 26.05.3 transcript in tests/fixtures/slurm/samples-v0.0.45/
 //   SRC  Slurm's source at those tags: job_mgr.c job creation / slurm_opt.c option parsing
-//        reject the request before a job record exists (REST-API.md §3, §8).
+//        reject the request before a job record exists (docs/slurm.md, *Errors raised before a job exists*).
 //
 // Left out on purpose, so that a submit answered with them stays `uncertain`:
 //   11 EAGAIN (a system errno, not in slurm_errno.h): job_mgr.c@22.05.8 _copy_job_desc_to_job_record

@@ -1,5 +1,5 @@
 // Outcome: what one slurmrestd call amounted to — the classification the reconciler's safety
-// rests on (ARCHITECTURE.md §4 step 3, issue 4). One table of Slurm error numbers, each with
+// rests on (docs/architecture.md §4 step 3). One table of Slurm error numbers, each with
 // the source it was read from, and two rules that use it:
 //
 // classify_submit (POST job/submit):

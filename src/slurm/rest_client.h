@@ -42,7 +42,7 @@ struct RestClientOptions {
   // The transport's total timeout for one ordinary request (Settings::request_timeout).
   std::chrono::milliseconds request_timeout{60000};
   // What the full job listing gets on top of request_timeout for each job expected
-  // (26.05.3 listed 2,000 jobs in 1.28 s on 2 shared cores: POLL-COSTS.md).
+  // (26.05.3 listed 2,000 jobs in 1.28 s on 2 shared cores: docs/slurm.md, *What a poll costs*).
   std::chrono::milliseconds listing_time_per_job{2};
 };
 

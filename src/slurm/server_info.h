@@ -2,7 +2,7 @@
 //
 // The release comes from `meta.slurm.release` (v0.0.38: `meta.Slurm.release`) of every answer;
 // the REST version in the URL does not tell it (a 26.05 server still serves v0.0.43). The
-// policy is ARCHITECTURE.md §4's table in code:
+// policy is docs/architecture.md §4's table in code:
 //
 //   | operation | >= 26.05 (+ SLUID in records) | 25.11 | 25.05 / v0.0.43 | 22.05 |
 //   | identify  | GET by id -> tag + SLUID      | same  | GET by id -> tag | same  |
@@ -15,7 +15,7 @@
 // ReleaseRules: what follows the release rather than the REST version. From 23.11 one
 // slurmrestd handler serves every data_parser version (v0.0.40 on), so these hold for each
 // of them alike; v0.0.38 (22.05's own plugin) keeps its own rules (dialect_v0038.h).
-// Each was read from Slurm's source at the release tags (docs/slurm-releases.md):
+// Each was read from Slurm's source at the release tags (docs/slurm.md):
 //
 //   | rule                                     | 23.11.0-4 | 23.11.5+ | 24.05 | 24.11+ |
 //   | GET jobs/state is bound                  | -         | yes      | yes   | yes    |
@@ -55,7 +55,7 @@ struct IdPolicy {
   RefreshBy refresh = RefreshBy::job_id_check_tag;
   CancelBy cancel = CancelBy::job_id_after_tag_check;
   bool degraded() const { return !sluid_in_paths; }
-  // One line for doctor and the README: "SLUID lifecycle (26.05.3, v0.0.45)" or why not.
+  // One line for doctor: "SLUID lifecycle (26.05.3, v0.0.45)" or why not.
   std::string describe() const;
 };
 

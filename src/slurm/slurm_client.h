@@ -3,7 +3,7 @@
 // Every call returns a result value that says what the call amounted to (`outcome`, see
 // outcome.h), Slurm's own words (`message`, `errors`, `warnings`), and the server's release
 // read from that answer's `meta` — the release, not the URL version, decides which id an
-// operation may use (server_info.h, ARCHITECTURE.md §4). Nothing throws.
+// operation may use (server_info.h, docs/architecture.md §4). Nothing throws.
 //
 // Submits go on a fresh connection that is never reused (transport.h). On 22.05 a bad token
 // makes a submit look like any other 500; callers run preflight() — a cheap authenticated
@@ -171,7 +171,7 @@ struct SearchResult : CallResult {
 
 // How find_jobs_by_tags reads slurmctld's jobs. slurmctld has no name filter: the full
 // listing (`GET jobs`) costs every job's record (~8 kB a job on 26.05, 1.28 s per 2,000;
-// POLL-COSTS.md). On v0.0.4x the cheap way lists every job id with `jobs/state` (~80 B a
+// docs/slurm.md, *What a poll costs*). On v0.0.4x the cheap way lists every job id with `jobs/state` (~80 B a
 // job) and reads in full (`GET job/{id}`) only the ids that are neither in `known_ids` nor
 // read by an earlier search of this client and found to carry fewer than two of any asked
 // tag's marks; when more than `max_record_gets` remain it lists every job in full instead. A

@@ -5,7 +5,7 @@
 // (SearchOptions has the why):
 //   - full: `GET jobs`, every record. Its timeout fits its size: the request timeout plus
 //     `per_job` for each job expected, the larger of the last full listing's count and the
-//     last jobs/state count (26.05 took 1.28 s per 2,000 jobs, POLL-COSTS.md).
+//     last jobs/state count (26.05 took 1.28 s per 2,000 jobs, docs/slurm.md, *What a poll costs*).
 //   - cheap (v0.0.4x, not `full`): `GET jobs/state` without a filter lists every id; the ids
 //     neither known to the caller nor ruled out by ExaminedJobs are read by `GET job/{id}`,
 //     ascending (a het leader's answer brings its components, which are then not read

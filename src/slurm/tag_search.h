@@ -1,7 +1,7 @@
 // Search by tag (SlurmClient::find_jobs_by_tags and find_jobs_by_tag; internal to src/slurm/,
 // RestClient calls it).
 //
-// A submit whose answer was lost blocks its job until the allocation is found (ARCHITECTURE.md
+// A submit whose answer was lost blocks its job until the allocation is found (docs/architecture.md
 // §4 step 5). One search per cycle serves every blocked attempt. Two sources, both always
 // consulted, in this order:
 //   1. slurmctld's jobs, through SlurmctldListing (slurmctld_listing.h): every job it still
@@ -10,7 +10,7 @@
 //      purged from slurmctld, as many names per call as fit under the URL byte bound
 //      (plan_name_batches). The window starts at the earliest intent time minus a day on the
 //      server's clock, always given explicitly: without it slurmdbd silently searches from
-//      midnight today only (REST-API.md §4.3).
+//      midnight today only (docs/slurm.md, *slurmdbd's time window*).
 // A record matches a tag when two of name, comment and working directory match. Accounting
 // often stores no comment (22.05 needs AccountingStoreFlags=job_comment), so slurmdbd matches
 // are usually name + working directory. A slurmdbd that slurmrestd does not serve (404: no

@@ -55,7 +55,7 @@ struct HttpRequest {
   std::vector<std::pair<std::string, std::string>> headers;
   Reuse reuse = Reuse::allowed;
   // The whole exchange's limit for this request; empty: the transport's own total timeout.
-  // A listing of every job takes time in proportion to the jobs (POLL-COSTS.md: 1.28 s per
+  // A listing of every job takes time in proportion to the jobs (docs/slurm.md, *What a poll costs*: 1.28 s per
   // 2,000 on 26.05), so its caller gives it more than an ordinary call.
   std::optional<std::chrono::milliseconds> timeout;
   // When set, the transport may hand the answer's body to it as it arrives (HttpResponse::

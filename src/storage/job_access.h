@@ -1,4 +1,4 @@
-// Whether the job user can use its attempts, and nobody else can (ARCHITECTURE.md §7): the
+// Whether the job user can use its attempts, and nobody else can (docs/architecture.md §7): the
 // `doctor` check of the deployment's two users.
 //
 // The daemon runs as a service account (this process's user); jobs run as

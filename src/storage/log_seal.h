@@ -1,4 +1,4 @@
-// Sealing an attempt's logs/ at the end of its cleanup (ARCHITECTURE.md §5): each regular
+// Sealing an attempt's logs/ at the end of its cleanup (docs/architecture.md §5): each regular
 // file in it hashed (SHA-256) and made read-only, then logs/ itself made read-only, which stops
 // new files. The hashes go to the journal, so a log changed later can be told.
 //

@@ -1,4 +1,4 @@
-// Bounded reads of one log file (ARCHITECTURE.md §5): what `logs` prints and the platform's
+// Bounded reads of one log file (docs/architecture.md §5): what `logs` prints and the platform's
 // API serves, with the same limits.
 //
 // read_log_tail() returns the end of the file: at most `limits.max_bytes` and at most

@@ -1,5 +1,5 @@
 // The group the deployment's two users share on the storage root (TUNEPLANE_STORAGE_GROUP,
-// ARCHITECTURE.md §7): the daemon's service account creates every directory and file of the
+// docs/architecture.md §7): the daemon's service account creates every directory and file of the
 // program's tree with it, so the job user (a member) can read its attempt and write its logs/
 // and scratch/, and nobody outside the group can read anything.
 //

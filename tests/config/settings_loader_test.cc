@@ -1,6 +1,8 @@
 #include "config/settings_loader.h"
 
 #include <gtest/gtest.h>
+
+#include <cctype>
 #include <unistd.h>
 
 #include "config/env_file.h"
@@ -424,16 +426,31 @@ TEST(EnvExampleTest, TheShippedExampleUsesOnlyKnownKeys) {
   for (const auto& key : setting_keys()) EXPECT_NE(text.find(key.name), std::string::npos) << key.name;
 }
 
-TEST(ReadmeTest, DocumentsEverySetting) {
-  const std::string readme = testing::read_test_file(std::string(TP_SOURCE_DIR) + "/README.md");
+// docs/configuration.md is the settings' reference: every key of the table has a row there
+// (the site settings share one: TUNEPLANE_SLURM_ACCOUNT, `_QOS`, `_RESERVATION`, `_WCKEY`), and
+// every TUNEPLANE_ key it names is a setting.
+TEST(ConfigurationReferenceTest, DocumentsEverySettingAndNoOther) {
+  const std::string doc = testing::read_test_file(std::string(TP_SOURCE_DIR) + "/docs/configuration.md");
   for (const auto& key : setting_keys()) {
-    // The site settings share one row: TUNEPLANE_SLURM_ACCOUNT, `_QOS`, `_RESERVATION`, `_WCKEY`.
     const std::string_view name = key.name;
     const std::string suffix = "`_" + std::string(name.substr(name.rfind('_') + 1)) + "`";
-    EXPECT_TRUE(readme.find("`" + std::string(name) + "`") != std::string::npos ||
-                (name.starts_with("TUNEPLANE_SLURM_") && readme.find(suffix) != std::string::npos))
-        << name;
+    EXPECT_TRUE(doc.find("| `" + std::string(name) + "`") != std::string::npos ||
+                (name.starts_with("TUNEPLANE_SLURM_") && doc.find(suffix) != std::string::npos))
+        << name << " has no row in docs/configuration.md";
   }
+  std::size_t named = 0;
+  for (std::size_t at = doc.find("TUNEPLANE_"); at != std::string::npos; at = doc.find("TUNEPLANE_", at + 1)) {
+    std::size_t end = at;
+    while (end < doc.size() && (std::isupper(static_cast<unsigned char>(doc[end])) || doc[end] == '_' ||
+                                std::isdigit(static_cast<unsigned char>(doc[end])))) {
+      ++end;
+    }
+    const std::string name = doc.substr(at, end - at);
+    if (name.ends_with("_")) continue;  // a family: TUNEPLANE_* or TUNEPLANE_SLURM_
+    ++named;
+    EXPECT_NE(find_setting_key(name), nullptr) << name << " is in docs/configuration.md but is no setting";
+  }
+  EXPECT_GE(named, setting_keys().size() - 3) << "the reference names the settings";
 }
 
 TEST(SettingKeysTest, SuggestsOnlyNearNames) {

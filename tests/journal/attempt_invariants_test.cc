@@ -1,4 +1,4 @@
-// The attempts' invariants (ARCHITECTURE.md §4): at most one live attempt per job, a new
+// The attempts' invariants (docs/architecture.md §4): at most one live attempt per job, a new
 // attempt only after the previous one ended and its cleanup closed, never more than the job's
 // max_attempts, and a Slurm job id in every state from submitted on. The journal's code
 // refuses with a message naming the fix; the schema (migrations/0002) stops a raw SQL writer.

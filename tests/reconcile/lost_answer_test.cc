@@ -1,4 +1,4 @@
-// A lost submit answer blocks its job until the original allocation is found (ARCHITECTURE.md
+// A lost submit answer blocks its job until the original allocation is found (docs/architecture.md
 // §4 step 5): never a second submit, the attempt directory intact, found -> adopted; copies
 // cancelled; an operator's resolve; safe mode after a restore.
 #include <random>

@@ -1,4 +1,4 @@
-// The submit protocol end to end against the simulator (ARCHITECTURE.md §4): held submit,
+// The submit protocol end to end against the simulator (docs/architecture.md §4): held submit,
 // identify, release; every classification of the answer; cancel before and after sending.
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-// Every refusal LAUNCH_REQUEST.md lists, exercised through the render pipeline (JSON in, as
+// Every refusal docs/launch-request.md lists, exercised through the render pipeline (JSON in, as
 // the `render` command receives it) with its exact message — and nothing written for it.
 // Then the renderer's own fail-closed checks, for requests that bypass the validator.
 #include <gtest/gtest.h>
@@ -212,7 +212,7 @@ TEST_F(RefusalTest, InvalidJobId) {
             "job_id \"Bad_Id\": must match [a-z0-9][a-z0-9-]{0,62} (lower-case letters, digits and '-', at most 63)\n");
 }
 
-// Each reserved family of LAUNCH_REQUEST.md, refused by name.
+// Each reserved family of docs/launch-request.md, refused by name.
 class ReservedEnvTest : public RefusalTest,
                         public ::testing::WithParamInterface<std::pair<const char*, const char*>> {};
 

@@ -64,7 +64,7 @@ TEST_F(RestClientTest, AConfiguredVersionTheServerLacksIsExplained) {
             "set TUNEPLANE_SLURM_REST_API_VERSION to auto or to one of those");
 }
 
-// A 24.11.7 ping on v0.0.42 (docs/slurm-releases.md) and the same on v0.0.40/41.
+// A 24.11.7 ping on v0.0.42 (docs/slurm.md) and the same on v0.0.40/41.
 std::string ping_2411(std::string_view version) {
   return R"({"pings":[{"hostname":"vm","pinged":"UP","latency":90,"mode":"primary"}],)"
          R"("meta":{"plugin":{"type":"openapi/slurmctld","name":"Slurm OpenAPI slurmctld","data_parser":"data_parser/)" +

@@ -1,4 +1,4 @@
-// The id table of ARCHITECTURE.md §4, one server generation at a time.
+// The id table of docs/architecture.md §4, one server generation at a time.
 #include "slurm/server_info.h"
 
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 //   poll_bench [--sim PATH] [--sizes 1000,10000,100000] [--changed K] [--cycles C]
 //              [--naive-cap N] [--naive-seconds S]
 //
-// A bulk cycle is what the controller does (ARCHITECTURE.md §5): SlurmClient::bulk_state for
+// A bulk cycle is what the controller does (docs/architecture.md §5): SlurmClient::bulk_state for
 // every followed job id (jobs/state, 500 ids per call), then GET job/{id} for the jobs whose
 // state changed. Before each cycle the simulator moves K jobs from PENDING to RUNNING, so K
 // jobs change per cycle. Goal: calls per cycle <= ceil(N/500) + K.
