@@ -1,4 +1,6 @@
 // SlurmApi: the /slurm/ and /slurmdb/ endpoints, per release and dialect.
+// Defined by daemon: slurm_api.cc (routing, ping, diag), slurm_api_jobs.cc (slurmctld's reads
+// and the submit), slurm_api_changes.cc (cancel, update), slurm_api_dbd.cc (slurmdbd).
 //
 // Serves ping, diag, job/submit, job/{id} (GET, DELETE, POST: job update), jobs (with update_time),
 // jobs/state, partitions, partition/{name}, and slurmdbd's jobs and job/{id}. Every call

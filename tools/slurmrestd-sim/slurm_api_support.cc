@@ -1,0 +1,166 @@
+#include "slurm_api_support.h"
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <set>
+#include <unordered_set>
+
+#include "auth.h"
+#include "dbd_json.h"
+#include "diag_json.h"
+#include "envelope.h"
+#include "job_json.h"
+#include "json_writer.h"
+#include "sluid.h"
+#include "slurm_errors.h"
+#include "slurm_signals.h"
+#include "slurm_time.h"
+#include "submit_request.h"
+#include "update_request.h"
+
+namespace tpslurm::sim::api_support {
+
+HttpReply json_reply(int status, std::string body) {
+  HttpReply reply;
+  reply.status = status;
+  reply.body = std::move(body);
+  // slurmrestd closes the connection after every error answer.
+  reply.close = status >= 400;
+  return reply;
+}
+
+HttpReply not_found_url() { return text_reply(404, "Unable to find requested URL", true); }
+
+bool all_digits(std::string_view s) {
+  if (s.empty() || s.size() > 10) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+std::uint64_t to_u64(std::string_view s) { return std::stoull(std::string(s)); }
+
+JobRef parse_job_ref_v4x(std::string_view text, Release release) {
+  JobRef ref;
+  if (!text.empty() && text[0] == 's') {
+    if (!sluid_in_paths(release)) return ref;
+    auto sluid = parse_sluid(text);
+    if (!sluid) return ref;
+    ref.valid = true;
+    ref.by_sluid = true;
+    ref.sluid = *sluid;
+    return ref;
+  }
+  std::size_t sep = text.find_first_of("+_.");
+  std::string_view head = text.substr(0, sep);
+  if (!all_digits(head)) return ref;
+  std::uint64_t id = to_u64(head);
+  if (id == 0 || id >= kMaxJobId) return ref;
+  if (sep != std::string_view::npos) {
+    std::string_view tail = text.substr(sep + 1);
+    if (text[sep] == '+') {
+      if (!all_digits(tail)) return ref;
+      id += to_u64(tail);  // the REST layer adds the het offset
+    } else if (text[sep] == '_') {
+      if (!all_digits(tail)) return ref;
+      ref.warnings.push_back(
+          "Job array Ids are not currently supported for job searches. Showing all jobs in array instead.");
+    } else {
+      if (tail.empty()) return ref;
+      ref.warnings.push_back("Job steps are not supported for job searches. Showing whole job instead.");
+    }
+  }
+  ref.valid = true;
+  ref.id = static_cast<std::uint32_t>(id);
+  return ref;
+}
+
+std::uint32_t xlate_job_id_v38(std::string_view text, JobStore& store) {
+  std::size_t sep = text.find_first_of("+_");
+  std::string_view head = text.substr(0, sep);
+  if (!all_digits(head)) return 0;
+  std::uint64_t id = to_u64(head);
+  if (id == 0 || id >= kMaxJobId) return 0;
+  if (sep != std::string_view::npos && text[sep] == '+') {
+    std::string_view tail = text.substr(sep + 1);
+    if (!all_digits(tail)) return 0;
+    JobRecord* leader = store.find(static_cast<std::uint32_t>(id));
+    std::uint64_t offset = to_u64(tail);
+    if (!leader || !leader->is_het_leader() || offset >= leader->het_size) return 0;
+    return static_cast<std::uint32_t>(id + offset);
+  }
+  if (sep != std::string_view::npos && !all_digits(text.substr(sep + 1))) return 0;
+  return static_cast<std::uint32_t>(id);
+}
+
+std::string iso_time(std::int64_t unix_s) {
+  std::time_t t = static_cast<std::time_t>(unix_s);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return buf;
+}
+
+std::optional<std::int64_t> parse_time_param(const std::string* value, Dialect dialect) {
+  if (!value || value->empty()) return std::nullopt;
+  const bool numeric = value->size() <= 12 && std::all_of(value->begin(), value->end(), [](char c) {
+                         return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                       });
+  if (numeric) {
+    if (dialect == Dialect::v0040 || dialect == Dialect::v0041) return std::nullopt;
+    return std::stoll(*value);
+  }
+  return parse_slurm_time(*value);
+}
+
+void time_refused(Diagnostics& diag, Dialect dialect, const std::string& key, const std::string& value) {
+  if (dialect == Dialect::v0040 || dialect == Dialect::v0041) {
+    diag.error(err::kDataConvFailed, "Parsing of " + value + " for timestamp failed", "#/" + key + "/");
+  }
+}
+
+int time_refused_status(Release release) {
+  const bool parser_error_wins =
+      release == Release::r23_11_4 || release == Release::r23_11_11 || release == Release::r24_05_8;
+  return http_status_for_error(release, parser_error_wins ? err::kDataConvFailed : err::kRestInvalidQuery);
+}
+
+std::vector<JobStore::JobPtr> dbd_candidates(JobStore& store, const std::string* names, const std::string* steps,
+                                             Dialect dialect) {
+  std::vector<JobStore::JobPtr> candidates;
+  if (names) {
+    for (const auto& name : split_csv(*names)) {
+      auto found = store.accounting_by_name(name);
+      candidates.insert(candidates.end(), found.begin(), found.end());
+    }
+  } else if (steps) {
+    for (const auto& step : split_csv(*steps)) {
+      if (!step.empty() && step[0] == 's' && dialect == Dialect::v0045) {
+        if (auto sluid = parse_sluid(step)) {
+          for (const auto& job : store.accounting()) {
+            if (job->sluid == *sluid || job->original_sluid == *sluid) candidates.push_back(job);
+          }
+        }
+      } else if (all_digits(step.substr(0, step.find('.')))) {
+        auto found = store.accounting_by_id(static_cast<std::uint32_t>(to_u64(step.substr(0, step.find('.')))));
+        candidates.insert(candidates.end(), found.begin(), found.end());
+      }
+    }
+  } else {
+    candidates = store.accounting();
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const JobStore::JobPtr& a, const JobStore::JobPtr& b) { return a->created_seq < b->created_seq; });
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  return candidates;
+}
+
+std::set<std::string> csv_set(const std::string* text) {
+  std::set<std::string> out;
+  if (text) {
+    for (const auto& item : split_csv(*text)) out.insert(item);
+  }
+  return out;
+}
+
+}  // namespace tpslurm::sim::api_support
