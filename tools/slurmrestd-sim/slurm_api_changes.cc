@@ -49,15 +49,7 @@ HttpReply SlurmApi::delete_job(Call& call, const std::string& id_text) {
     if (signal < 1 || signal >= kSigRtMax) {
       Diagnostics diag;
       diag.error(err::kRestInvalidQuery, "invalid signal: " + std::to_string(signal), "HTTP request: signal");
-      JsonWriter out;
-      out.begin_object();
-      if (is_v4x(dialect)) {
-        write_errors_first(out, call.ctx, diag);
-      } else {
-        write_tail(out, call.ctx, diag);
-      }
-      out.end_object();
-      return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+      return error_answer(call.ctx, diag, http_status_for_error(m_options.release, err::kRestInvalidQuery));
     }
   }
 

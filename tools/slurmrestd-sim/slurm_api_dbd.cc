@@ -28,16 +28,8 @@ HttpReply SlurmApi::dbd_unavailable(Call& call, const std::string& description, 
                                     const char* source) {
   Diagnostics diag;
   diag.error(err::kDbConnection, description, source);
-  JsonWriter out;
-  out.begin_object();
-  if (is_v4x(call.ctx.dialect)) {
-    write_errors_first(out, call.ctx, diag);
-  } else {
-    write_tail(out, call.ctx, diag);
-  }
-  out.end_object();
-  int status = status_override ? status_override : http_status_for_error(m_options.release, err::kDbConnection);
-  return json_reply(status, out.take());
+  return error_answer(call.ctx, diag,
+                      status_override ? status_override : http_status_for_error(m_options.release, err::kDbConnection));
 }
 
 std::optional<HttpReply> SlurmApi::dbd_query_times(Call& call, Diagnostics& diag,

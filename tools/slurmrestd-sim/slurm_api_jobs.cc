@@ -38,15 +38,7 @@ HttpReply SlurmApi::submit(Call& call) {
   if (parsed.unparsable_body) return text_reply(400, "Unable to parse query.", true);
 
   auto refused = [&](Diagnostics& diag, int rc) {
-    JsonWriter out;
-    out.begin_object();
-    if (is_v4x(dialect)) {
-      write_errors_first(out, call.ctx, diag);
-    } else {
-      write_tail(out, call.ctx, diag);
-    }
-    out.end_object();
-    return json_reply(http_status_for_error(m_options.release, rc), out.take());
+    return error_answer(call.ctx, diag, http_status_for_error(m_options.release, rc));
   };
 
   if (is_v4x(dialect) && submit_needs_top_level_script(m_options.release) && !parsed.top_level_script &&
@@ -152,10 +144,7 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
   for (auto& w : ref.warnings) diag.warn(w, "_handle_job_get");
   auto empty_answer = [&](int rc) {
     out.empty_array_field("jobs");
-    out.key("last_backfill");
-    write_no_val(out, 0);
-    out.key("last_update");
-    write_no_val(out, 0);
+    write_list_times(out, 0, 0);
     diag.error(rc, "Unable to query JobId=" + id_text, "_handle_job_get");
     write_tail(out, call.ctx, diag);
     out.end_object();
@@ -169,10 +158,7 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
   for (JobRecord* r : m_store.records_for_get(*job))
     write_job_v4x(out, *r, dialect, m_options.release, m_options.cluster);
   out.end_array();
-  out.key("last_backfill");
-  write_no_val(out, m_store.last_backfill());
-  out.key("last_update");
-  write_no_val(out, m_clock.now_s());
+  write_list_times(out, m_store.last_backfill(), m_clock.now_s());
   write_tail(out, call.ctx, diag);
   out.end_object();
   return json_reply(200, out.take());
@@ -187,15 +173,7 @@ HttpReply SlurmApi::get_jobs(Call& call) {
       Diagnostics diag;
       time_refused(diag, dialect, "update_time", *t);
       diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_jobs");
-      JsonWriter out;
-      out.begin_object();
-      if (is_v4x(dialect)) {
-        write_errors_first(out, call.ctx, diag);
-      } else {
-        write_tail(out, call.ctx, diag);
-      }
-      out.end_object();
-      return json_reply(time_refused_status(m_options.release), out.take());
+      return error_answer(call.ctx, diag, time_refused_status(m_options.release));
     }
     update_time = *parsed;
   }
@@ -223,10 +201,7 @@ HttpReply SlurmApi::get_jobs(Call& call) {
   out.begin_object();
   if (!call.identity.token_ok || unchanged) {
     out.empty_array_field("jobs");
-    out.key("last_backfill");
-    write_no_val(out, 0);
-    out.key("last_update");
-    write_no_val(out, 0);
+    write_list_times(out, 0, 0);
     int status = 200;
     if (!call.identity.token_ok) {
       diag.error(err::kProtocolAuthentication, "Unable to query jobs", "slurm_load_jobs()");
@@ -244,10 +219,7 @@ HttpReply SlurmApi::get_jobs(Call& call) {
     write_job_v4x(out, *job, dialect, m_options.release, m_options.cluster);
   }
   out.end_array();
-  out.key("last_backfill");
-  write_no_val(out, m_store.last_backfill());
-  out.key("last_update");
-  write_no_val(out, m_clock.now_s());
+  write_list_times(out, m_store.last_backfill(), m_clock.now_s());
   write_tail(out, call.ctx, diag);
   out.end_object();
   return json_reply(200, out.take());

@@ -32,6 +32,25 @@ HttpReply json_reply(int status, std::string body) {
 
 HttpReply not_found_url() { return text_reply(404, "Unable to find requested URL", true); }
 
+HttpReply error_answer(const RequestContext& ctx, const Diagnostics& diag, int status) {
+  JsonWriter out;
+  out.begin_object();
+  if (is_v4x(ctx.dialect)) {
+    write_errors_first(out, ctx, diag);
+  } else {
+    write_tail(out, ctx, diag);
+  }
+  out.end_object();
+  return json_reply(status, out.take());
+}
+
+void write_list_times(JsonWriter& out, std::int64_t last_backfill, std::int64_t last_update) {
+  out.key("last_backfill");
+  write_no_val(out, last_backfill);
+  out.key("last_update");
+  write_no_val(out, last_update);
+}
+
 bool all_digits(std::string_view s) {
   if (s.empty() || s.size() > 10) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });

@@ -13,6 +13,7 @@
 #include "envelope.h"
 #include "http_types.h"
 #include "job_store.h"
+#include "json_writer.h"
 #include "slurm_api.h"
 
 namespace tpslurm::sim {
@@ -39,6 +40,13 @@ inline constexpr char kOldDbConnFailure[] = "openapi_get_db_conn() failed to ope
 HttpReply json_reply(int status, std::string body);
 
 HttpReply not_found_url();
+
+// An error answer in the dialect's shape: errors[] first from v0.0.40, the tail (meta, errors,
+// warnings) on v0.0.38.
+HttpReply error_answer(const RequestContext& ctx, const Diagnostics& diag, int status);
+
+// A v0.0.4x job list's last_backfill and last_update.
+void write_list_times(JsonWriter& out, std::int64_t last_backfill, std::int64_t last_update);
 
 bool all_digits(std::string_view s);
 
