@@ -324,6 +324,154 @@ std::string instance_from_host(std::string_view host_name) {
   return id.empty() ? "tp" : id;
 }
 
+namespace {
+
+// slurmrestd, the token, where jobs go and as what: the REST settings, the partitions, the
+// site's submission settings, the instance and the runtime profile.
+void apply_slurm_access(Applier& apply, model::Settings& s, const LoadOptions& options) {
+  apply.with("TUNEPLANE_SLURM_REST_URL", [&](const std::string& v) { return rest_url(v, s.rest_url); });
+  apply.with("TUNEPLANE_SLURM_REST_API_VERSION", [&](const std::string& v) -> std::optional<std::string> {
+    const auto& known = rest_api_versions();
+    if (v != "auto" && std::find(known.begin(), known.end(), v) == known.end()) {
+      std::string expected = "expected auto (the newest the server offers) or one of";
+      for (auto version : known) expected += " " + std::string(version);
+      return expected;
+    }
+    s.rest_api_version = v;
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_SLURM_REST_USER", [&](const std::string& v) { return slurm_name(v, s.rest_user); });
+  apply.secret_file("TUNEPLANE_SLURM_JWT_FILE", s.jwt_file);
+  apply.secret_file("TUNEPLANE_SLURM_JWT_KEY_FILE", s.jwt_key_file);
+  if (apply.has("TUNEPLANE_SLURM_JWT_FILE") && apply.has("TUNEPLANE_SLURM_JWT_KEY_FILE")) {
+    apply.bad("TUNEPLANE_SLURM_JWT_KEY_FILE",
+              "cannot be combined with TUNEPLANE_SLURM_JWT_FILE; set one of them (a token file is the default, "
+              "minting from the key is opt-in)");
+  }
+  apply.with("TUNEPLANE_SLURM_JWT_LIFESPAN", [&](const std::string& v) {
+    return duration_between(v, s.jwt_lifespan, std::chrono::seconds(60), std::chrono::hours(24 * 7));
+  });
+  apply.with("TUNEPLANE_SLURM_PARTITION", [&](const std::string& v) { return slurm_name(v, s.partition); });
+  apply.with("TUNEPLANE_SLURM_CPU_PARTITION", [&](const std::string& v) { return slurm_name(v, s.cpu_partition); });
+  apply.with("TUNEPLANE_SLURM_ACCOUNT", [&](const std::string& v) { return slurm_name(v, s.account); });
+  apply.with("TUNEPLANE_SLURM_QOS", [&](const std::string& v) { return slurm_name(v, s.qos); });
+  apply.with("TUNEPLANE_SLURM_RESERVATION", [&](const std::string& v) { return slurm_name(v, s.reservation); });
+  apply.with("TUNEPLANE_SLURM_WCKEY", [&](const std::string& v) { return slurm_name(v, s.wckey); });
+  if (s.cpu_partition.empty()) s.cpu_partition = s.partition;
+  s.instance = instance_from_host(options.host_name);
+  apply.with("TUNEPLANE_INSTANCE", [&](const std::string& v) -> std::optional<std::string> {
+    if (v.empty() || v.size() > 20 || v.front() == '-' ||
+        v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
+      return "expected 1-20 lower-case letters, digits or '-', not starting with '-'";
+    }
+    s.instance = v;
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_SLURM_RUNTIME_PROFILE", [&](const std::string& v) -> std::optional<std::string> {
+    auto profile = model::parse_runtime_profile(v);
+    if (!profile) return "expected enroot-pyxis or apptainer";
+    s.runtime_profile = *profile;
+    return std::nullopt;
+  });
+}
+
+// The shared filesystem as this host and the nodes see it, its group, and the jobs' PATH; the
+// TLS settings for slurmrestd.
+void apply_storage(Applier& apply, model::Settings& s) {
+  apply.with("TUNEPLANE_STORAGE_ROOT", [&](const std::string& v) { return absolute_path(v, s.storage_root); });
+  apply.with("TUNEPLANE_SLURM_STORAGE_ROOT",
+             [&](const std::string& v) { return absolute_path(v, s.slurm_storage_root); });
+  if (s.slurm_storage_root.empty()) s.slurm_storage_root = s.storage_root;
+  apply.with("TUNEPLANE_STORAGE_GROUP", [&](const std::string& v) -> std::optional<std::string> {
+    if (v.empty()) return std::nullopt;
+    if (::getgrnam(v.c_str()) == nullptr) {
+      return "is not a group on this host; create the group the service account and "
+             "TUNEPLANE_SLURM_REST_USER share, or leave the setting out when both are one user";
+    }
+    s.storage_group = v;
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_SLURM_JOB_PATH", [&](const std::string& v) { return job_path(v, s.job_path); });
+  apply.with("TUNEPLANE_SLURM_TLS_VERIFY", [&](const std::string& v) { return flag(v, s.tls_verify); });
+  apply.with("TUNEPLANE_SLURM_CA_FILE", [&](const std::string& v) -> std::optional<std::string> {
+    if (auto why = absolute_path(v, s.ca_file)) return why;
+    if (::access(v.c_str(), R_OK) != 0) return std::string("cannot be read: ") + std::strerror(errno);
+    return std::nullopt;
+  });
+}
+
+// The local state: the state directory (by user) and the journal.
+void apply_local_files(Applier& apply, model::Settings& s, const Environment& environment, const LoadOptions& options) {
+  if (options.effective_uid == 0) {
+    s.state_dir = "/var/lib/tuneplane-slurm";
+  } else if (auto xdg = environment.find("XDG_STATE_HOME"); xdg != environment.end() && !xdg->second.empty()) {
+    s.state_dir = xdg->second + "/tuneplane-slurm";
+  } else {
+    s.state_dir = options.home + "/.local/state/tuneplane-slurm";
+  }
+  apply.with("TUNEPLANE_STATE_DIR", [&](const std::string& v) { return absolute_path(v, s.state_dir); });
+  s.journal_path = s.state_dir + "/journal.db";
+  apply.with("TUNEPLANE_JOURNAL", [&](const std::string& v) { return absolute_path(v, s.journal_path); });
+}
+
+// The daemon's rhythm and its patience: the cycle, the submit mode and the time limits.
+void apply_daemon(Applier& apply, model::Settings& s) {
+  apply.with("TUNEPLANE_POLL_INTERVAL", [&](const std::string& v) {
+    return duration_between(v, s.poll_interval, std::chrono::seconds(1), std::chrono::hours(1));
+  });
+  apply.with("TUNEPLANE_SUBMIT_MODE", [&](const std::string& v) -> std::optional<std::string> {
+    if (v == "held") {
+      s.submit_mode = model::SubmitMode::held;
+    } else if (v == "direct") {
+      s.submit_mode = model::SubmitMode::direct;
+    } else {
+      return "expected held (every job is released only after its identity check) or direct";
+    }
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_RESOLVE_QUIET_PERIOD", [&](const std::string& v) {
+    return duration_between(v, s.resolve_quiet_period, std::chrono::seconds(1), std::chrono::hours(24 * 7));
+  });
+  apply.with("TUNEPLANE_MAX_PENDING", [&](const std::string& v) {
+    return duration_between(v, s.max_pending, std::chrono::seconds(0), std::chrono::hours(24 * 30));
+  });
+  apply.with("TUNEPLANE_COMPLETING_WARN_AFTER", [&](const std::string& v) {
+    return duration_between(v, s.completing_warn_after, std::chrono::minutes(1), std::chrono::hours(24 * 7));
+  });
+  apply.with("TUNEPLANE_ATTEMPT_RETENTION", [&](const std::string& v) {
+    return duration_between(v, s.attempt_retention, std::chrono::seconds(0), std::chrono::hours(24 * 3650));
+  });
+}
+
+// The platform API and the log.
+void apply_api_and_log(Applier& apply, model::Settings& s) {
+  apply.with("TUNEPLANE_API_LISTEN", [&](const std::string& v) -> std::optional<std::string> {
+    std::string expected;
+    if (!model::parse_listen_address(v, &expected)) return expected;
+    s.api_listen = v;
+    return std::nullopt;
+  });
+  apply.secret_file("TUNEPLANE_API_TOKENS_FILE", s.api_tokens_file);
+  apply_api_tls(apply, s);
+  apply.with("TUNEPLANE_LOG_LEVEL", [&](const std::string& v) -> std::optional<std::string> {
+    if (!parse_log_level(v)) return "expected trace, debug, info, warn, error or off";
+    s.log_level = v;
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_LOG_FORMAT", [&](const std::string& v) -> std::optional<std::string> {
+    if (v == "text") {
+      s.log_format = model::LogFormat::text;
+    } else if (v == "json") {
+      s.log_format = model::LogFormat::json;
+    } else {
+      return "expected text or json";
+    }
+    return std::nullopt;
+  });
+}
+
+}  // namespace
+
 Result<LoadedSettings, Problems> load_settings(const Environment& environment,
                                                const std::optional<std::string>& config_file,
                                                const LoadOptions& options) {
@@ -387,133 +535,16 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
 
   model::Settings& s = out.settings;
   Applier apply(values, options, out, problems);
-  apply.with("TUNEPLANE_SLURM_REST_URL", [&](const std::string& v) { return rest_url(v, s.rest_url); });
-  apply.with("TUNEPLANE_SLURM_REST_API_VERSION", [&](const std::string& v) -> std::optional<std::string> {
-    const auto& known = rest_api_versions();
-    if (v != "auto" && std::find(known.begin(), known.end(), v) == known.end()) {
-      std::string expected = "expected auto (the newest the server offers) or one of";
-      for (auto version : known) expected += " " + std::string(version);
-      return expected;
-    }
-    s.rest_api_version = v;
-    return std::nullopt;
-  });
-  apply.with("TUNEPLANE_SLURM_REST_USER", [&](const std::string& v) { return slurm_name(v, s.rest_user); });
-  apply.secret_file("TUNEPLANE_SLURM_JWT_FILE", s.jwt_file);
-  apply.secret_file("TUNEPLANE_SLURM_JWT_KEY_FILE", s.jwt_key_file);
-  if (apply.has("TUNEPLANE_SLURM_JWT_FILE") && apply.has("TUNEPLANE_SLURM_JWT_KEY_FILE")) {
-    apply.bad("TUNEPLANE_SLURM_JWT_KEY_FILE",
-              "cannot be combined with TUNEPLANE_SLURM_JWT_FILE; set one of them (a token file is the default, "
-              "minting from the key is opt-in)");
-  }
-  apply.with("TUNEPLANE_SLURM_JWT_LIFESPAN", [&](const std::string& v) {
-    return duration_between(v, s.jwt_lifespan, std::chrono::seconds(60), std::chrono::hours(24 * 7));
-  });
-  apply.with("TUNEPLANE_SLURM_PARTITION", [&](const std::string& v) { return slurm_name(v, s.partition); });
-  apply.with("TUNEPLANE_SLURM_CPU_PARTITION", [&](const std::string& v) { return slurm_name(v, s.cpu_partition); });
-  apply.with("TUNEPLANE_SLURM_ACCOUNT", [&](const std::string& v) { return slurm_name(v, s.account); });
-  apply.with("TUNEPLANE_SLURM_QOS", [&](const std::string& v) { return slurm_name(v, s.qos); });
-  apply.with("TUNEPLANE_SLURM_RESERVATION", [&](const std::string& v) { return slurm_name(v, s.reservation); });
-  apply.with("TUNEPLANE_SLURM_WCKEY", [&](const std::string& v) { return slurm_name(v, s.wckey); });
-  if (s.cpu_partition.empty()) s.cpu_partition = s.partition;
-  s.instance = instance_from_host(options.host_name);
-  apply.with("TUNEPLANE_INSTANCE", [&](const std::string& v) -> std::optional<std::string> {
-    if (v.empty() || v.size() > 20 || v.front() == '-' ||
-        v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
-      return "expected 1-20 lower-case letters, digits or '-', not starting with '-'";
-    }
-    s.instance = v;
-    return std::nullopt;
-  });
-  apply.with("TUNEPLANE_SLURM_RUNTIME_PROFILE", [&](const std::string& v) -> std::optional<std::string> {
-    auto profile = model::parse_runtime_profile(v);
-    if (!profile) return "expected enroot-pyxis or apptainer";
-    s.runtime_profile = *profile;
-    return std::nullopt;
-  });
-  apply.with("TUNEPLANE_STORAGE_ROOT", [&](const std::string& v) { return absolute_path(v, s.storage_root); });
-  apply.with("TUNEPLANE_SLURM_STORAGE_ROOT",
-             [&](const std::string& v) { return absolute_path(v, s.slurm_storage_root); });
-  if (s.slurm_storage_root.empty()) s.slurm_storage_root = s.storage_root;
-  apply.with("TUNEPLANE_STORAGE_GROUP", [&](const std::string& v) -> std::optional<std::string> {
-    if (v.empty()) return std::nullopt;
-    if (::getgrnam(v.c_str()) == nullptr) {
-      return "is not a group on this host; create the group the service account and "
-             "TUNEPLANE_SLURM_REST_USER share, or leave the setting out when both are one user";
-    }
-    s.storage_group = v;
-    return std::nullopt;
-  });
-  apply.with("TUNEPLANE_SLURM_JOB_PATH", [&](const std::string& v) { return job_path(v, s.job_path); });
-  apply.with("TUNEPLANE_SLURM_TLS_VERIFY", [&](const std::string& v) { return flag(v, s.tls_verify); });
-  apply.with("TUNEPLANE_SLURM_CA_FILE", [&](const std::string& v) -> std::optional<std::string> {
-    if (auto why = absolute_path(v, s.ca_file)) return why;
-    if (::access(v.c_str(), R_OK) != 0) return std::string("cannot be read: ") + std::strerror(errno);
-    return std::nullopt;
-  });
+  apply_slurm_access(apply, s, options);
+  apply_storage(apply, s);
   apply_connection(apply, s);
   apply_limits(apply, s, problems);
   apply.with("TUNEPLANE_RUNTIME_REGISTRY_FILE",
              [&](const std::string& v) { return absolute_path(v, s.runtime_registry_file); });
   apply.with("TUNEPLANE_GPU_SERIES_FILE", [&](const std::string& v) { return absolute_path(v, s.gpu_series_file); });
-  if (options.effective_uid == 0) {
-    s.state_dir = "/var/lib/tuneplane-slurm";
-  } else if (auto xdg = environment.find("XDG_STATE_HOME"); xdg != environment.end() && !xdg->second.empty()) {
-    s.state_dir = xdg->second + "/tuneplane-slurm";
-  } else {
-    s.state_dir = options.home + "/.local/state/tuneplane-slurm";
-  }
-  apply.with("TUNEPLANE_STATE_DIR", [&](const std::string& v) { return absolute_path(v, s.state_dir); });
-  s.journal_path = s.state_dir + "/journal.db";
-  apply.with("TUNEPLANE_JOURNAL", [&](const std::string& v) { return absolute_path(v, s.journal_path); });
-  apply.with("TUNEPLANE_POLL_INTERVAL", [&](const std::string& v) {
-    return duration_between(v, s.poll_interval, std::chrono::seconds(1), std::chrono::hours(1));
-  });
-  apply.with("TUNEPLANE_SUBMIT_MODE", [&](const std::string& v) -> std::optional<std::string> {
-    if (v == "held") {
-      s.submit_mode = model::SubmitMode::held;
-    } else if (v == "direct") {
-      s.submit_mode = model::SubmitMode::direct;
-    } else {
-      return "expected held (every job is released only after its identity check) or direct";
-    }
-    return std::nullopt;
-  });
-  apply.with("TUNEPLANE_RESOLVE_QUIET_PERIOD", [&](const std::string& v) {
-    return duration_between(v, s.resolve_quiet_period, std::chrono::seconds(1), std::chrono::hours(24 * 7));
-  });
-  apply.with("TUNEPLANE_MAX_PENDING", [&](const std::string& v) {
-    return duration_between(v, s.max_pending, std::chrono::seconds(0), std::chrono::hours(24 * 30));
-  });
-  apply.with("TUNEPLANE_COMPLETING_WARN_AFTER", [&](const std::string& v) {
-    return duration_between(v, s.completing_warn_after, std::chrono::minutes(1), std::chrono::hours(24 * 7));
-  });
-  apply.with("TUNEPLANE_ATTEMPT_RETENTION", [&](const std::string& v) {
-    return duration_between(v, s.attempt_retention, std::chrono::seconds(0), std::chrono::hours(24 * 3650));
-  });
-  apply.with("TUNEPLANE_API_LISTEN", [&](const std::string& v) -> std::optional<std::string> {
-    std::string expected;
-    if (!model::parse_listen_address(v, &expected)) return expected;
-    s.api_listen = v;
-    return std::nullopt;
-  });
-  apply.secret_file("TUNEPLANE_API_TOKENS_FILE", s.api_tokens_file);
-  apply_api_tls(apply, s);
-  apply.with("TUNEPLANE_LOG_LEVEL", [&](const std::string& v) -> std::optional<std::string> {
-    if (!parse_log_level(v)) return "expected trace, debug, info, warn, error or off";
-    s.log_level = v;
-    return std::nullopt;
-  });
-  apply.with("TUNEPLANE_LOG_FORMAT", [&](const std::string& v) -> std::optional<std::string> {
-    if (v == "text") {
-      s.log_format = model::LogFormat::text;
-    } else if (v == "json") {
-      s.log_format = model::LogFormat::json;
-    } else {
-      return "expected text or json";
-    }
-    return std::nullopt;
-  });
+  apply_local_files(apply, s, environment, options);
+  apply_daemon(apply, s);
+  apply_api_and_log(apply, s);
 
   if (!problems.empty()) return problems;
   return out;
