@@ -1,5 +1,6 @@
-// The steps on a job Slurm holds (docs/architecture.md §4 step 4): identify it by its numeric id,
-// release it when it was submitted held, and apply a cancel desire.
+// A submitted job's identity and release (docs/architecture.md §4 step 4): identify it by the
+// receipt's numeric id (every component must carry the attempt's tag, requeue off), then
+// release it when it was submitted held.
 #include "base/crash_point.h"
 #include "reconcile/components.h"
 #include "reconcile/found_jobs.h"
@@ -10,10 +11,6 @@ namespace tpslurm::reconcile {
 namespace {
 
 using model::AttemptState;
-
-constexpr std::string_view kCancel = "cancel";
-// The job's checkpoint signal (docs/launch-request.md: checkpoint_grace_seconds).
-constexpr std::string_view kCheckpointSignal = "SIGUSR1";
 
 bool still_held(const model::JobSnapshot& job) {
   return job.state.base == model::SlurmBaseState::pending && job.state_reason == "JobHeldUser";
@@ -129,73 +126,6 @@ StepEnd identify_and_release(Step& step) {
   if (step.attempt.identified_at.empty()) return identify(step);
   if (step.attempt.awaiting_release() && step.job.desire == model::Desire::run) return release(step);
   return StepEnd::wait;
-}
-
-StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause cause, const std::string& retry_because) {
-  const bool anomaly = cause == CancelCause::anomaly;
-  if (step.not_due(kCancel)) return StepEnd::wait;
-  const model::JobTag tag = tag_of(step.services, step.attempt);
-  slurm::CancelResult cancelled =
-      step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
-  if (!cancelled.ok() && cancelled.outcome != slurm::Outcome::not_found) {
-    return step.retry_said_once(kCancel, kCancel, anomaly ? "anomaly" : "cancel.failed",
-                                problem + "; cancel failed: " + cancelled.message + "; tried again, spaced");
-  }
-  journal::AttemptChanges changes;
-  changes.outcome_reason = (anomaly ? "anomaly: " : "") + problem + "; cancelled";
-  changes.failure_phase = anomaly ? "anomaly" : "slurm";
-  journal::EventDetail detail{{anomaly ? "anomaly" : "reason", problem}};
-  decide_retry(step, AttemptState::failed, retry_because, changes, detail);
-  return step.move(AttemptState::failed, changes, detail);
-}
-
-namespace {
-
-// cancel --grace on a running job: the checkpoint signal first; wait is returned until the
-// grace has passed. next: kill now (no grace, not running, or the signal could not be given).
-StepEnd checkpoint_first(Step& step, const slurm::JobRef& ref) {
-  const int grace = step.job.cancel_grace_seconds.value_or(0);
-  if (grace <= 0 || step.attempt.state != AttemptState::running) return StepEnd::next;
-  if (step.attempt.signalled_at.empty()) {
-    slurm::CancelResult signalled = step.services.slurm.cancel(ref, kCheckpointSignal);
-    if (!signalled.ok()) {
-      step.log(config::LogLevel::warn, "checkpoint signal not given (" + signalled.message + "): killing now");
-      return StepEnd::next;
-    }
-    journal::AttemptChanges changes;
-    changes.signalled = true;
-    StepEnd end = step.update(
-        "checkpoint_signal", changes,
-        {{"reason", std::string(kCheckpointSignal) + " sent; the kill follows in " + std::to_string(grace) + " s"}});
-    if (end != StepEnd::next) return end;
-    step.result.look_again = std::chrono::seconds(grace);
-    return StepEnd::wait;
-  }
-  const auto due =
-      parse_utc(step.attempt.signalled_at).value_or(step.services.clock.now()) + std::chrono::seconds(grace);
-  const auto now = step.services.clock.now();
-  if (now >= due) return StepEnd::next;
-  step.result.look_again = std::chrono::duration_cast<std::chrono::milliseconds>(due - now);
-  return StepEnd::wait;
-}
-
-}  // namespace
-
-StepEnd apply_cancel(Step& step) {
-  const std::string words =
-      "cancelled on request" + (step.job.desire_reason.empty() ? std::string() : ": " + step.job.desire_reason);
-  journal::AttemptChanges changes;
-  changes.outcome_reason = words;
-  if (!step.attempt.slurm_job_id) return step.move(AttemptState::cancelled, changes, {});
-  const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag_of(step.services, step.attempt)};
-  if (StepEnd first = checkpoint_first(step, ref); first != StepEnd::next) return first;
-  if (step.not_due(kCancel)) return StepEnd::wait;
-  slurm::CancelResult answer = step.services.slurm.cancel(ref);
-  if (!answer.ok() && answer.outcome != slurm::Outcome::not_found) {
-    return step.retry_said_once(kCancel, kCancel, "cancel.failed", answer.message + "; tried again, spaced");
-  }
-  return step.move(AttemptState::cancelled, changes,
-                   {{"reason", words}, {"slurm", answer.already_done ? "had already ended" : "cancelled"}});
 }
 
 }  // namespace tpslurm::reconcile

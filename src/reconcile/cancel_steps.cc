@@ -1,0 +1,85 @@
+// Cancelling a job Slurm may hold: a cancel desire (with a checkpoint signal first when a grace
+// is asked for a running job), and the cancel that ends an attempt found wrong (an anomaly, a
+// limit). A job Slurm no longer knows counts as cancelled.
+#include "reconcile/retry_board.h"
+#include "reconcile/steps.h"
+
+namespace tpslurm::reconcile {
+namespace {
+
+using model::AttemptState;
+
+constexpr std::string_view kCancel = "cancel";
+// The job's checkpoint signal (docs/launch-request.md: checkpoint_grace_seconds).
+constexpr std::string_view kCheckpointSignal = "SIGUSR1";
+
+}  // namespace
+
+StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause cause, const std::string& retry_because) {
+  const bool anomaly = cause == CancelCause::anomaly;
+  if (step.not_due(kCancel)) return StepEnd::wait;
+  const model::JobTag tag = tag_of(step.services, step.attempt);
+  slurm::CancelResult cancelled =
+      step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
+  if (!cancelled.ok() && cancelled.outcome != slurm::Outcome::not_found) {
+    return step.retry_said_once(kCancel, kCancel, anomaly ? "anomaly" : "cancel.failed",
+                                problem + "; cancel failed: " + cancelled.message + "; tried again, spaced");
+  }
+  journal::AttemptChanges changes;
+  changes.outcome_reason = (anomaly ? "anomaly: " : "") + problem + "; cancelled";
+  changes.failure_phase = anomaly ? "anomaly" : "slurm";
+  journal::EventDetail detail{{anomaly ? "anomaly" : "reason", problem}};
+  decide_retry(step, AttemptState::failed, retry_because, changes, detail);
+  return step.move(AttemptState::failed, changes, detail);
+}
+
+namespace {
+
+// cancel --grace on a running job: the checkpoint signal first; wait is returned until the
+// grace has passed. next: kill now (no grace, not running, or the signal could not be given).
+StepEnd checkpoint_first(Step& step, const slurm::JobRef& ref) {
+  const int grace = step.job.cancel_grace_seconds.value_or(0);
+  if (grace <= 0 || step.attempt.state != AttemptState::running) return StepEnd::next;
+  if (step.attempt.signalled_at.empty()) {
+    slurm::CancelResult signalled = step.services.slurm.cancel(ref, kCheckpointSignal);
+    if (!signalled.ok()) {
+      step.log(config::LogLevel::warn, "checkpoint signal not given (" + signalled.message + "): killing now");
+      return StepEnd::next;
+    }
+    journal::AttemptChanges changes;
+    changes.signalled = true;
+    StepEnd end = step.update(
+        "checkpoint_signal", changes,
+        {{"reason", std::string(kCheckpointSignal) + " sent; the kill follows in " + std::to_string(grace) + " s"}});
+    if (end != StepEnd::next) return end;
+    step.result.look_again = std::chrono::seconds(grace);
+    return StepEnd::wait;
+  }
+  const auto due =
+      parse_utc(step.attempt.signalled_at).value_or(step.services.clock.now()) + std::chrono::seconds(grace);
+  const auto now = step.services.clock.now();
+  if (now >= due) return StepEnd::next;
+  step.result.look_again = std::chrono::duration_cast<std::chrono::milliseconds>(due - now);
+  return StepEnd::wait;
+}
+
+}  // namespace
+
+StepEnd apply_cancel(Step& step) {
+  const std::string words =
+      "cancelled on request" + (step.job.desire_reason.empty() ? std::string() : ": " + step.job.desire_reason);
+  journal::AttemptChanges changes;
+  changes.outcome_reason = words;
+  if (!step.attempt.slurm_job_id) return step.move(AttemptState::cancelled, changes, {});
+  const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag_of(step.services, step.attempt)};
+  if (StepEnd first = checkpoint_first(step, ref); first != StepEnd::next) return first;
+  if (step.not_due(kCancel)) return StepEnd::wait;
+  slurm::CancelResult answer = step.services.slurm.cancel(ref);
+  if (!answer.ok() && answer.outcome != slurm::Outcome::not_found) {
+    return step.retry_said_once(kCancel, kCancel, "cancel.failed", answer.message + "; tried again, spaced");
+  }
+  return step.move(AttemptState::cancelled, changes,
+                   {{"reason", words}, {"slurm", answer.already_done ? "had already ended" : "cancelled"}});
+}
+
+}  // namespace tpslurm::reconcile
