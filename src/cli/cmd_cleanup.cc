@@ -13,7 +13,7 @@
 #include "cli/exit_codes.h"
 #include "cli/slurm_connection.h"
 #include "operations/resolution.h"
-#include "reconcile/steps.h"
+#include "storage/attempt_tree.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -69,7 +69,7 @@ int run_cleanup(Context& context, const CleanupOptions& o) {
   if (o.reason.empty()) return context.fail(invalid_argument("--force needs --reason TEXT: it is journaled"));
   journal::EventDetail detail{{"reason", o.reason + " (forced by " + operator_name() + ")"}, {"forced", next.what}};
   if (a.cleanup == CleanupStep::staging_pending) {
-    if (Status removed = reconcile::remove_staging(a.attempt_dir); !removed.ok()) {
+    if (Status removed = storage::remove_staging(a.attempt_dir); !removed.ok()) {
       detail.emplace_back("left", removed.error().message());
     }
   }

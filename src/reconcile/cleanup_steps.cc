@@ -103,20 +103,12 @@ std::string seal_json(const storage::LogSeal& seal) {
 
 }  // namespace
 
-Status remove_staging(const std::string& dir) {
-  if (dir.empty()) return ok_status();
-  for (const char* sub : {"credentials", "scratch"}) {
-    if (Status removed = storage::remove_in_attempt(dir, sub); !removed.ok()) return removed;
-  }
-  return ok_status();
-}
-
 StepEnd clean_interrupted(Step& step) {
   switch (step.attempt.cleanup) {
     case CleanupStep::none: return advance(step, CleanupStep::staging_pending, "never reached Slurm: nothing held");
     case CleanupStep::staging_pending: {
       if (step.storage_missing() || step.not_due("cleanup")) return StepEnd::wait;
-      if (Status removed = remove_staging(step.attempt.attempt_dir); !removed.ok()) {
+      if (Status removed = storage::remove_staging(step.attempt.attempt_dir); !removed.ok()) {
         return step.storage_failed(removed.error(), "cleanup");
       }
       return advance(step, CleanupStep::sealing, "credentials/ and scratch/ removed");
@@ -142,7 +134,7 @@ StepEnd clean_up(Step& step) {
     case CleanupStep::staging_pending: {
       // Removing from a vanished root finds nothing and would journal a removal that never was.
       if (step.storage_missing() || step.not_due("cleanup")) return StepEnd::wait;
-      if (Status removed = remove_staging(dir); !removed.ok()) return step.storage_failed(removed.error(), "cleanup");
+      if (Status removed = storage::remove_staging(dir); !removed.ok()) return step.storage_failed(removed.error(), "cleanup");
       crash_point("cleanup.after_staging");
       return advance(step, CleanupStep::sealing, "credentials/ and scratch/ removed");
     }

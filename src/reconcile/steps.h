@@ -36,7 +36,6 @@ void decide_retry(const Step& step, model::AttemptState end, const std::string& 
 void retry_at_no_cost(const Step& step, const std::string& because, journal::AttemptChanges& changes,
                       journal::EventDetail& detail);
 // Removes the attempt's credentials/ and scratch/ (nothing when `dir` is empty).
-Status remove_staging(const std::string& dir);
 
 // slurmctld no longer knows the attempt's job (the poll stopped reporting it; a GET by its id
 // answered "unknown job"): ended from the search by tag and logs/exit.json, retried at no cost

@@ -285,6 +285,14 @@ Result<std::vector<DirectoryEntry>> list_directory(int dir_fd, const std::string
   return entries;
 }
 
+Status remove_staging(const std::string& attempt_dir) {
+  if (attempt_dir.empty()) return ok_status();
+  for (const char* sub : {"credentials", "scratch"}) {
+    if (Status removed = remove_in_attempt(attempt_dir, sub); !removed.ok()) return removed;
+  }
+  return ok_status();
+}
+
 Status remove_in_attempt(const std::string& attempt_dir, std::string_view relative) {
   if (Status checked = check_relative(relative, attempt_dir); !checked.ok()) return checked.error();
   const std::string path = join_path(attempt_dir, relative);

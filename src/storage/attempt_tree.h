@@ -90,6 +90,10 @@ Result<std::vector<DirectoryEntry>> list_directory(int dir_fd, const std::string
 // removed, never what it points to.
 Status remove_in_attempt(const std::string& attempt_dir, std::string_view relative);
 
+// The cleanup's staging step: the attempt's credentials/ and scratch/ removed (each as
+// remove_in_attempt does); OK when they are gone already or `attempt_dir` is empty.
+Status remove_staging(const std::string& attempt_dir);
+
 // Removes the attempt directory and everything below it. False when there was none.
 Result<bool> remove_attempt_directory(const std::string& attempt_dir);
 
