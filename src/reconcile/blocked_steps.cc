@@ -21,15 +21,7 @@ using model::AttemptState;
 
 // The job id the batch script wrote into logs/slurm-job.json, if it ran.
 std::optional<std::uint32_t> evidence_job_id(const Step& step) {
-  auto text = storage::read_job_evidence(attempt_dir_of(step.services, step.attempt));
-  if (!text.ok()) return std::nullopt;
-  boost::system::error_code error;
-  auto value = boost::json::parse(*text, error);
-  if (error || !value.is_object()) return std::nullopt;
-  const auto* id = value.as_object().if_contains("het_job_id");
-  if (id == nullptr || !id->is_int64()) id = value.as_object().if_contains("job_id");
-  if (id == nullptr || !id->is_int64() || id->as_int64() <= 0 || id->as_int64() > 0x03FFFFFF) return std::nullopt;
-  return static_cast<std::uint32_t>(id->as_int64());
+  return storage::read_job_id(attempt_dir_of(step.services, step.attempt));
 }
 
 // The job named by the evidence, read back and checked against the tag. `forgotten`: Slurm no

@@ -63,9 +63,7 @@ StepEnd follow_live(Step& step, const Verdict& v, const std::vector<model::JobSn
 }  // namespace
 
 std::optional<ExitEvidence> exit_evidence(const Step& step) {
-  auto text = storage::read_exit_evidence(attempt_dir_of(step.services, step.attempt));
-  if (!text.ok()) return std::nullopt;
-  return parse_exit_evidence(*text);
+  return storage::read_exit(attempt_dir_of(step.services, step.attempt));
 }
 
 journal::AttemptChanges observed_changes(const Verdict& v, const std::vector<model::JobSnapshot>& records) {

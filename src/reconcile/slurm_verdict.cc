@@ -108,23 +108,6 @@ void apply_exit_phase(Verdict& v, const ExitEvidence& exit) {
 
 }  // namespace
 
-std::optional<ExitEvidence> parse_exit_evidence(std::string_view text) {
-  boost::system::error_code error;
-  const boost::json::value value = boost::json::parse(text, error);
-  if (error || !value.is_object()) return std::nullopt;
-  const auto& o = value.as_object();
-  const auto* status = o.if_contains("exit_status");
-  if (status == nullptr || !status->is_int64() || status->as_int64() < 0 || status->as_int64() > 255) {
-    return std::nullopt;
-  }
-  ExitEvidence out;
-  out.exit_status = static_cast<int>(status->as_int64());
-  if (const auto* phase = o.if_contains("failed_phase"); phase != nullptr && phase->is_string()) {
-    out.failed_phase = std::string(phase->as_string());
-  }
-  return out;
-}
-
 Verdict judge_exit(const ExitEvidence& exit) {
   Verdict v;
   v.exit_code = exit.exit_status;

@@ -26,15 +26,13 @@
 #include "model/attempt_state.h"
 #include "model/job_snapshot.h"
 #include "reconcile/components.h"
+#include "storage/attempt_evidence.h"
 
 namespace tpslurm::reconcile {
 
-// logs/exit.json, the batch script's last act: {"exit_status": N, "failed_phase": P|null}.
-struct ExitEvidence {
-  int exit_status = 0;       // the script's exit status
-  std::string failed_phase;  // verify, container or program; empty when it succeeded
-};
-std::optional<ExitEvidence> parse_exit_evidence(std::string_view text);
+// logs/exit.json, as storage reads it.
+using storage::ExitEvidence;
+using storage::parse_exit_evidence;
 
 struct Verdict {
   model::AttemptState state = model::AttemptState::pending;

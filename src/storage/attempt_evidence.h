@@ -12,7 +12,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 
@@ -26,6 +29,22 @@ Result<std::string> read_exit_evidence(const std::string& attempt_dir);
 
 // logs/slurm-job.json of the attempt directory, at most kJobEvidenceMaxBytes.
 Result<std::string> read_job_evidence(const std::string& attempt_dir);
+
+// logs/exit.json, the batch script's last act: {"exit_status": N, "failed_phase": P|null}.
+struct ExitEvidence {
+  int exit_status = 0;       // the script's exit status
+  std::string failed_phase;  // verify, container or program; empty when it succeeded
+};
+// Strict: an object whose exit_status is an integer 0-255; anything else is no evidence.
+std::optional<ExitEvidence> parse_exit_evidence(std::string_view text);
+// The attempt's exit evidence, read and parsed; empty when there is none or it does not parse.
+std::optional<ExitEvidence> read_exit(const std::string& attempt_dir);
+
+// The Slurm job id logs/slurm-job.json names (het_job_id when set, else job_id), when it is a
+// valid Slurm job id (1 to 0x03FFFFFF); empty otherwise.
+std::optional<std::uint32_t> parse_job_evidence(std::string_view text);
+// The attempt's job evidence, read and parsed; empty when there is none or it does not parse.
+std::optional<std::uint32_t> read_job_id(const std::string& attempt_dir);
 
 // Whether a copy of the attempt started: logs/ is written empty and only a job that ran writes
 // there (the batch script's evidence, the output files Slurm opens when the job starts), so

@@ -85,6 +85,25 @@ TEST_F(AttemptTreeTest, EvidenceIsReadFromARegularFile) {
   EXPECT_EQ(read_job_evidence(m_attempt).error().kind(), ErrorKind::not_found);
 }
 
+// The job evidence names the het job (or the job) it became, and only a valid Slurm job id;
+// read_job_id and read_exit give nothing for a missing or unreadable file.
+TEST_F(AttemptTreeTest, EvidenceIsParsedStrictly) {
+  EXPECT_EQ(parse_job_evidence(R"({"job_id": 12, "het_job_id": 10})"), 10u);
+  EXPECT_EQ(parse_job_evidence(R"({"job_id": 12})"), 12u);
+  EXPECT_EQ(parse_job_evidence(R"({"job_id": 0})"), std::nullopt);
+  EXPECT_EQ(parse_job_evidence(R"({"job_id": 67108864})"), std::nullopt) << "above Slurm's largest job id";
+  EXPECT_EQ(parse_job_evidence(R"({"job_id": "12"})"), std::nullopt);
+  EXPECT_EQ(parse_job_evidence("not json"), std::nullopt);
+  EXPECT_EQ(read_job_id(m_attempt), std::nullopt);
+  EXPECT_FALSE(read_exit(m_attempt));
+  write_test_file(in_attempt("logs/slurm-job.json"), R"({"job_id": 41})");
+  EXPECT_EQ(read_job_id(m_attempt), 41u);
+  write_test_file(in_attempt("logs/exit.json"), R"({"exit_status": 3, "failed_phase": "program"})");
+  ASSERT_TRUE(read_exit(m_attempt));
+  EXPECT_EQ(read_exit(m_attempt)->exit_status, 3);
+  EXPECT_EQ(read_exit(m_attempt)->failed_phase, "program");
+}
+
 TEST_F(AttemptTreeTest, ALinkedExitJsonIsNotRead) {
   write_test_file(outside("exit.json"), std::string(kExitRecord));
   ASSERT_EQ(::symlink(outside("exit.json").c_str(), in_attempt("logs/exit.json").c_str()), 0);
