@@ -48,7 +48,7 @@ std::string derived_token(const model::LaunchRequest& request, const std::string
 
 // Before `submit` no job credential exists; the attempt's copy then comes straight from the
 // request (the same bytes `submit` would write).
-model::AttemptLayout attempt_layout(const model::LaunchRequest& request, const render::AttemptInputs& inputs,
+model::AttemptLayout attempt_layout(const model::LaunchRequest& request, const model::AttemptInputs& inputs,
                                     model::AttemptLayout layout) {
   for (auto& file : layout.files) {
     if (file.copy_from == inputs.job_credential_path && request.ingest_token) {
@@ -79,17 +79,13 @@ int run_render(Context& context, const RenderOptions& options) {
     return context.fail(invalid_argument("TUNEPLANE_STORAGE_ROOT is not set; attempts live under it"));
   }
 
-  render::AttemptInputs inputs;
-  inputs.attempt = 1;
-  inputs.local_attempt_dir = options.attempt_dir.empty()
-                                 ? storage::attempt_dir(settings->storage_root, request->job_id, inputs.attempt)
-                                 : options.attempt_dir;
-  inputs.cluster_attempt_dir =
-      storage::to_cluster_path(inputs.local_attempt_dir, settings->storage_root, settings->slurm_storage_root);
-  inputs.submit_token = derived_token(*request, inputs.local_attempt_dir);
-  if (request->ingest_token) {
-    inputs.job_credential_path = storage::job_credential_path(settings->storage_root, request->job_id);
-  }
+  const std::string local_dir = options.attempt_dir.empty()
+                                    ? storage::attempt_dir(settings->storage_root, request->job_id, 1)
+                                    : options.attempt_dir;
+  const model::AttemptInputs inputs = storage::attempt_inputs(
+      *settings, request->job_id, 1, derived_token(*request, local_dir),
+      request->ingest_token ? storage::job_credential_path(settings->storage_root, request->job_id) : std::string(),
+      local_dir);
   // An attempt that is written binds what each mount source really is, symlinks resolved.
   if (!options.attempt_dir.empty()) {
     auto mounts =

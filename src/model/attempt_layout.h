@@ -29,6 +29,15 @@ inline constexpr std::string_view kProgramDir = "slurm";
 inline constexpr std::string_view kJobEvidenceFile = "logs/slurm-job.json";
 inline constexpr std::string_view kExitEvidenceFile = "logs/exit.json";
 
+// What an attempt is rendered for: its number, token and where its directory is.
+struct AttemptInputs {
+  int attempt = 1;
+  std::string submit_token;         // a UUID: goes into the job's comment
+  std::string local_attempt_dir;    // the directory as this host sees it (where files are written)
+  std::string cluster_attempt_dir;  // the same directory as the compute nodes see it
+  std::string job_credential_path;  // the job's 0400 ingest credential (local path); empty = none
+};
+
 struct AttemptModes {
   unsigned directory = 0700;           // the attempt, credentials/, the program's tree above it
   unsigned file = 0400;                // job.sh, env, the credential copy, manifest.json

@@ -66,13 +66,8 @@ Result<render::RenderedAttempt> render_attempt_of(const Services& services, cons
   auto credential = credential_of(services, job);
   if (!credential.ok()) return credential.error();
 
-  render::AttemptInputs inputs;
-  inputs.attempt = attempt.number;
-  inputs.submit_token = attempt.submit_token;
-  inputs.local_attempt_dir = storage::attempt_dir(settings.storage_root, job.job_id, attempt.number);
-  inputs.cluster_attempt_dir =
-      storage::to_cluster_path(inputs.local_attempt_dir, settings.storage_root, settings.slurm_storage_root);
-  inputs.job_credential_path = *credential;
+  const model::AttemptInputs inputs =
+      storage::attempt_inputs(settings, job.job_id, attempt.number, attempt.submit_token, *credential);
   auto rendered = render::render_parsed(*request, catalogs, settings, inputs);
   if (!rendered.ok()) return problems_error(rendered.error(), "the request no longer renders");
   return std::move(*rendered);

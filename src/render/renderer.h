@@ -32,13 +32,7 @@
 
 namespace tpslurm::render {
 
-struct AttemptInputs {
-  int attempt = 1;
-  std::string submit_token;         // a UUID: goes into the job's comment
-  std::string local_attempt_dir;    // the directory as this host sees it (where files are written)
-  std::string cluster_attempt_dir;  // the same directory as the compute nodes see it
-  std::string job_credential_path;  // the job's 0400 ingest credential (local path); empty = none
-};
+using model::AttemptInputs;  // storage::attempt_inputs() composes it
 
 struct RenderedAttempt {
   std::string script;

@@ -32,4 +32,17 @@ std::string to_cluster_path(std::string_view path, std::string_view storage_root
   return join_path(cluster_root, rest);
 }
 
+model::AttemptInputs attempt_inputs(const model::Settings& settings, std::string_view job_id, int number,
+                                    std::string submit_token, std::string credential_path, std::string local_dir) {
+  model::AttemptInputs inputs;
+  inputs.attempt = number;
+  inputs.submit_token = std::move(submit_token);
+  inputs.local_attempt_dir =
+      local_dir.empty() ? attempt_dir(settings.storage_root, job_id, number) : std::move(local_dir);
+  inputs.cluster_attempt_dir =
+      to_cluster_path(inputs.local_attempt_dir, settings.storage_root, settings.slurm_storage_root);
+  inputs.job_credential_path = std::move(credential_path);
+  return inputs;
+}
+
 }  // namespace tpslurm::storage

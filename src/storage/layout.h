@@ -11,6 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "model/attempt_layout.h"
+#include "model/settings.h"
+
 namespace tpslurm::storage {
 
 std::string job_dir(std::string_view storage_root, std::string_view job_id);
@@ -19,6 +22,11 @@ std::string attempt_dir(std::string_view storage_root, std::string_view job_id, 
 std::string recorded_attempt_dir(std::string_view recorded, std::string_view storage_root, std::string_view job_id,
                                  int attempt);
 std::string job_credential_path(std::string_view storage_root, std::string_view job_id);
+
+// Attempt `number` of `job_id` with `submit_token`: its directory under the storage root (or
+// `local_dir` when given), the same as the cluster sees it, and `credential_path`.
+model::AttemptInputs attempt_inputs(const model::Settings& settings, std::string_view job_id, int number,
+                                    std::string submit_token, std::string credential_path, std::string local_dir = {});
 
 // `path` must lie under `storage_root`; returns it re-rooted at `cluster_root` (or unchanged
 // when the roots are equal or cluster_root is empty).
