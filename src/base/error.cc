@@ -8,7 +8,6 @@ std::string_view to_string(ErrorKind kind) {
     case ErrorKind::not_found: return "not_found";
     case ErrorKind::transient: return "transient";
     case ErrorKind::permanent: return "permanent";
-    case ErrorKind::uncertain: return "uncertain";
     case ErrorKind::corrupt: return "corrupt";
   }
   return "unknown";

@@ -18,7 +18,6 @@ enum class ErrorKind {
   not_found,         // the thing asked for does not exist (or no longer exists)
   transient,         // nothing happened; the same call may succeed later
   permanent,         // refused for good (e.g. Slurm rejected the job)
-  uncertain,         // may or may not have taken effect; must be resolved, never retried blindly
   corrupt,           // stored data is damaged or inconsistent
 };
 
@@ -45,7 +44,6 @@ inline Error invalid_argument(std::string message) {
 inline Error not_found(std::string message) { return {ErrorKind::not_found, std::move(message)}; }
 inline Error transient(std::string message) { return {ErrorKind::transient, std::move(message)}; }
 inline Error permanent(std::string message) { return {ErrorKind::permanent, std::move(message)}; }
-inline Error uncertain(std::string message) { return {ErrorKind::uncertain, std::move(message)}; }
 inline Error corrupt(std::string message) { return {ErrorKind::corrupt, std::move(message)}; }
 
 }  // namespace tpslurm

@@ -70,7 +70,7 @@ struct Metrics::Impl {
       counter(registry, "tuneplane_slurm_rest_calls_total", "HTTP calls to slurmrestd, by endpoint and method");
   Family<Counter>& rest_errors =
       counter(registry, "tuneplane_slurm_rest_errors_total",
-              "slurmrestd calls that failed: not_sent, maybe_sent (no answer) or http_4xx, http_5xx");
+              "slurmrestd calls that failed: not_sent, uncertain (no answer) or http_4xx, http_5xx");
   Family<Counter>& rest_sent =
       counter(registry, "tuneplane_slurm_rest_sent_bytes_total", "request body bytes sent to slurmrestd, by endpoint");
   Family<Counter>& rest_received = counter(registry, "tuneplane_slurm_rest_received_bytes_total",

@@ -39,7 +39,7 @@ struct RestCall {
   std::string_view method;         // "GET", "POST", "DELETE"
   std::size_t bytes_sent = 0;      // the request's body
   std::size_t bytes_received = 0;  // the answer's body (0 when none came)
-  // Empty when the call was answered below 400; else "not_sent", "maybe_sent" (the
+  // Empty when the call was answered below 400; else "not_sent", "uncertain" (the
   // transport's delivery) or "http_4xx", "http_5xx" (the answer's status class).
   std::string_view error;
   std::chrono::microseconds elapsed{0};

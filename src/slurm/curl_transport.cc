@@ -288,7 +288,7 @@ HttpExchange CurlTransport::perform(const HttpRequest& request) {
     // A request has left only once libcurl reached the transfer phase or counted request
     // bytes; the error code alone cannot tell (a timeout code covers both phases).
     const bool request_left = pretransfer_us > 0 || request_size > 0;
-    exchange.delivery = (!request_left && before_send_code(code)) ? Delivery::not_sent : Delivery::maybe_sent;
+    exchange.delivery = (!request_left && before_send_code(code)) ? Delivery::not_sent : Delivery::uncertain;
     exchange.fault = sink.overflowed ? TransportFault::too_large : fault_of(code, request_left);
     exchange.detail = error_buffer[0] != '\0' ? std::string(error_buffer.data()) : curl_easy_strerror(code);
     if (sink.overflowed) {

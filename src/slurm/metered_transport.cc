@@ -61,7 +61,7 @@ std::string endpoint_label(std::string_view target) {
 
 std::string_view error_label(const HttpExchange& exchange) {
   if (exchange.delivery == Delivery::not_sent) return "not_sent";
-  if (exchange.delivery == Delivery::maybe_sent) return "maybe_sent";
+  if (exchange.delivery == Delivery::uncertain) return "uncertain";
   if (exchange.response.status >= 500) return "http_5xx";
   if (exchange.response.status >= 400) return "http_4xx";
   return {};

@@ -1,6 +1,6 @@
 // MeteredTransport: a Transport (transport.h) that records every exchange of the transport it
 // wraps in metrics::Metrics — one call, its body bytes each way, its time, and an error when
-// it was not answered (the delivery: not_sent, maybe_sent) or answered 4xx/5xx — and hands the
+// it was not answered (the delivery: not_sent, uncertain) or answered 4xx/5xx — and hands the
 // exchange back unchanged. The real connection (cli/slurm_connection.h) puts it around the
 // CurlTransport when `serve` has metrics.
 //

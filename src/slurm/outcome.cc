@@ -6,7 +6,7 @@
 namespace tpslurm::slurm {
 namespace {
 
-using enum ErrorClass;
+using enum Outcome;
 
 // Slurm error numbers whose meaning for a submit is known. Anything not here is unknown and
 // leaves a submit `uncertain`. Every number and name was checked against slurm/slurm_errno.h at
@@ -107,16 +107,16 @@ std::optional<Classification> transport_failure(const HttpExchange& exchange) {
   if (exchange.delivery == Delivery::not_sent) {
     return Classification{Outcome::not_sent, "not sent: " + std::string(to_string(exchange.fault))};
   }
-  if (exchange.delivery == Delivery::maybe_sent) {
+  if (exchange.delivery == Delivery::uncertain) {
     return Classification{Outcome::uncertain, "may have been received: " + std::string(to_string(exchange.fault))};
   }
   return std::nullopt;
 }
 
-const SlurmMessage* first_with_class(const DecodedFacts& facts, ErrorClass wanted) {
+const SlurmMessage* first_with_class(const DecodedFacts& facts, Outcome wanted) {
   for (const auto& message : facts.errors) {
     const KnownError* known = find_known_error(message.number);
-    if (known != nullptr && known->error_class == wanted) return &message;
+    if (known != nullptr && known->outcome == wanted) return &message;
   }
   return nullptr;
 }
@@ -163,16 +163,6 @@ std::string_view to_string(Outcome outcome) {
   return "uncertain";
 }
 
-std::string_view to_string(ErrorClass error_class) {
-  switch (error_class) {
-    case ErrorClass::rejected: return "rejected";
-    case ErrorClass::rejected_transient: return "rejected_transient";
-    case ErrorClass::auth: return "auth";
-    case ErrorClass::not_found: return "not_found";
-  }
-  return "rejected";
-}
-
 std::string SlurmMessage::text() const {
   std::string words = !error.empty() ? error : description;
   if (!error.empty() && !description.empty() && description != error) words += " (" + description + ")";
@@ -212,7 +202,7 @@ Classification classify_submit(const HttpExchange& exchange, const DecodedFacts&
   if (exchange.response.status == 401 && !facts.parsed) {
     return {Outcome::auth, "authentication failed: " + http_words(exchange, facts)};
   }
-  if (is_auth_status(exchange.response.status) || first_with_class(facts, ErrorClass::auth) != nullptr) {
+  if (is_auth_status(exchange.response.status) || first_with_class(facts, Outcome::auth) != nullptr) {
     return {Outcome::uncertain,
             "authentication failed after slurmrestd took the request, which may come after "
             "slurmctld created the job: " +
@@ -226,11 +216,11 @@ Classification classify_submit(const HttpExchange& exchange, const DecodedFacts&
     for (const auto& message : facts.errors) {
       const KnownError* known = find_known_error(message.number);
       if (known == nullptr ||
-          (known->error_class != ErrorClass::rejected && known->error_class != ErrorClass::rejected_transient)) {
+          (known->outcome != Outcome::rejected && known->outcome != Outcome::rejected_transient)) {
         all_known = false;
         break;
       }
-      any_permanent = any_permanent || known->error_class == ErrorClass::rejected;
+      any_permanent = any_permanent || known->outcome == Outcome::rejected;
     }
     if (all_known) {
       return {any_permanent ? Outcome::rejected : Outcome::rejected_transient, error_texts(facts)};
@@ -242,14 +232,14 @@ Classification classify_submit(const HttpExchange& exchange, const DecodedFacts&
 Classification classify_read(const HttpExchange& exchange, const DecodedFacts& facts) {
   if (auto failed = transport_failure(exchange)) return *failed;
   const int status = exchange.response.status;
-  if (is_auth_status(status) || first_with_class(facts, ErrorClass::auth) != nullptr) {
+  if (is_auth_status(status) || first_with_class(facts, Outcome::auth) != nullptr) {
     return {Outcome::auth, "authentication failed: " + http_words(exchange, facts)};
   }
   if (status == 500 && facts.parsed && facts.errors.size() == 1 && is_v0038_auth_signature(facts.errors.front())) {
     return {Outcome::auth,
             "authentication failed (Slurm 22.05 reports a bad token this way): " + http_words(exchange, facts)};
   }
-  if (const SlurmMessage* missing = first_with_class(facts, ErrorClass::not_found)) {
+  if (const SlurmMessage* missing = first_with_class(facts, Outcome::not_found)) {
     return {Outcome::not_found, missing->text()};
   }
   if (facts.parsed && ((status >= 200 && status < 300) || status == 304))
@@ -276,7 +266,7 @@ Classification classify_update(const HttpExchange& exchange, const DecodedFacts&
     any_numbered = true;
     const KnownError* known = find_known_error(number);
     const bool transient =
-        number == kCannotAlterNowError || (known != nullptr && known->error_class == ErrorClass::rejected_transient);
+        number == kCannotAlterNowError || (known != nullptr && known->outcome == Outcome::rejected_transient);
     const bool refusal = (number >= 2000 && number <= 2999) || (number >= 9000 && number <= 9099) || transient;
     all_refusals = all_refusals && refusal;
     all_transient = all_transient && transient;

@@ -66,13 +66,11 @@ struct SlurmMessage {
 // "a; b" of every message's text().
 std::string join_texts(const std::vector<SlurmMessage>& messages);
 
-enum class ErrorClass { rejected, rejected_transient, auth, not_found };
-std::string_view to_string(ErrorClass error_class);
-
 struct KnownError {
   int number;
-  std::string_view name;  // Slurm's symbol: ESLURM_INVALID_FEATURE
-  ErrorClass error_class;
+  std::string_view name;    // Slurm's symbol: ESLURM_INVALID_FEATURE
+  Outcome outcome;          // what the number means when it is a call's only error: rejected,
+                            // rejected_transient, auth or not_found
   std::string_view source;  // where we know it from: a transcript, or Slurm's source
 };
 

@@ -18,12 +18,12 @@ std::string_view to_string(Delivery delivery) {
   switch (delivery) {
     case Delivery::not_sent:
       return "not_sent";
-    case Delivery::maybe_sent:
-      return "maybe_sent";
+    case Delivery::uncertain:
+      return "uncertain";
     case Delivery::answered:
       return "answered";
   }
-  return "maybe_sent";
+  return "uncertain";
 }
 
 std::string_view to_string(TransportFault fault) {

@@ -9,7 +9,7 @@
 // left" is the fact the submit protocol depends on:
 //   - not_sent:   no byte of the request reached the wire (DNS, connect refused, connect
 //                 timeout, TLS handshake failure); a submit may be retried.
-//   - maybe_sent: the request may have reached the server but no complete answer came back
+//   - uncertain: the request may have reached the server but no complete answer came back
 //                 (timeouts after the request went out, resets, empty replies, truncated bodies).
 //   - answered:   a complete HTTP response (status, headers, body).
 //
@@ -63,7 +63,7 @@ struct HttpRequest {
   BodyReader* reader = nullptr;
 };
 
-enum class Delivery { not_sent, maybe_sent, answered };
+enum class Delivery { not_sent, uncertain, answered };
 std::string_view to_string(Delivery delivery);
 
 // Why an exchange did not end in a complete answer; `none` when it did.

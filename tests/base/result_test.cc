@@ -26,9 +26,9 @@ TEST(ResultTest, CarriesAnErrorWithItsKind) {
 }
 
 TEST(ResultTest, ContextIsPrefixed) {
-  const Error error = uncertain("connection reset").with_context("POST /slurm/v0.0.45/job/submit");
-  EXPECT_EQ(error.message(), "POST /slurm/v0.0.45/job/submit: connection reset");
-  EXPECT_EQ(error.kind(), ErrorKind::uncertain);
+  const Error error = transient("connection refused").with_context("GET /slurm/v0.0.45/ping");
+  EXPECT_EQ(error.message(), "GET /slurm/v0.0.45/ping: connection refused");
+  EXPECT_EQ(error.kind(), ErrorKind::transient);
 }
 
 TEST(ResultTest, StatusIsOkByDefault) {
@@ -47,7 +47,7 @@ TEST(ResultTest, AccessingTheWrongSideAborts) {
 }
 
 TEST(ResultTest, ErrorKindsHaveNames) {
-  EXPECT_EQ(to_string(ErrorKind::uncertain), "uncertain");
+  EXPECT_EQ(to_string(ErrorKind::transient), "transient");
   EXPECT_EQ(to_string(ErrorKind::corrupt), "corrupt");
 }
 

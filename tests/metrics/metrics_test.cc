@@ -33,7 +33,7 @@ TEST(MetricsTest, RestCallsAreCountedByEndpointAndMethodWithTheirBytesErrorsAndT
   ManualClock clock{from_unix_seconds(1'796'040'000)};
   Metrics metrics(clock);
   metrics.count_rest_call(call("job/submit", "POST", 900, 120));
-  metrics.count_rest_call(call("job/submit", "POST", 900, 0, "maybe_sent", std::chrono::seconds(3)));
+  metrics.count_rest_call(call("job/submit", "POST", 900, 0, "uncertain", std::chrono::seconds(3)));
   metrics.count_rest_call(call("job/{id}", "GET", 0, 4000));
   metrics.count_rest_call(call("job/{id}", "DELETE", 0, 60, "http_5xx"));
   metrics.count_rest_call(call("ping", "GET", 0, 0, "not_sent", std::chrono::microseconds(300)));
@@ -43,7 +43,7 @@ TEST(MetricsTest, RestCallsAreCountedByEndpointAndMethodWithTheirBytesErrorsAndT
   EXPECT_EQ(e.value("tuneplane_slurm_rest_calls_total", {{"endpoint", "job/{id}"}, {"method", "GET"}}), 1);
   EXPECT_EQ(e.value("tuneplane_slurm_rest_calls_total", {{"endpoint", "job/{id}"}, {"method", "DELETE"}}), 1);
   EXPECT_EQ(e.value("tuneplane_slurm_rest_errors_total",
-                    {{"endpoint", "job/submit"}, {"method", "POST"}, {"error", "maybe_sent"}}),
+                    {{"endpoint", "job/submit"}, {"method", "POST"}, {"error", "uncertain"}}),
             1);
   EXPECT_EQ(e.value("tuneplane_slurm_rest_errors_total",
                     {{"endpoint", "job/{id}"}, {"method", "DELETE"}, {"error", "http_5xx"}}),

@@ -122,7 +122,7 @@ TEST_F(BulkStateTest, AComponentReportedThroughItsLeaderIsReportedEvenIfAskedInA
 
 TEST_F(BulkStateTest, StopsAtTheFirstFailedCallAndCallsItsIdsUnanswered) {
   m_transport.answer("/slurm/v0.0.45/jobs/state?job_id=1&job_id=2", 200, jobs_state_answer({"1"}));
-  m_transport.fail("/slurm/v0.0.45/jobs/state?job_id=3&job_id=4", Delivery::maybe_sent, TransportFault::reset);
+  m_transport.fail("/slurm/v0.0.45/jobs/state?job_id=3&job_id=4", Delivery::uncertain, TransportFault::reset);
   const BulkStateResult result = client("v0.0.45", BulkLimits{2, 8000})->bulk_state(range(1, 6));
   EXPECT_EQ(result.outcome, Outcome::uncertain);
   EXPECT_EQ(result.message,

@@ -113,7 +113,7 @@ TEST_F(MeteredTransportTest, RealExchangesAreCountedWithTheirBytesAndErrorsAndPa
   HttpRequest ping = request(HttpMethod::get, "/slurm/v0.0.45/ping");
   ping.reuse = Reuse::forbidden;
   const HttpExchange lost = metered.perform(ping);
-  EXPECT_EQ(lost.delivery, Delivery::maybe_sent);
+  EXPECT_EQ(lost.delivery, Delivery::uncertain);
   ASSERT_EQ(server->requests().size(), 5u) << "each exchange went out once";
 
   const Exposition e = scrape(metrics);
@@ -131,7 +131,7 @@ TEST_F(MeteredTransportTest, RealExchangesAreCountedWithTheirBytesAndErrorsAndPa
                     {{"endpoint", "job/{id}"}, {"method", "DELETE"}, {"error", "http_5xx"}}),
             1);
   EXPECT_EQ(
-      e.value("tuneplane_slurm_rest_errors_total", {{"endpoint", "ping"}, {"method", "GET"}, {"error", "maybe_sent"}}),
+      e.value("tuneplane_slurm_rest_errors_total", {{"endpoint", "ping"}, {"method", "GET"}, {"error", "uncertain"}}),
       1);
   EXPECT_FALSE(e.value("tuneplane_slurm_rest_errors_total",
                        {{"endpoint", "job/submit"}, {"method", "POST"}, {"error", "http_4xx"}}));

@@ -38,33 +38,35 @@ TEST(OutcomeTableTest, EveryEntryHasANameASourceAndIsListedOnce) {
 }
 
 TEST(OutcomeTableTest, NumbersSeenInRealTranscriptsHaveTheirClass) {
-  EXPECT_EQ(find_known_error(2029)->error_class, ErrorClass::rejected);    // submit_badconstraint
-  EXPECT_EQ(find_known_error(2127)->error_class, ErrorClass::rejected);    // submit_noenv
-  EXPECT_EQ(find_known_error(9001)->error_class, ErrorClass::rejected);    // submit_unknownkey
-  EXPECT_EQ(find_known_error(1007)->error_class, ErrorClass::auth);        // 26.05 expired token
-  EXPECT_EQ(find_known_error(2017)->error_class, ErrorClass::not_found);   // unknown job
-  EXPECT_EQ(find_known_error(2050)->error_class, ErrorClass::rejected_transient);
+  EXPECT_EQ(find_known_error(2029)->outcome, Outcome::rejected);    // submit_badconstraint
+  EXPECT_EQ(find_known_error(2127)->outcome, Outcome::rejected);    // submit_noenv
+  EXPECT_EQ(find_known_error(9001)->outcome, Outcome::rejected);    // submit_unknownkey
+  EXPECT_EQ(find_known_error(1007)->outcome, Outcome::auth);        // 26.05 expired token
+  EXPECT_EQ(find_known_error(2017)->outcome, Outcome::not_found);   // unknown job
+  EXPECT_EQ(find_known_error(2050)->outcome, Outcome::rejected_transient);
   EXPECT_EQ(find_known_error(4242), nullptr);
 }
 
 TEST(OutcomeRulesTest, EveryRejectedNumberAloneRejectsASubmit) {
   for (const KnownError& known : known_errors()) {
     const Classification result = classify_submit(answered(500), errors({known.number}));
-    switch (known.error_class) {
-      case ErrorClass::rejected:
+    switch (known.outcome) {
+      case Outcome::rejected:
         EXPECT_EQ(result.outcome, Outcome::rejected) << known.name;
         break;
-      case ErrorClass::rejected_transient:
+      case Outcome::rejected_transient:
         EXPECT_EQ(result.outcome, Outcome::rejected_transient) << known.name;
         break;
-      case ErrorClass::auth:
+      case Outcome::auth:
         // An auth error in a handler's answer may come after slurmctld created the job.
         EXPECT_EQ(result.outcome, Outcome::uncertain) << known.name;
         break;
-      case ErrorClass::not_found:
+      case Outcome::not_found:
         // "No such job" says nothing about whether a submit created one.
         EXPECT_EQ(result.outcome, Outcome::uncertain) << known.name;
         break;
+      default:
+        ADD_FAILURE() << known.name << ": a known error means rejected, rejected_transient, auth or not_found";
     }
   }
 }
@@ -178,7 +180,7 @@ TEST(OutcomeRulesTest, NotSentOnlyWhenTheTransportProvedIt) {
   exchange.delivery = Delivery::not_sent;
   exchange.fault = TransportFault::connect_refused;
   EXPECT_EQ(classify_submit(exchange, {}).outcome, Outcome::not_sent);
-  exchange.delivery = Delivery::maybe_sent;
+  exchange.delivery = Delivery::uncertain;
   exchange.fault = TransportFault::send_timeout;
   EXPECT_EQ(classify_submit(exchange, {}).outcome, Outcome::uncertain);
 }
@@ -219,7 +221,7 @@ TEST(OutcomeRulesTest, AnUpdateIsJudgedByItsErrorsNotItsStatus) {
   EXPECT_EQ(classify_update(answered(502), DecodedFacts{}).outcome, Outcome::uncertain);
   EXPECT_EQ(classify_update(answered(200), errors({2010})).reason, "not updated: e2010 (error 2010)");
   HttpExchange lost;
-  lost.delivery = Delivery::maybe_sent;
+  lost.delivery = Delivery::uncertain;
   lost.fault = TransportFault::send_timeout;
   EXPECT_EQ(classify_update(lost, DecodedFacts{}).outcome, Outcome::uncertain);
 }

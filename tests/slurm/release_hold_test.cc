@@ -152,7 +152,7 @@ TEST_F(ReleaseHoldTest, ARefusalIsRejectedAndALostAnswerUncertain) {
   EXPECT_EQ(refused.message,
             "POST /slurm/v0.0.38/job/5: not updated: User's UID not permitted to update (job update from 127.0.0.1 "
             "failed) (error 2010)");
-  m_transport.fail("/slurm/v0.0.38/job/6", Delivery::maybe_sent, TransportFault::send_timeout);
+  m_transport.fail("/slurm/v0.0.38/job/6", Delivery::uncertain, TransportFault::send_timeout);
   const ReleaseResult lost = client("v0.0.38")->release_hold({6, ""});
   EXPECT_EQ(lost.outcome, Outcome::uncertain);
   EXPECT_EQ(lost.http_status, 0);
@@ -160,7 +160,7 @@ TEST_F(ReleaseHoldTest, ARefusalIsRejectedAndALostAnswerUncertain) {
 
 TEST_F(ReleaseHoldTest, AComponentThatCannotBeReleasedStopsBeforeTheLeader) {
   m_transport.answer(HttpMethod::get, "/slurm/v0.0.45/job/14", 200, testing::response_v0045("14_get_hetjob_leader"));
-  m_transport.fail("/slurm/v0.0.45/job/15", Delivery::maybe_sent, TransportFault::reset);
+  m_transport.fail("/slurm/v0.0.45/job/15", Delivery::uncertain, TransportFault::reset);
   const ReleaseResult result = client("v0.0.45")->release_hold({14, ""});
   EXPECT_EQ(result.outcome, Outcome::uncertain);
   EXPECT_EQ(result.message.rfind("POST /slurm/v0.0.45/job/15: may have been received", 0), 0u) << result.message;

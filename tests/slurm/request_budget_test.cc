@@ -138,7 +138,7 @@ TEST_F(RequestBudgetTest, RefusesLimitsThatCannotWork) {
 TEST_F(RequestBudgetTest, TheClientSendsNothingWhileBackingOff) {
   testing::FakeTransport transport;
   testing::StaticTokenSource tokens;
-  transport.fail("/slurm/v0.0.45/job/12", Delivery::maybe_sent, TransportFault::send_timeout);
+  transport.fail("/slurm/v0.0.45/job/12", Delivery::uncertain, TransportFault::send_timeout);
   RequestBudget budget(m_clock, BudgetLimits{100, seconds(30), seconds(300), 2.0});
   RestClientOptions options;
   options.clock = &m_clock;

@@ -131,7 +131,7 @@ TEST_F(TagSearchTest, AServerWithoutAccountingIsAnAbsentSourceAndTheListingCompl
 
 TEST_F(TagSearchTest, AFailedJobListIsReportedAndSlurmdbdIsStillAsked) {
   serve_diag_v0045();
-  m_transport.fail("/slurm/v0.0.45/jobs", Delivery::maybe_sent, TransportFault::send_timeout);
+  m_transport.fail("/slurm/v0.0.45/jobs", Delivery::uncertain, TransportFault::send_timeout);
   m_transport.answer("/slurmdb/v0.0.45/jobs?job_name=sample-het&start_time=1795952534", 200,
                      db_answer({{14, "sample-het", "hetjob component 0", "/tmp/slurm26/jobs"}}));
   const SearchResult result = client("v0.0.45")->find_jobs_by_tag(m_het_tag, m_intent);

@@ -70,7 +70,7 @@ TEST(CurlTransportTest, SubmitOnAKeptAliveConnectionThatClosesIsSentExactlyOnce)
   const HttpExchange submit = transport->perform(post("/slurm/v0.0.45/job/submit", Reuse::forbidden));
 
   EXPECT_EQ(count_posts(server->requests()), 1);
-  EXPECT_EQ(submit.delivery, Delivery::maybe_sent);
+  EXPECT_EQ(submit.delivery, Delivery::uncertain);
   EXPECT_EQ(submit.fault, TransportFault::empty_reply);
   // The POST went on a connection of its own, not the kept-alive one of the GET.
   const auto requests = server->requests();
@@ -253,7 +253,7 @@ TEST(CurlTransportTest, RefusesAnAnswerLargerThanTheLimit) {
 
   const HttpExchange exchange = (*transport)->perform(get("/slurm/v0.0.38/jobs"));
 
-  EXPECT_EQ(exchange.delivery, Delivery::maybe_sent);
+  EXPECT_EQ(exchange.delivery, Delivery::uncertain);
   EXPECT_EQ(exchange.fault, TransportFault::too_large);
   EXPECT_EQ(exchange.detail, "the answer exceeded 1000 bytes");
 
@@ -262,7 +262,7 @@ TEST(CurlTransportTest, RefusesAnAnswerLargerThanTheLimit) {
   HttpRequest listing = get("/slurm/v0.0.45/jobs");
   listing.reader = &reader;
   const HttpExchange streamed = (*transport)->perform(listing);
-  EXPECT_EQ(streamed.delivery, Delivery::maybe_sent);
+  EXPECT_EQ(streamed.delivery, Delivery::uncertain);
   EXPECT_EQ(streamed.fault, TransportFault::too_large);
   EXPECT_LE(reader.taken.size(), 1000u);
 }
