@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <boost/json.hpp>
@@ -92,37 +93,19 @@ struct Options {
   std::string wrk = "/usr/bin/wrk";
 };
 
-int bounded(const std::string& flag, const std::string& text, int least, int most) {
-  const auto sizes = parse_sizes(flag, text, least);
-  if (sizes.size() != 1 || sizes[0] > most) {
-    die(flag + ": expected one number from " + std::to_string(least) + " to " + std::to_string(most));
-  }
-  return static_cast<int>(sizes[0]);
-}
-
 Options parse_options(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) die(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--duration") {
-      options.duration_s = bounded(arg, value(), 1, 600);
-    } else if (arg == "--connections") {
-      options.connections = bounded(arg, value(), 1, 200);
-    } else if (arg == "--threads") {
-      options.threads = bounded(arg, value(), 1, 16);
-    } else if (arg == "--waiters") {
-      options.waiters = bounded(arg, value(), 1, 240);
-    } else if (arg == "--commit-rate") {
-      options.commit_rate = bounded(arg, value(), 1, 1000);
-    } else if (arg == "--wrk") {
-      options.wrk = value();
-    } else {
-      die("unknown argument " + arg + " (see the comment at the top of tools/bench/api_bench.cc)");
-    }
+  CLI::App app{"api_bench: the platform API under wrk, against a baseline server in the same run", "api_bench"};
+  app.add_option("--duration", options.duration_s, "seconds per run")->check(CLI::Range(1, 600));
+  app.add_option("--connections", options.connections, "wrk's connections")->check(CLI::Range(1, 200));
+  app.add_option("--threads", options.threads, "wrk's threads")->check(CLI::Range(1, 16));
+  app.add_option("--waiters", options.waiters, "change-feed waiters")->check(CLI::Range(1, 240));
+  app.add_option("--commit-rate", options.commit_rate, "journal commits per second")->check(CLI::Range(1, 1000));
+  app.add_option("--wrk", options.wrk, "the wrk binary");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    std::exit(app.exit(error));
   }
   options.threads = std::min({options.threads, options.connections, options.waiters});
   if (!fs::exists(options.wrk)) die(options.wrk + " does not exist; install wrk (tools/setup) or pass --wrk PATH");

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -134,21 +135,12 @@ int main(int argc, char** argv) {
   std::string dir = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
   int runs = 3;
   bool keep = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--size-mib" && i + 1 < argc) {
-      size_mib = std::strtoull(argv[++i], nullptr, 10);
-    } else if (arg == "--dir" && i + 1 < argc) {
-      dir = argv[++i];
-    } else if (arg == "--runs" && i + 1 < argc) {
-      runs = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--keep") {
-      keep = true;
-    } else {
-      std::fprintf(stderr, "usage: hash_bench [--size-mib N] [--dir DIR] [--runs N] [--keep]\n");
-      return 2;
-    }
-  }
+  CLI::App app{"hash_bench: SHA-256 of an image, streamed against reading it", "hash_bench"};
+  app.add_option("--size-mib", size_mib, "size of the test file in MiB")->check(CLI::Range(1, 1 << 20));
+  app.add_option("--dir", dir, "where the test file is written");
+  app.add_option("--runs", runs, "runs of each")->check(CLI::Range(1, 1 << 30));
+  app.add_flag("--keep", keep, "keep the test file");
+  CLI11_PARSE(app, argc, argv);
   const std::string path = dir + "/hash_bench-" + std::to_string(::getpid()) + ".img";
   const std::uint64_t bytes = size_mib << 20;
   const double gib = static_cast<double>(bytes) / double(1u << 30);

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -115,12 +116,11 @@ int main(int argc, char** argv) {
   std::string dir = std::filesystem::temp_directory_path().string();
   int changes = 2000;
   int rounds = 3;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--dir") dir = argv[i + 1];
-    if (flag == "--changes") changes = std::atoi(argv[i + 1]);
-    if (flag == "--rounds") rounds = std::atoi(argv[i + 1]);
-  }
+  CLI::App app{"journal_bench: the journal's group commits against one transaction per change", "journal_bench"};
+  app.add_option("--dir", dir, "where the journals are made");
+  app.add_option("--changes", changes, "changes per round")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--rounds", rounds, "rounds")->check(CLI::Range(1, 1 << 30));
+  CLI11_PARSE(app, argc, argv);
   const std::string base = dir + "/journal-bench-" + std::to_string(::getpid());
   std::filesystem::create_directories(base);
   std::vector<double> raw, journaled;

@@ -16,6 +16,7 @@
 // naive cycle GETs every job one by one; when that would take minutes (more than
 // --naive-seconds, default 60, or more than --naive-cap jobs if given) it is measured on the
 // jobs it reached and scaled to N, and the output says so. Prints numbers only; asserts nothing.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -54,28 +55,15 @@ int main(int argc, char** argv) {
   int cycles = 5;
   long long naive_cap = 0;  // 0: no cap by count, only by time
   double naive_seconds = 60;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) die(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--sim") {
-      sim_binary = value();
-    } else if (arg == "--sizes") {
-      sizes_text = value();
-    } else if (arg == "--changed") {
-      changed = std::atoi(value().c_str());
-    } else if (arg == "--cycles") {
-      cycles = std::max(1, std::atoi(value().c_str()));
-    } else if (arg == "--naive-cap") {
-      naive_cap = std::max(0LL, std::atoll(value().c_str()));
-    } else if (arg == "--naive-seconds") {
-      naive_seconds = std::atof(value().c_str());
-    } else {
-      die("unknown argument " + arg + " (see the comment at the top of tools/bench/poll_bench.cc)");
-    }
-  }
+  CLI::App app{"poll_bench: a bulk status cycle against a full listing, at several job counts", "poll_bench"};
+  app.add_option("--sim", sim_binary, "the slurmrestd-sim binary");
+  app.add_option("--sizes", sizes_text, "job counts, comma-separated");
+  app.add_option("--changed", changed, "jobs changed per cycle")->check(CLI::Range(0, 1 << 30));
+  app.add_option("--cycles", cycles, "cycles per size")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--naive-cap", naive_cap, "most jobs the per-job baseline reads (0: only --naive-seconds)")
+      ->check(CLI::Range(0LL, 1LL << 40));
+  app.add_option("--naive-seconds", naive_seconds, "longest the per-job baseline may take")->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
   if (!std::filesystem::exists(sim_binary)) {
     die(sim_binary +
         " does not exist; build it (cmake --build <build dir> --target slurmrestd-sim) or pass --sim PATH");

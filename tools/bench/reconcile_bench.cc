@@ -63,6 +63,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <boost/json.hpp>
 #include <chrono>
@@ -748,30 +749,16 @@ int main(int argc, char** argv) {
   int steady_cycles = 3;
   int budget = 0;
   std::string log_level = "error";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) die(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--sim") {
-      sim_binary = value();
-    } else if (arg == "--sizes") {
-      sizes_text = value();
-    } else if (arg == "--pending-percent") {
-      pending_percent = std::clamp(std::atof(value().c_str()), 0.0, 100.0);
-    } else if (arg == "--changed-percent") {
-      changed_percent = std::clamp(std::atof(value().c_str()), 0.0, 100.0);
-    } else if (arg == "--steady") {
-      steady_cycles = std::max(1, std::atoi(value().c_str()));
-    } else if (arg == "--budget") {
-      budget = std::max(0, std::atoi(value().c_str()));
-    } else if (arg == "--log") {
-      log_level = value();
-    } else {
-      die("unknown argument " + arg + " (see the comment at the top of tools/bench/reconcile_bench.cc)");
-    }
-  }
+  CLI::App app{"reconcile_bench: the controller following N live attempts", "reconcile_bench"};
+  app.add_option("--sim", sim_binary, "the slurmrestd-sim binary");
+  app.add_option("--sizes", sizes_text, "attempt counts, comma-separated");
+  app.add_option("--pending-percent", pending_percent, "share of the jobs pending")->check(CLI::Range(0.0, 100.0));
+  app.add_option("--changed-percent", changed_percent, "share of the jobs changed per cycle")
+      ->check(CLI::Range(0.0, 100.0));
+  app.add_option("--steady", steady_cycles, "steady cycles measured")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--budget", budget, "request budget per cycle (0: the default)")->check(CLI::Range(0, 1 << 30));
+  app.add_option("--log", log_level, "the daemon's log level");
+  CLI11_PARSE(app, argc, argv);
   if (!std::filesystem::exists(sim_binary)) {
     die(sim_binary +
         " does not exist; build it (cmake --build <build dir> --target slurmrestd-sim) or pass --sim PATH");

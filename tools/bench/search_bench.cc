@@ -24,6 +24,7 @@
 // only; asserts nothing.
 #include <malloc.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -190,28 +191,14 @@ int main(int argc, char** argv) {
   int tag_count = 3;
   int new_jobs = 50;
   bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) die(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--sim") {
-      sim_binary = value();
-    } else if (arg == "--sizes") {
-      sizes_text = value();
-    } else if (arg == "--v38-sizes") {
-      v38_text = value();
-    } else if (arg == "--tags") {
-      tag_count = std::max(1, std::atoi(value().c_str()));
-    } else if (arg == "--new") {
-      new_jobs = std::max(0, std::atoi(value().c_str()));
-    } else if (arg == "--quick") {
-      quick = true;
-    } else {
-      die("unknown argument " + arg + " (see the comment at the top of tools/bench/search_bench.cc)");
-    }
-  }
+  CLI::App app{"search_bench: the batch search by tag against per-tag searches", "search_bench"};
+  app.add_option("--sim", sim_binary, "the slurmrestd-sim binary");
+  app.add_option("--sizes", sizes_text, "job counts (v0.0.45), comma-separated");
+  app.add_option("--v38-sizes", v38_text, "job counts (v0.0.38), comma-separated");
+  app.add_option("--tags", tag_count, "tags searched at once")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--new", new_jobs, "jobs added between searches")->check(CLI::Range(0, 1 << 30));
+  app.add_flag("--quick", quick, "small sizes, for a quick look");
+  CLI11_PARSE(app, argc, argv);
   if (quick) {
     sizes_text = "2000";
     v38_text = "2000";

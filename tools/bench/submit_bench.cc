@@ -29,6 +29,7 @@
 // reconciler's) is cancelled at the end. Prints numbers only; asserts nothing.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -460,36 +461,20 @@ int main(int argc, char** argv) {
   int jobs = 0;  // 0: the target's default
   std::string log_level = "error";
   std::string real_url, real_jwt_file, real_user, real_partition;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) die(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--sim") {
-      sim_binary = value();
-    } else if (arg == "--no-sim") {
-      use_sim = false;
-    } else if (arg == "--latency-jobs") {
-      latency_jobs = std::max(1, std::atoi(value().c_str()));
-    } else if (arg == "--jobs") {
-      jobs = std::max(1, std::atoi(value().c_str()));
-    } else if (arg == "--quick") {
-      quick = true;
-    } else if (arg == "--log") {
-      log_level = value();
-    } else if (arg == "--real-url") {
-      real_url = value();
-    } else if (arg == "--real-jwt-file") {
-      real_jwt_file = value();
-    } else if (arg == "--real-user") {
-      real_user = value();
-    } else if (arg == "--real-partition") {
-      real_partition = value();
-    } else {
-      die("unknown argument " + arg + " (see the comment at the top of tools/bench/submit_bench.cc)");
-    }
-  }
+  CLI::App app{"submit_bench: jobs reaching Slurm, against a baseline measured in the same run", "submit_bench"};
+  app.add_option("--sim", sim_binary, "the slurmrestd-sim binary");
+  bool no_sim = false;
+  app.add_flag("--no-sim", no_sim, "skip the simulator (only a real server)");
+  app.add_option("--latency-jobs", latency_jobs, "jobs for the latency run")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--jobs", jobs, "jobs per run (default: the target's)")->check(CLI::Range(1, 1 << 30));
+  app.add_flag("--quick", quick, "small runs, for a quick look");
+  app.add_option("--log", log_level, "the daemon's log level");
+  app.add_option("--real-url", real_url, "a real slurmrestd (with the three below)");
+  app.add_option("--real-jwt-file", real_jwt_file, "its token file");
+  app.add_option("--real-user", real_user, "its REST user");
+  app.add_option("--real-partition", real_partition, "its partition");
+  CLI11_PARSE(app, argc, argv);
+  use_sim = !no_sim;
   if (quick) {
     latency_jobs = 20;
     jobs = 20;
