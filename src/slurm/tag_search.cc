@@ -88,16 +88,12 @@ std::vector<std::vector<std::string>> plan_name_batches(const Dialect& codec, st
   return batches;
 }
 
-BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, SlurmctldListing& listing,
-                                 std::span<const model::JobTag> tags, TimePoint earliest_intent,
-                                 const SearchOptions& options, const BulkLimits& limits, const ServerClock& clock,
-                                 const std::string& clock_note) {
-  BatchSearchResult batch;
-  batch.outcome = Outcome::ok;
-  batch.dialect = std::string(codec.version());
+namespace {
+
+// The tags a search can look for; the others get their result (rejected) at once.
+void screen_tags(BatchSearchResult& batch, std::span<const model::JobTag> tags, std::vector<std::size_t>& active,
+                 std::vector<model::JobTag>& active_tags) {
   batch.searches.resize(tags.size());
-  std::vector<std::size_t> active;
-  std::vector<model::JobTag> active_tags;
   for (std::size_t i = 0; i < tags.size(); ++i) {
     SearchResult& result = batch.searches[i];
     result.dialect = batch.dialect;
@@ -110,6 +106,71 @@ BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, Slurm
     active.push_back(i);
     active_tags.push_back(tags[i]);
   }
+}
+
+// slurmdbd's answers, one call per batch of names (plan_name_batches).
+struct SlurmdbdAnswers {
+  std::vector<std::vector<std::string>> plan;
+  std::vector<RecordsCall> answers;
+  std::map<std::string, std::size_t> batch_of;  // name -> its batch
+};
+
+SlurmdbdAnswers ask_slurmdbd(RestCaller& caller, const Dialect& codec, const std::vector<model::JobTag>& tags,
+                             std::int64_t start_unix, const BulkLimits& limits, BatchSearchResult& batch) {
+  SlurmdbdAnswers out;
+  std::vector<std::string> names;
+  for (const auto& tag : tags) names.push_back(tag.name);
+  out.plan = plan_name_batches(codec, names, start_unix, limits.max_target_bytes);
+  for (std::size_t b = 0; b < out.plan.size(); ++b) {
+    for (const auto& name : out.plan[b]) out.batch_of[name] = b;
+    out.answers.push_back(
+        read_records(caller, codec, codec.db_jobs_path(join_names(out.plan[b]), start_unix), RecordSource::slurmdbd));
+    const RecordsCall& answer = out.answers.back();
+    batch.calls += answer.sent ? 1 : 0;
+    batch.slurmdbd_calls += answer.sent ? 1 : 0;
+    batch.bytes_read += answer.bytes;
+    if (!slurmdbd_not_served(answer.call)) note_failure(batch, answer.call);
+    note_release(batch, answer.call);
+  }
+  return out;
+}
+
+// What slurmdbd's batch said about `tag`: its report, and its matches that slurmctld did not
+// have (`found` holds the job ids already matched).
+SourceReport slurmdbd_report(SearchResult& result, const model::JobTag& tag, const RecordsCall& answer,
+                             bool whole_batch_is_tag, std::set<std::uint32_t>& found) {
+  SourceReport report;
+  report.source = SearchSource::slurmdbd;
+  report.outcome = answer.call.outcome;
+  if (slurmdbd_not_served(answer.call)) {
+    report.absent = true;
+    report.message = "slurmrestd serves no slurmdbd endpoints: the cluster keeps no accounting";
+  } else if (!answer.call.ok()) {
+    report.message = answer.call.message;
+    if (result.ok()) static_cast<CallResult&>(result) = answer.call;
+  } else {
+    note_release(result, answer.call);
+    for (const auto& job : answer.reply->jobs) {
+      if (whole_batch_is_tag || same_name(job.name, tag.name)) ++report.records;
+      const int marks = tag.matches(job.tag());
+      if (marks >= 2 && found.insert(job.job_id).second) result.matches.push_back({job, SearchSource::slurmdbd, marks});
+    }
+  }
+  return report;
+}
+
+}  // namespace
+
+BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, SlurmctldListing& listing,
+                                 std::span<const model::JobTag> tags, TimePoint earliest_intent,
+                                 const SearchOptions& options, const BulkLimits& limits, const ServerClock& clock,
+                                 const std::string& clock_note) {
+  BatchSearchResult batch;
+  batch.outcome = Outcome::ok;
+  batch.dialect = std::string(codec.version());
+  std::vector<std::size_t> active;
+  std::vector<model::JobTag> active_tags;
+  screen_tags(batch, tags, active, active_tags);
   if (active.empty()) {
     if (!tags.empty()) static_cast<CallResult&>(batch) = batch.searches.front();
     return batch;
@@ -130,23 +191,7 @@ BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, Slurm
     start += *offset;
     on_server_clock = true;
   }
-  const std::int64_t start_unix = unix_seconds(start);
-  std::vector<std::string> names;
-  for (const auto& tag : active_tags) names.push_back(tag.name);
-  const auto plan = plan_name_batches(codec, names, start_unix, limits.max_target_bytes);
-  std::vector<RecordsCall> answers;
-  std::map<std::string, std::size_t> batch_of;
-  for (std::size_t b = 0; b < plan.size(); ++b) {
-    for (const auto& name : plan[b]) batch_of[name] = b;
-    answers.push_back(
-        read_records(caller, codec, codec.db_jobs_path(join_names(plan[b]), start_unix), RecordSource::slurmdbd));
-    const RecordsCall& answer = answers.back();
-    batch.calls += answer.sent ? 1 : 0;
-    batch.slurmdbd_calls += answer.sent ? 1 : 0;
-    batch.bytes_read += answer.bytes;
-    if (!slurmdbd_not_served(answer.call)) note_failure(batch, answer.call);
-    note_release(batch, answer.call);
-  }
+  const SlurmdbdAnswers dbd = ask_slurmdbd(caller, codec, active_tags, unix_seconds(start), limits, batch);
 
   for (std::size_t k = 0; k < active.size(); ++k) {
     SearchResult& result = batch.searches[active[k]];
@@ -166,26 +211,8 @@ BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, Slurm
       }
     }
 
-    const std::size_t b = batch_of.at(tag.name);
-    const RecordsCall& answer = answers[b];
-    SourceReport report;
-    report.source = SearchSource::slurmdbd;
-    report.outcome = answer.call.outcome;
-    if (slurmdbd_not_served(answer.call)) {
-      report.absent = true;
-      report.message = "slurmrestd serves no slurmdbd endpoints: the cluster keeps no accounting";
-    } else if (!answer.call.ok()) {
-      report.message = answer.call.message;
-      if (result.ok()) static_cast<CallResult&>(result) = answer.call;
-    } else {
-      note_release(result, answer.call);
-      for (const auto& job : answer.reply->jobs) {
-        if (plan[b].size() == 1 || same_name(job.name, tag.name)) ++report.records;
-        const int marks = tag.matches(job.tag());
-        if (marks >= 2 && found.insert(job.job_id).second)
-          result.matches.push_back({job, SearchSource::slurmdbd, marks});
-      }
-    }
+    const std::size_t b = dbd.batch_of.at(tag.name);
+    SourceReport report = slurmdbd_report(result, tag, dbd.answers[b], dbd.plan[b].size() == 1, found);
     if (!on_server_clock) {
       const std::string note = "window on the local clock (" + clock_note + ")";
       report.message = report.message.empty() ? note : report.message + "; " + note;
