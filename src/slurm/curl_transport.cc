@@ -188,6 +188,37 @@ std::size_t on_submit_header(char*, std::size_t size, std::size_t count, void* s
   return size * count;
 }
 
+// The connection's options, the same for every request: connect timeout, proxy (never the
+// environment's), low-speed limit, TLS and the unix socket.
+void set_connection_options(CURL* curl, const CurlTransportOptions& options, const std::string& unix_socket) {
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout.count()));
+  // An empty CURLOPT_PROXY disables proxies, the environment's included; an empty NOPROXY
+  // keeps no_proxy from the environment out of an explicit proxy's decisions.
+  curl_easy_setopt(curl, CURLOPT_PROXY, options.proxy.c_str());
+  curl_easy_setopt(curl, CURLOPT_NOPROXY, "");
+  if (options.low_speed_limit > 0) {
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, options.low_speed_limit);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options.low_speed_time.count()));
+  }
+  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, options.tls_verify ? 1L : 0L);
+  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, options.tls_verify ? 2L : 0L);
+  if (!options.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, options.ca_file.c_str());
+  if (!unix_socket.empty()) curl_easy_setopt(curl, CURLOPT_UNIX_SOCKET_PATH, unix_socket.c_str());
+}
+
+// The request's method and, for a POST, its body (sent from `request`, not copied).
+void set_method(CURL* curl, const HttpRequest& request) {
+  switch (request.method) {
+    case HttpMethod::get: curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L); break;
+    case HttpMethod::post:
+      curl_easy_setopt(curl, CURLOPT_POST, 1L);
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+      break;
+    case HttpMethod::del: curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "DELETE"); break;
+  }
+}
+
 }  // namespace
 
 HttpExchange CurlTransport::perform(const HttpRequest& request) {
@@ -226,21 +257,9 @@ HttpExchange CurlTransport::perform(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.list);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(m_options.connect_timeout.count()));
+  set_connection_options(curl, m_options, m_unix_socket);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
                    static_cast<long>(request.timeout.value_or(m_options.total_timeout).count()));
-  // An empty CURLOPT_PROXY disables proxies, the environment's included; an empty NOPROXY
-  // keeps no_proxy from the environment out of an explicit proxy's decisions.
-  curl_easy_setopt(curl, CURLOPT_PROXY, m_options.proxy.c_str());
-  curl_easy_setopt(curl, CURLOPT_NOPROXY, "");
-  if (m_options.low_speed_limit > 0) {
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, m_options.low_speed_limit);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(m_options.low_speed_time.count()));
-  }
-  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, m_options.tls_verify ? 1L : 0L);
-  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, m_options.tls_verify ? 2L : 0L);
-  if (!m_options.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, m_options.ca_file.c_str());
-  if (!m_unix_socket.empty()) curl_easy_setopt(curl, CURLOPT_UNIX_SOCKET_PATH, m_unix_socket.c_str());
   bool header_seen = false;
   if (request.reuse == Reuse::forbidden) {
     curl_easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);
@@ -250,15 +269,7 @@ HttpExchange CurlTransport::perform(const HttpRequest& request) {
       curl_easy_setopt(curl, CURLOPT_HEADERDATA, &header_seen);
     }
   }
-  switch (request.method) {
-    case HttpMethod::get: curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L); break;
-    case HttpMethod::post:
-      curl_easy_setopt(curl, CURLOPT_POST, 1L);
-      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
-      curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
-      break;
-    case HttpMethod::del: curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "DELETE"); break;
-  }
+  set_method(curl, request);
 
   const CURLcode code = curl_easy_perform(curl);
 
