@@ -7,8 +7,7 @@ namespace tpslurm::sim {
 
 namespace {
 
-void no_val_field(JsonWriter& out, std::string_view name, std::int64_t number, bool set = true,
-                  bool infinite = false) {
+void no_val_field(JsonWriter& out, std::string_view name, std::int64_t number, bool set = true, bool infinite = false) {
   out.key(name);
   write_no_val(out, number, set, infinite);
 }
@@ -108,7 +107,11 @@ void write_job_resources_v4x(JsonWriter& out, const JobRecord& job, Dialect dial
     out.int_field("index", static_cast<std::int64_t>(i));
     out.str_field("name", nodes[i]);
     out.key("cpus").begin_object().int_field("count", cpus).int_field("used", 0).end_object();
-    out.key("memory").begin_object().int_field("used", 0).int_field("allocated", static_cast<std::int64_t>(mem)).end_object();
+    out.key("memory")
+        .begin_object()
+        .int_field("used", 0)
+        .int_field("allocated", static_cast<std::int64_t>(mem))
+        .end_object();
     out.key("sockets").begin_array().begin_object();
     out.int_field("index", 0);
     out.key("cores").begin_array();
@@ -166,13 +169,23 @@ void write_exit_code_v4x(JsonWriter& out, std::int32_t status) {
   out.end_object();
 }
 
-void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Release release,
-                   const ClusterConfig& cluster) {
-  const bool v45 = dialect == Dialect::v0045;
-  const int n = dialect_number(dialect);
-  const bool has_step_id = n >= 44;
-  const std::uint64_t def_mem = cluster.def_mem_per_cpu_mb;
-  out.begin_object();
+namespace {
+
+// What the parts of a v0.0.4x job record need to know of the dialect and the cluster.
+struct V4xView {
+  Dialect dialect;
+  Release release;
+  const ClusterConfig& cluster;
+  bool v45;
+  int n;  // the dialect's number: 40 ... 45
+  bool has_step_id;
+  std::uint64_t def_mem;
+};
+
+// From account to exit_code: who, where, flags, CPU and exit information.
+void write_v4x_identity(JsonWriter& out, const JobRecord& job, const V4xView& view) {
+  const bool v45 = view.v45;
+  const ClusterConfig& cluster = view.cluster;
   out.str_field("account", job.account);
   no_val_field(out, "accrue_time", job.accrue_time);
   out.str_field("admin_comment", "");
@@ -217,6 +230,15 @@ void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Relea
   out.str_field("excluded_nodes", "");
   out.key("exit_code");
   write_exit_code_v4x(out, job.exit_status);
+}
+
+// From extra to minimum_tmp_disk_per_node: features, het ids, resources, state, memory.
+void write_v4x_request(JsonWriter& out, const JobRecord& job, const V4xView& view) {
+  const bool v45 = view.v45;
+  const int n = view.n;
+  const std::uint64_t def_mem = view.def_mem;
+  const Dialect dialect = view.dialect;
+  const ClusterConfig& cluster = view.cluster;
   out.str_field("extra", "");
   out.str_field("failed_node", "");
   out.str_field("features", job.constraints);
@@ -269,13 +291,18 @@ void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Relea
     unset_field(out, "memory_per_cpu");
     no_val_field(out, "memory_per_node", static_cast<std::int64_t>(job.mem_per_node_mb));
   } else {
-    no_val_field(out, "memory_per_cpu",
-                 static_cast<std::int64_t>(job.mem_per_cpu_mb ? job.mem_per_cpu_mb : def_mem));
+    no_val_field(out, "memory_per_cpu", static_cast<std::int64_t>(job.mem_per_cpu_mb ? job.mem_per_cpu_mb : def_mem));
     unset_field(out, "memory_per_node");
   }
   no_val_field(out, "minimum_cpus_per_node", job.effective_cpus_per_task());
   no_val_field(out, "minimum_tmp_disk_per_node", 0);
   if (!v45) out.key("power").begin_object().empty_array_field("flags").end_object();
+}
+
+// From preempt_time to state_reason: priority, requeue, shared, step_id, times.
+void write_v4x_scheduling(JsonWriter& out, const JobRecord& job, const V4xView& view) {
+  const int n = view.n;
+  const bool has_step_id = view.has_step_id;
   no_val_field(out, "preempt_time", 0);
   no_val_field(out, "preemptable_time", 0);
   no_val_field(out, "pre_sus_time", 0);
@@ -315,6 +342,14 @@ void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Relea
   no_val_field(out, "start_time", job.start_time);
   out.str_field("state_description", "");
   out.str_field("state_reason", job.state_reason);
+}
+
+// From the standard_* paths to current_working_directory: I/O paths, limits, TRES, user.
+void write_v4x_io_and_limits(JsonWriter& out, const JobRecord& job, const V4xView& view) {
+  const int n = view.n;
+  const bool has_step_id = view.has_step_id;
+  const std::uint64_t def_mem = view.def_mem;
+  const Release release = view.release;
   if (n <= 42) {
     // Before v0.0.43 the standard_* fields are the expanded paths (slurm_get_job_stdout()
     // and friends: stdin defaults to /dev/null, stderr to stdout), no *_expanded fields.
@@ -354,6 +389,19 @@ void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Relea
   out.int_field("maximum_switch_wait_time", 0);
   out.str_field("wckey", job.wckey);
   out.str_field("current_working_directory", job.cwd);
+}
+
+}  // namespace
+
+void write_job_v4x(JsonWriter& out, const JobRecord& job, Dialect dialect, Release release,
+                   const ClusterConfig& cluster) {
+  const int n = dialect_number(dialect);
+  const V4xView view{dialect, release, cluster, dialect == Dialect::v0045, n, n >= 44, cluster.def_mem_per_cpu_mb};
+  out.begin_object();
+  write_v4x_identity(out, job, view);
+  write_v4x_request(out, job, view);
+  write_v4x_scheduling(out, job, view);
+  write_v4x_io_and_limits(out, job, view);
   out.end_object();
 }
 
