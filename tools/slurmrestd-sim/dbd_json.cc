@@ -10,8 +10,7 @@ namespace tpslurm::sim {
 
 namespace {
 
-void no_val_field(JsonWriter& out, std::string_view name, std::int64_t number, bool set = true,
-                  bool infinite = false) {
+void no_val_field(JsonWriter& out, std::string_view name, std::int64_t number, bool set = true, bool infinite = false) {
   out.key(name);
   write_no_val(out, number, set, infinite);
 }
@@ -36,10 +35,20 @@ void tres_list(JsonWriter& out, std::string_view name, const JobRecord& job, con
         {"billing", 5, job.total_cpus()},
     };
     for (const auto& t : items) {
-      out.begin_object().str_field("type", t.type).str_field("name", "").int_field("id", t.id).int_field("count", t.count).end_object();
+      out.begin_object()
+          .str_field("type", t.type)
+          .str_field("name", "")
+          .int_field("id", t.id)
+          .int_field("count", t.count)
+          .end_object();
     }
     if (job.gpus) {
-      out.begin_object().str_field("type", "gres").str_field("name", "gpu").int_field("id", 1001).int_field("count", job.gpus * job.min_nodes).end_object();
+      out.begin_object()
+          .str_field("type", "gres")
+          .str_field("name", "gpu")
+          .int_field("id", 1001)
+          .int_field("count", job.gpus * job.min_nodes)
+          .end_object();
     }
   }
   out.end_array();
@@ -175,7 +184,16 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
   out.key("array").begin_object();
   out.int_field("job_id", 0);
-  out.key("limits").begin_object().key("max").begin_object().key("running").begin_object().int_field("tasks", 0).end_object().end_object().end_object();
+  out.key("limits")
+      .begin_object()
+      .key("max")
+      .begin_object()
+      .key("running")
+      .begin_object()
+      .int_field("tasks", 0)
+      .end_object()
+      .end_object()
+      .end_object();
   out.null_field("task");
   out.null_field("task_id");
   out.end_object();
@@ -226,7 +244,11 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   out.str_field("partition", job.partition);
   out.int_field("priority", job.priority);
   out.str_field("qos", job.qos);
-  out.key("required").begin_object().int_field("CPUs", job.total_cpus()).int_field("memory", static_cast<std::int64_t>(job.allocated_mem_mb(cluster.def_mem_per_cpu_mb))).end_object();
+  out.key("required")
+      .begin_object()
+      .int_field("CPUs", job.total_cpus())
+      .int_field("memory", static_cast<std::int64_t>(job.allocated_mem_mb(cluster.def_mem_per_cpu_mb)))
+      .end_object();
   if (job.kill_request_uid) {
     out.str_field("kill_request_user", std::to_string(job.kill_request_uid));
   } else {
@@ -234,7 +256,11 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   }
   // 22.05 dumps the reservation name through an integer parser: 0 when there is none.
   out.key("reservation").begin_object().int_field("id", 0).int_field("name", 0).end_object();
-  out.key("state").begin_object().str_field("current", base_state_name(job.state)).str_field("reason", job.state_reason).end_object();
+  out.key("state")
+      .begin_object()
+      .str_field("current", base_state_name(job.state))
+      .str_field("reason", job.state_reason)
+      .end_object();
   out.key("steps").begin_array();
   if (job.allocated && (!job.is_het() || job.het_job_offset == 0)) batch_step_v38(out, job, cluster, now_s);
   out.end_array();
@@ -248,42 +274,12 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   out.end_object();
 }
 
-}  // namespace
-
-void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const ClusterConfig& cluster,
-                   std::int64_t now_s) {
-  if (!is_v4x(dialect)) {
-    write_dbd_job_v38(out, job, cluster, now_s);
-    return;
-  }
-  const bool v45 = dialect == Dialect::v0045;
-  const int n = dialect_number(dialect);
-  const bool finished = is_finished(job.state);
-  out.begin_object();
-  out.str_field("account", job.account);
-  out.key("comment").begin_object().str_field("administrator", "").str_field("job", job.comment).str_field("system", "").end_object();
-  out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
-  out.key("array").begin_object();
-  out.int_field("job_id", 0);
-  out.key("limits").begin_object().key("max").begin_object().key("running").begin_object().int_field("tasks", 0).end_object().end_object().end_object();
-  no_val_field(out, "task_id", 0, false);
-  out.str_field("task", "");
-  out.end_object();
-  out.key("association").begin_object();
-  out.str_field("account", job.account).str_field("cluster", cluster.cluster_name).str_field("partition", job.partition);
-  out.str_field("user", job.user_name).int_field("id", 0);
-  out.end_object();
-  out.str_field("block", "");
-  out.str_field("cluster", cluster.cluster_name);
-  out.str_field("constraints", job.constraints);
-  out.str_field("container", "");
-  if (v45) out.str_field("sluid", format_sluid(job.sluid));
-  out.key("derived_exit_code");
-  write_exit_code_v4x(out, job.derived_exit_status);
+// A v0.0.4x record's `time` object (`planned` from v0.0.41).
+void write_dbd_time_v4x(JsonWriter& out, const JobRecord& job, int n, std::int64_t now_s) {
   out.key("time").begin_object();
   out.int_field("elapsed", elapsed_of(job, now_s));
   out.int_field("eligible", job.eligible_time);
-  out.int_field("end", finished ? job.end_time : 0);
+  out.int_field("end", is_finished(job.state) ? job.end_time : 0);
   if (n >= 41) {
     no_val_field(out, "planned", job.start_time ? job.start_time - job.eligible_time : 0, job.start_time != 0);
   }
@@ -299,6 +295,81 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
   seconds_field(out, "total");
   seconds_field(out, "user");
   out.end_object();
+}
+
+// A v0.0.4x record's `required` object: CPUs and memory per CPU or per node.
+void write_dbd_required_v4x(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
+  out.key("required").begin_object();
+  out.int_field("CPUs", job.total_cpus());
+  if (job.mem_per_node_mb) {
+    no_val_field(out, "memory_per_cpu", 0, false);
+    no_val_field(out, "memory_per_node", static_cast<std::int64_t>(job.mem_per_node_mb));
+  } else {
+    no_val_field(out, "memory_per_cpu",
+                 static_cast<std::int64_t>(job.mem_per_cpu_mb ? job.mem_per_cpu_mb : cluster.def_mem_per_cpu_mb));
+    no_val_field(out, "memory_per_node", 0, false);
+  }
+  out.end_object();
+}
+
+// A v0.0.41+ record's standard streams, expanded and as given.
+void write_dbd_io_v4x(JsonWriter& out, const JobRecord& job, bool sluid_patterns) {
+  out.str_field("stdin_expanded", job.expand_path(job.std_in, sluid_patterns));
+  out.str_field("stdout_expanded", job.expand_path(job.std_out.empty() ? "slurm-%j.out" : job.std_out, sluid_patterns));
+  out.str_field("stderr_expanded", job.expand_path(job.std_err, sluid_patterns));
+  out.str_field("stdout", job.std_out.empty() ? "slurm-%j.out" : job.std_out);
+  out.str_field("stderr", job.std_err);
+  out.str_field("stdin", job.std_in);
+}
+
+}  // namespace
+
+void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const ClusterConfig& cluster,
+                   std::int64_t now_s) {
+  if (!is_v4x(dialect)) {
+    write_dbd_job_v38(out, job, cluster, now_s);
+    return;
+  }
+  const bool v45 = dialect == Dialect::v0045;
+  const int n = dialect_number(dialect);
+  out.begin_object();
+  out.str_field("account", job.account);
+  out.key("comment")
+      .begin_object()
+      .str_field("administrator", "")
+      .str_field("job", job.comment)
+      .str_field("system", "")
+      .end_object();
+  out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
+  out.key("array").begin_object();
+  out.int_field("job_id", 0);
+  out.key("limits")
+      .begin_object()
+      .key("max")
+      .begin_object()
+      .key("running")
+      .begin_object()
+      .int_field("tasks", 0)
+      .end_object()
+      .end_object()
+      .end_object();
+  no_val_field(out, "task_id", 0, false);
+  out.str_field("task", "");
+  out.end_object();
+  out.key("association").begin_object();
+  out.str_field("account", job.account)
+      .str_field("cluster", cluster.cluster_name)
+      .str_field("partition", job.partition);
+  out.str_field("user", job.user_name).int_field("id", 0);
+  out.end_object();
+  out.str_field("block", "");
+  out.str_field("cluster", cluster.cluster_name);
+  out.str_field("constraints", job.constraints);
+  out.str_field("container", "");
+  if (v45) out.str_field("sluid", format_sluid(job.sluid));
+  out.key("derived_exit_code");
+  write_exit_code_v4x(out, job.derived_exit_status);
+  write_dbd_time_v4x(out, job, n, now_s);
   if (v45) out.str_field("exclusive", "");
   out.key("exit_code");
   write_exit_code_v4x(out, job.exit_status);
@@ -321,17 +392,7 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
   no_val_field(out, "priority", job.priority);
   out.str_field("qos", job.qos);
   if (n >= 42) out.str_field("qosreq", job.qos);
-  out.key("required").begin_object();
-  out.int_field("CPUs", job.total_cpus());
-  if (job.mem_per_node_mb) {
-    no_val_field(out, "memory_per_cpu", 0, false);
-    no_val_field(out, "memory_per_node", static_cast<std::int64_t>(job.mem_per_node_mb));
-  } else {
-    no_val_field(out, "memory_per_cpu",
-                 static_cast<std::int64_t>(job.mem_per_cpu_mb ? job.mem_per_cpu_mb : cluster.def_mem_per_cpu_mb));
-    no_val_field(out, "memory_per_node", 0, false);
-  }
-  out.end_object();
+  write_dbd_required_v4x(out, job, cluster);
   out.str_field("kill_request_user", job.kill_request_uid || job.state == BaseState::cancelled ? job.user_name : "");
   if (n >= 42) out.int_field("restart_cnt", job.restart_cnt);
   out.key("reservation").begin_object().int_field("id", 0).str_field("name", job.reservation);
@@ -340,14 +401,7 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
   out.str_field("script", "");
   if (n >= 43) out.int_field("segment_size", 0);
   if (v45) out.str_field("original_sluid", format_sluid(job.original_sluid));
-  if (n >= 41) {
-    out.str_field("stdin_expanded", job.expand_path(job.std_in, v45));
-    out.str_field("stdout_expanded", job.expand_path(job.std_out.empty() ? "slurm-%j.out" : job.std_out, v45));
-    out.str_field("stderr_expanded", job.expand_path(job.std_err, v45));
-    out.str_field("stdout", job.std_out.empty() ? "slurm-%j.out" : job.std_out);
-    out.str_field("stderr", job.std_err);
-    out.str_field("stdin", job.std_in);
-  }
+  if (n >= 41) write_dbd_io_v4x(out, job, v45);
   out.key("state").begin_object();
   out.string_array_field("current", state_array(job.state, job.flags));
   out.str_field("reason", job.state_reason);
@@ -428,7 +482,12 @@ void write_partition_v4x(JsonWriter& out, const std::string& name, Dialect diale
                          const ClusterConfig& cluster) {
   out.begin_object();
   const bool v45 = dialect == Dialect::v0045;
-  out.key("nodes").begin_object().str_field("allowed_allocation", "").str_field("configured", f.node_list).int_field("total", static_cast<std::int64_t>(cluster.nodes.size())).end_object();
+  out.key("nodes")
+      .begin_object()
+      .str_field("allowed_allocation", "")
+      .str_field("configured", f.node_list)
+      .int_field("total", static_cast<std::int64_t>(cluster.nodes.size()))
+      .end_object();
   out.key("accounts").begin_object().str_field("allowed", "").str_field("deny", "").end_object();
   out.key("groups").begin_object().str_field("allowed", "").end_object();
   out.key("qos").begin_object().str_field("allowed", "").str_field("deny", "").str_field("assigned", "").end_object();
@@ -506,7 +565,6 @@ void write_partition_v4x(JsonWriter& out, const std::string& name, Dialect diale
   no_val_field(out, "suspend_time", 0, false);
   out.end_object();
 }
-
 
 }  // namespace
 
