@@ -46,6 +46,97 @@ void print_row(long long n, const std::string& approach, const Cost& cost, const
               cost.client_cpu_ms, cost.sim_cpu_ms, cost.wall_ms, note.c_str());
 }
 
+// Tops the simulator up to `n` live (pending) jobs and learns their states, as the controller
+// knew them before the measured cycles.
+void top_up(Simulator& sim, RestClient& client, long long n, std::vector<std::uint32_t>& ids,
+            std::map<std::uint32_t, model::SlurmState>& known) {
+  // Top the simulator up to n live (pending) jobs.
+  while (static_cast<long long>(ids.size()) < n) {
+    const long long add = std::min<long long>(n - static_cast<long long>(ids.size()), 100000);
+    const std::string answer = sim.call(HttpMethod::post, "/sim/jobs/bulk",
+                                        "{\"count\": " + std::to_string(add) + ", \"state\": \"PENDING\"}");
+    const auto first = static_cast<std::uint32_t>(number_after(answer, "first_job_id"));
+    const auto last = static_cast<std::uint32_t>(number_after(answer, "last_job_id"));
+    for (std::uint32_t id = first; id <= last; ++id) ids.push_back(id);
+  }
+  // What the controller knew before the measured cycles.
+  const BulkStateResult initial = client.bulk_state(ids);
+  if (!initial.ok()) die("bulk_state: " + initial.message);
+  for (const auto& entry : initial.states) known[entry.job_id] = entry.state;
+}
+
+// `cycles` bulk cycles, each after `changed` jobs started: the bulk poll and a GET of each job
+// whose state changed. Prints the mean cycle's row.
+void bulk_cycles(Simulator& sim, RestClient& client, CountingTransport& transport, long long n,
+                 const std::vector<std::uint32_t>& ids, std::map<std::uint32_t, model::SlurmState>& known, int changed,
+                 int cycles) {
+  Cost total;
+  double total_changed = 0;  // jobs GET after their state changed, over all cycles
+  for (int cycle = 0; cycle < cycles; ++cycle) {
+    sim.call(HttpMethod::post, "/sim/jobs/advance",
+             "{\"count\": " + std::to_string(changed) + ", \"from\": \"PENDING\", \"to\": \"RUNNING\"}");
+    Meter meter(transport, sim.pid);
+    const BulkStateResult polled = client.bulk_state(ids);
+    if (!polled.ok()) die("bulk_state: " + polled.message);
+    int fetched = 0;
+    for (const auto& entry : polled.states) {
+      auto& before = known[entry.job_id];
+      if (before == entry.state) continue;
+      before = entry.state;
+      const JobsResult full = client.get_job({entry.job_id, ""});
+      if (!full.ok()) die("get_job: " + full.message);
+      ++fetched;
+    }
+    Cost cost = meter.stop();
+    total.calls += cost.calls;
+    total.bytes_sent += cost.bytes_sent;
+    total.bytes_received += cost.bytes_received;
+    total.client_cpu_ms += cost.client_cpu_ms;
+    total.sim_cpu_ms += cost.sim_cpu_ms;
+    total.wall_ms += cost.wall_ms;
+    total_changed += fetched;
+  }
+  Cost bulk = total;
+  for (double* field :
+       {&bulk.calls, &bulk.bytes_sent, &bulk.bytes_received, &bulk.client_cpu_ms, &bulk.sim_cpu_ms, &bulk.wall_ms}) {
+    *field /= cycles;
+  }
+  const double bulk_changed = total_changed / cycles;
+  const long long goal = (n + 499) / 500 + static_cast<long long>(std::lround(bulk_changed));
+  print_row(n, "bulk + changed GETs", bulk, std::to_string(goal),
+            std::string(bulk.calls <= static_cast<double>(goal) ? "within goal" : "OVER GOAL") + ", " +
+                std::to_string(std::lround(bulk_changed)) + " changed");
+}
+
+// The naive cycle: one GET per job, stopped at `naive_cap` jobs or `naive_seconds` and scaled.
+void naive_cycle(Simulator& sim, RestClient& client, CountingTransport& transport, long long n,
+                 const std::vector<std::uint32_t>& ids, long long naive_cap, double naive_seconds) {
+  // The naive cycle: one GET per job, capped when it would take minutes.
+  const long long limit = naive_cap > 0 ? std::min<long long>(n, naive_cap) : n;
+  Meter meter(transport, sim.pid);
+  long long asked = 0;
+  const auto deadline = Steady::now() + std::chrono::duration<double>(naive_seconds);
+  for (; asked < limit && Steady::now() < deadline; ++asked) {
+    const JobsResult one = client.get_job({ids[static_cast<std::size_t>(asked)], ""});
+    if (!one.ok()) die("get_job: " + one.message);
+  }
+  Cost naive = meter.stop();
+  std::string note = "measured on all jobs";
+  if (asked < n) {
+    const double scale = static_cast<double>(n) / static_cast<double>(asked);
+    for (double* field : {&naive.calls, &naive.bytes_sent, &naive.bytes_received, &naive.client_cpu_ms,
+                          &naive.sim_cpu_ms, &naive.wall_ms}) {
+      *field *= scale;
+    }
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "CAPPED: measured on %lld of %lld jobs, scaled x%.1f (a full run would take ~%.0f s)", asked, n,
+                  scale, naive.wall_ms / 1000);
+    note = text;
+  }
+  print_row(n, "naive GET per job", naive, "-", note);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -95,81 +186,9 @@ int main(int argc, char** argv) {
   std::vector<std::uint32_t> ids;
   std::map<std::uint32_t, model::SlurmState> known;
   for (const long long n : sizes) {
-    // Top the simulator up to n live (pending) jobs.
-    while (static_cast<long long>(ids.size()) < n) {
-      const long long add = std::min<long long>(n - static_cast<long long>(ids.size()), 100000);
-      const std::string answer = sim.call(HttpMethod::post, "/sim/jobs/bulk",
-                                          "{\"count\": " + std::to_string(add) + ", \"state\": \"PENDING\"}");
-      const auto first = static_cast<std::uint32_t>(number_after(answer, "first_job_id"));
-      const auto last = static_cast<std::uint32_t>(number_after(answer, "last_job_id"));
-      for (std::uint32_t id = first; id <= last; ++id) ids.push_back(id);
-    }
-    // What the controller knew before the measured cycles.
-    const BulkStateResult initial = client.bulk_state(ids);
-    if (!initial.ok()) die("bulk_state: " + initial.message);
-    for (const auto& entry : initial.states) known[entry.job_id] = entry.state;
-
-    Cost total;
-    double total_changed = 0;  // jobs GET after their state changed, over all cycles
-    for (int cycle = 0; cycle < cycles; ++cycle) {
-      sim.call(HttpMethod::post, "/sim/jobs/advance",
-               "{\"count\": " + std::to_string(changed) + ", \"from\": \"PENDING\", \"to\": \"RUNNING\"}");
-      Meter meter(transport, sim.pid);
-      const BulkStateResult polled = client.bulk_state(ids);
-      if (!polled.ok()) die("bulk_state: " + polled.message);
-      int fetched = 0;
-      for (const auto& entry : polled.states) {
-        auto& before = known[entry.job_id];
-        if (before == entry.state) continue;
-        before = entry.state;
-        const JobsResult full = client.get_job({entry.job_id, ""});
-        if (!full.ok()) die("get_job: " + full.message);
-        ++fetched;
-      }
-      Cost cost = meter.stop();
-      total.calls += cost.calls;
-      total.bytes_sent += cost.bytes_sent;
-      total.bytes_received += cost.bytes_received;
-      total.client_cpu_ms += cost.client_cpu_ms;
-      total.sim_cpu_ms += cost.sim_cpu_ms;
-      total.wall_ms += cost.wall_ms;
-      total_changed += fetched;
-    }
-    Cost bulk = total;
-    for (double* field :
-         {&bulk.calls, &bulk.bytes_sent, &bulk.bytes_received, &bulk.client_cpu_ms, &bulk.sim_cpu_ms, &bulk.wall_ms}) {
-      *field /= cycles;
-    }
-    const double bulk_changed = total_changed / cycles;
-    const long long goal = (n + 499) / 500 + static_cast<long long>(std::lround(bulk_changed));
-    print_row(n, "bulk + changed GETs", bulk, std::to_string(goal),
-              std::string(bulk.calls <= static_cast<double>(goal) ? "within goal" : "OVER GOAL") + ", " +
-                  std::to_string(std::lround(bulk_changed)) + " changed");
-
-    // The naive cycle: one GET per job, capped when it would take minutes.
-    const long long limit = naive_cap > 0 ? std::min<long long>(n, naive_cap) : n;
-    Meter meter(transport, sim.pid);
-    long long asked = 0;
-    const auto deadline = Steady::now() + std::chrono::duration<double>(naive_seconds);
-    for (; asked < limit && Steady::now() < deadline; ++asked) {
-      const JobsResult one = client.get_job({ids[static_cast<std::size_t>(asked)], ""});
-      if (!one.ok()) die("get_job: " + one.message);
-    }
-    Cost naive = meter.stop();
-    std::string note = "measured on all jobs";
-    if (asked < n) {
-      const double scale = static_cast<double>(n) / static_cast<double>(asked);
-      for (double* field : {&naive.calls, &naive.bytes_sent, &naive.bytes_received, &naive.client_cpu_ms,
-                            &naive.sim_cpu_ms, &naive.wall_ms}) {
-        *field *= scale;
-      }
-      char text[160];
-      std::snprintf(text, sizeof text,
-                    "CAPPED: measured on %lld of %lld jobs, scaled x%.1f (a full run would take ~%.0f s)", asked, n,
-                    scale, naive.wall_ms / 1000);
-      note = text;
-    }
-    print_row(n, "naive GET per job", naive, "-", note);
+    top_up(sim, client, n, ids, known);
+    bulk_cycles(sim, client, transport, n, ids, known, changed, cycles);
+    naive_cycle(sim, client, transport, n, ids, naive_cap, naive_seconds);
     const std::string stats = sim.call(HttpMethod::get, "/sim/stats");
     std::printf("%8s  %-22s simulator holds %lld jobs in slurmctld\n", "", "",
                 number_after(stats, "jobs_in_controller"));
