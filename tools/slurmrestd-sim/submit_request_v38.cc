@@ -14,12 +14,6 @@
 namespace tpslurm::sim::submit_detail {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // slurm_process_option_data() failing on a value: the option's own message, then the
 // handler's "Unable to process key".
 void v38_value_error(Diagnostics& diag, const std::string& key, std::string message, int code) {

@@ -198,4 +198,10 @@ bool parse_environment(const json::value& v, std::vector<std::string>& out) {
   return false;
 }
 
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 }  // namespace tpslurm::sim::submit_detail

@@ -1,5 +1,5 @@
-// What the submit parsers share (submit_request.cc, submit_request_v4x.cc,
-// submit_request_v38.cc): reading values as slurmrestd does and a new component's record.
+// What the request parsers share (submit_request.cc, submit_request_v4x.cc,
+// submit_request_v38.cc, update_request.cc): reading values as slurmrestd does and a new component's record.
 // Internal to the simulator.
 #pragma once
 
@@ -44,6 +44,9 @@ JobRecord new_record(Dialect dialect, const SubmitDefaults& defaults);
 
 // An `environment`: a list of NAME=value strings (or an object of them); false for anything else.
 bool parse_environment(const json::value& v, std::vector<std::string>& out);
+
+// `text` in lower case (ASCII).
+std::string lower(std::string_view text);
 
 // The dialects' parsers (parse_submit() picks one).
 SubmitParse parse_v4x(const json::value& root, Dialect dialect, const SubmitDefaults& defaults);

@@ -2,37 +2,20 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
-
 #include <cctype>
 
 #include "slurm_errors.h"
 #include "submit_fields.h"
+#include "submit_values.h"
 
 namespace tpslurm::sim {
 
 namespace json = boost::json;
 
+using submit_detail::lower;
+using submit_detail::type_name;
+
 namespace {
-
-std::string type_name(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::null: return "null";
-    case json::kind::bool_: return "boolean";
-    case json::kind::int64:
-    case json::kind::uint64: return "integer";
-    case json::kind::double_: return "number";
-    case json::kind::string: return "string";
-    case json::kind::array: return "array";
-    case json::kind::object: return "object";
-  }
-  return "unknown";
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 UpdateParse parse_v4x(const json::value& root, Dialect dialect) {
   UpdateParse out;
