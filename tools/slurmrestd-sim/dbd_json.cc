@@ -15,6 +15,12 @@ void no_val_field(JsonWriter& out, std::string_view name, std::int64_t number, b
   write_no_val(out, number, set, infinite);
 }
 
+// An array job's limits: {"max": {"running": {"tasks": 0}}} (no job here is an array).
+void write_array_limits(JsonWriter& out) {
+  out.key("limits").begin_object().key("max").begin_object().key("running").begin_object();
+  out.int_field("tasks", 0).end_object().end_object().end_object();
+}
+
 void seconds_field(JsonWriter& out, std::string_view name) {
   out.key(name).begin_object().int_field("seconds", 0).int_field("microseconds", 0).end_object();
 }
@@ -184,16 +190,7 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
   out.key("array").begin_object();
   out.int_field("job_id", 0);
-  out.key("limits")
-      .begin_object()
-      .key("max")
-      .begin_object()
-      .key("running")
-      .begin_object()
-      .int_field("tasks", 0)
-      .end_object()
-      .end_object()
-      .end_object();
+  write_array_limits(out);
   out.null_field("task");
   out.null_field("task_id");
   out.end_object();
@@ -343,16 +340,7 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
   out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
   out.key("array").begin_object();
   out.int_field("job_id", 0);
-  out.key("limits")
-      .begin_object()
-      .key("max")
-      .begin_object()
-      .key("running")
-      .begin_object()
-      .int_field("tasks", 0)
-      .end_object()
-      .end_object()
-      .end_object();
+  write_array_limits(out);
   no_val_field(out, "task_id", 0, false);
   out.str_field("task", "");
   out.end_object();

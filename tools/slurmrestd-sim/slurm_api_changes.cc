@@ -90,12 +90,7 @@ HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int s
   Diagnostics diag = notes;
   JsonWriter out;
   out.begin_object();
-  if (!ref.valid) {
-    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_job");
-    write_errors_first(out, call.ctx, diag);
-    out.end_object();
-    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
-  }
+  if (!ref.valid) return refused_job_ref(call.ctx, diag, m_options.release);
   if (!kill_jobs_rpc(m_options.release))
     return delete_job_kill_job(call, ref.by_sluid ? nullptr : &ref.id, id_text, signal, diag);
   // 24.11's v0.0.40/41 parsers have no OPENAPI_KILL_JOB_RESP: it is an alias of OPENAPI_RESP.
@@ -235,13 +230,7 @@ HttpReply SlurmApi::update_job_v38(Call& call, const std::string& id_text) {
 HttpReply SlurmApi::update_job_v4x(Call& call, const std::string& id_text) {
   JobRef ref = parse_job_ref_v4x(id_text, m_options.release);
   if (!ref.valid) {
-    Diagnostics diag;
-    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_job");
-    JsonWriter out;
-    out.begin_object();
-    write_errors_first(out, call.ctx, diag);
-    out.end_object();
-    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+    return refused_job_ref(call.ctx, Diagnostics{}, m_options.release);
   }
   UpdateParse parsed = parse_update(call.request.body, call.ctx.dialect, call.request.client_source);
   if (parsed.unparsable_body) return text_reply(400, "Unable to parse query.", true);

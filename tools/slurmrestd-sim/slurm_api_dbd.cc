@@ -184,13 +184,7 @@ HttpReply SlurmApi::dbd_job(Call& call, const std::string& id_text) {
   } else if (all_digits(id_text)) {
     found = m_store.accounting_by_id(static_cast<std::uint32_t>(to_u64(id_text)));
   } else {
-    Diagnostics diag;
-    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_job");
-    JsonWriter out;
-    out.begin_object();
-    write_errors_first(out, call.ctx, diag);
-    out.end_object();
-    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
+    return refused_job_ref(call.ctx, Diagnostics{}, m_options.release);
   }
   // A het component brings its whole het job, as slurmdbd's job/{id} does.
   std::vector<JobStore::JobPtr> expanded;

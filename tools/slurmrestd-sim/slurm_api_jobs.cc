@@ -135,12 +135,7 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
   Diagnostics diag;
   JsonWriter out;
   out.begin_object();
-  if (!ref.valid) {
-    diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_job");
-    write_errors_first(out, call.ctx, diag);
-    out.end_object();
-    return json_reply(http_status_for_error(m_options.release, err::kRestInvalidQuery), out.take());
-  }
+  if (!ref.valid) return refused_job_ref(call.ctx, diag, m_options.release);
   for (auto& w : ref.warnings) diag.warn(w, "_handle_job_get");
   auto empty_answer = [&](int rc) {
     out.empty_array_field("jobs");

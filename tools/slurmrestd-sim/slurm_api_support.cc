@@ -51,6 +51,15 @@ void write_list_times(JsonWriter& out, std::int64_t last_backfill, std::int64_t 
   write_no_val(out, last_update);
 }
 
+HttpReply refused_job_ref(const RequestContext& ctx, Diagnostics diag, Release release) {
+  diag.error(err::kRestInvalidQuery, "Rejecting request. Failure parsing parameters", "op_handler_job");
+  JsonWriter out;
+  out.begin_object();
+  write_errors_first(out, ctx, diag);
+  out.end_object();
+  return json_reply(http_status_for_error(release, err::kRestInvalidQuery), out.take());
+}
+
 bool all_digits(std::string_view s) {
   if (s.empty() || s.size() > 10) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });

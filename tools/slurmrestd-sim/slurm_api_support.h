@@ -48,6 +48,10 @@ HttpReply error_answer(const RequestContext& ctx, const Diagnostics& diag, int s
 // A v0.0.4x job list's last_backfill and last_update.
 void write_list_times(JsonWriter& out, std::int64_t last_backfill, std::int64_t last_update);
 
+// A job id in the path that the handler cannot read: 9001 ("Failure parsing parameters") after
+// `diag`'s notes, errors[] first.
+HttpReply refused_job_ref(const RequestContext& ctx, Diagnostics diag, Release release);
+
 bool all_digits(std::string_view s);
 
 std::uint64_t to_u64(std::string_view s);
