@@ -49,10 +49,10 @@ Reply submit_job(RouteContext& context, const std::string& actor, std::string_vi
   }
   auto submitted = operations::submit_job(context.journal, context.settings, *request, actor);
   if (!submitted.ok()) return error_from(submitted.error());
-  if (submitted->outcome == operations::SubmitOutcome::conflict) {
+  if (submitted->outcome == model::SubmitOutcome::conflict) {
     return error_reply(409, "conflict", submitted->conflict);
   }
-  const bool created = submitted->outcome == operations::SubmitOutcome::created;
+  const bool created = submitted->outcome == model::SubmitOutcome::created;
   if (created) config::log_info(actor_fields(request->job_id, actor), "API: job submitted");
   Reply reply = json_reply(created ? 201 : 200, boost::json::object{{"job_id", request->job_id},
                                                                     {"outcome", created ? "created" : "unchanged"},

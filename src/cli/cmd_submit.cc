@@ -51,11 +51,11 @@ int run_submit(Context& context, const SubmitOptions& options) {
   if (!journal) return exit_code;
   auto submitted = operations::submit_job(*journal, *settings, *request);
   if (!submitted.ok()) return context.fail(submitted.error());
-  if (submitted->outcome == operations::SubmitOutcome::conflict) {
+  if (submitted->outcome == model::SubmitOutcome::conflict) {
     return context.fail(invalid_argument(submitted->conflict));
   }
   return report(context, options, request->job_id,
-                submitted->outcome == operations::SubmitOutcome::created ? "created" : "unchanged",
+                submitted->outcome == model::SubmitOutcome::created ? "created" : "unchanged",
                 submitted->request_sha256);
 }
 

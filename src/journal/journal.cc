@@ -159,12 +159,12 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, const Cl
   }
 }
 
-Result<AddJobOutcome> Journal::add_job(const NewJob& job, std::string_view submitted_by) {
+Result<model::SubmitOutcome> Journal::add_job(const NewJob& job, std::string_view submitted_by) {
   std::lock_guard lock(m_impl->mutex);
   try {
     WriteTransaction transaction = m_impl->begin_write();
     if (auto existing = m_impl->read_job(job.job_id)) {
-      if (existing->request_sha256 == job.request_sha256) return AddJobOutcome::unchanged;
+      if (existing->request_sha256 == job.request_sha256) return model::SubmitOutcome::unchanged;
       return invalid_argument("job " + job.job_id + " was already submitted with a different request (sha256 " +
                               existing->request_sha256 + "; this one is " + job.request_sha256 +
                               "): a job id names one request; submit the change under a new job_id");
@@ -186,7 +186,7 @@ Result<AddJobOutcome> Journal::add_job(const NewJob& job, std::string_view submi
     if (!submitted_by.empty()) detail.emplace_back("by", std::string(submitted_by));
     m_impl->append_event(job.job_id, std::nullopt, "job.created", std::nullopt, "queued", detail);
     transaction.commit();
-    return AddJobOutcome::created;
+    return model::SubmitOutcome::created;
   } catch (const SQLite::Exception& e) {
     return sqlite_error(e, m_impl->path, "add job " + job.job_id);
   }
@@ -518,7 +518,10 @@ Result<std::vector<std::string>> Journal::live_job_ids() {
       phases += std::string(phases.empty() ? "'" : ", '") + std::string(model::to_string(phase)) + "'";
     }
     return "SELECT job_id FROM jobs WHERE phase IN (" + phases +
-           ") OR job_id IN (SELECT job_id FROM attempts WHERE cleanup <> 'closed') ORDER BY created_at, job_id";
+           ") OR job_id IN (SELECT job_id FROM attempts WHERE cleanup <> 'closed') "
+           "ORDER BY phase IN ('" +
+           std::string(model::to_string(model::JobPhase::queued)) + "', '" +
+           std::string(model::to_string(model::JobPhase::submitting)) + "'), created_at, job_id";
   }();
   std::lock_guard lock(m_impl->mutex);
   try {

@@ -28,6 +28,7 @@
 #include "journal/filesystem_check.h"
 #include "journal/records.h"
 #include "model/hash_cache.h"
+#include "model/job_phase.h"
 
 namespace tpslurm::journal {
 
@@ -49,8 +50,6 @@ struct NewJob {
   int max_attempts = 1;
 };
 
-enum class AddJobOutcome { created, unchanged };
-
 // Failures whose storage refuses writes (disk full, I/O error, read-only file) start with
 // this; the daemon then stops acting until a write succeeds again.
 inline constexpr std::string_view kJournalUnwritable = "the journal cannot be written";
@@ -65,11 +64,12 @@ class Journal {
 
   const std::string& path() const;
 
-  // Jobs. add_job is idempotent by job_id: the same request hash is `unchanged`, another
-  // hash is an invalid_argument conflict naming both hashes.
+  // Jobs. add_job is idempotent by job_id: `created` or, for the same request hash, `unchanged`;
+  // another hash is an invalid_argument error naming both hashes (operations/submission.h turns
+  // it into SubmitOutcome::conflict).
   // `submitted_by` (the platform API's token name) goes into the job.created event as "by";
   // empty: not recorded (the CLI).
-  Result<AddJobOutcome> add_job(const NewJob& job, std::string_view submitted_by = {});
+  Result<model::SubmitOutcome> add_job(const NewJob& job, std::string_view submitted_by = {});
   Result<std::optional<JobRecord>> job(std::string_view job_id);
   Result<std::vector<JobRecord>> jobs();
   // Compare-and-set on the job's version: fails (transient) if someone changed the job since.
@@ -158,7 +158,9 @@ class Journal {
   // and the sizes of the journal's files: the gauges a metrics scrape shows.
   Result<JournalGauges> gauges();
   // The jobs the reconciler still has work for — not in a final phase, or holding an attempt
-  // whose cleanup is not closed — by id only, oldest first, each once.
+  // whose cleanup is not closed — by id only, each once: first those Slurm has or had (their
+  // identify, release, cancel and cleanup come before new submits), then those not yet in
+  // Slurm (queued, submitting); oldest first within each.
   Result<std::vector<std::string>> live_job_ids();
 
   // An online, consistent copy through SQLite's backup API; refuses to overwrite a file.

@@ -25,9 +25,8 @@ namespace tpslurm::model {
 enum class JobPhase { queued, submitting, submit_unconfirmed, pending, running, succeeded, failed, cancelled, lost };
 
 inline constexpr JobPhase kAllJobPhases[] = {
-    JobPhase::queued,    JobPhase::submitting, JobPhase::submit_unconfirmed,
-    JobPhase::pending,   JobPhase::running,    JobPhase::succeeded,
-    JobPhase::failed,    JobPhase::cancelled,  JobPhase::lost,
+    JobPhase::queued,    JobPhase::submitting, JobPhase::submit_unconfirmed, JobPhase::pending, JobPhase::running,
+    JobPhase::succeeded, JobPhase::failed,     JobPhase::cancelled,          JobPhase::lost,
 };
 
 std::string_view to_string(JobPhase phase);
@@ -43,5 +42,9 @@ JobPhase phase_of(AttemptState state);
 enum class Desire { run, cancel };
 std::string_view to_string(Desire desire);
 std::optional<Desire> parse_desire(std::string_view text);
+
+// What journaling a LaunchRequest did: a new job, the same request again (idempotent by job_id,
+// nothing touched), or a different request under a known job id (refused).
+enum class SubmitOutcome { created, unchanged, conflict };
 
 }  // namespace tpslurm::model

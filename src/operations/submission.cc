@@ -6,6 +6,22 @@
 #include "storage/secret_key.h"
 
 namespace tpslurm::operations {
+namespace {
+
+// The journal's answer as the submitter sees it: its refusal of a different request under a
+// known id becomes `conflict` with the journal's words; other failures stay errors.
+Result<Submitted> journaled(Result<model::SubmitOutcome> outcome, Submitted submitted) {
+  if (!outcome.ok()) {
+    if (outcome.error().kind() != ErrorKind::invalid_argument) return outcome.error();
+    submitted.outcome = model::SubmitOutcome::conflict;
+    submitted.conflict = outcome.error().message();
+    return submitted;
+  }
+  submitted.outcome = *outcome;
+  return submitted;
+}
+
+}  // namespace
 
 Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& settings,
                              const model::LaunchRequest& request, std::string_view submitted_by) {
@@ -14,18 +30,8 @@ Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& s
   journal::NewJob job{request.job_id, request.canonical_json, submitted.request_sha256, "", "", request.max_attempts};
   auto existing = journal.job(request.job_id);
   if (!existing.ok()) return existing.error();
-  if (existing->has_value()) {
-    // The journal decides the outcome; the credential of a known job is never touched again.
-    auto outcome = journal.add_job(job);
-    if (!outcome.ok()) {
-      if (outcome.error().kind() != ErrorKind::invalid_argument) return outcome.error();
-      submitted.outcome = SubmitOutcome::conflict;
-      submitted.conflict = outcome.error().message();
-      return submitted;
-    }
-    submitted.outcome = SubmitOutcome::unchanged;
-    return submitted;
-  }
+  // A known job: the journal decides the outcome; its credential is never touched again.
+  if (existing->has_value()) return journaled(journal.add_job(job), submitted);
 
   if (Status made = make_directories(settings.state_dir, 0700); !made.ok()) return made.error();
   auto key = storage::load_or_create_secret_key(settings.state_dir + "/hmac.key");
@@ -35,16 +41,8 @@ Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& s
   if (!credential.ok()) return credential.error();
   job.credential_path = credential->path;
   job.credential_hmac = credential->hmac;
-  auto outcome = journal.add_job(job, submitted_by);
-  if (!outcome.ok()) {
-    // Another writer journaled a different request under this id meanwhile.
-    if (outcome.error().kind() != ErrorKind::invalid_argument) return outcome.error();
-    submitted.outcome = SubmitOutcome::conflict;
-    submitted.conflict = outcome.error().message();
-    return submitted;
-  }
-  submitted.outcome = *outcome == journal::AddJobOutcome::created ? SubmitOutcome::created : SubmitOutcome::unchanged;
-  return submitted;
+  // Another writer may have journaled a different request under this id meanwhile: a conflict.
+  return journaled(journal.add_job(job, submitted_by), submitted);
 }
 
 }  // namespace tpslurm::operations

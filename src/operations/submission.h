@@ -14,15 +14,14 @@
 
 #include "base/result.h"
 #include "journal/journal.h"
+#include "model/job_phase.h"
 #include "model/launch_request.h"
 #include "model/settings.h"
 
 namespace tpslurm::operations {
 
-enum class SubmitOutcome { created, unchanged, conflict };
-
 struct Submitted {
-  SubmitOutcome outcome = SubmitOutcome::created;
+  model::SubmitOutcome outcome = model::SubmitOutcome::created;
   std::string request_sha256;
   std::string conflict;  // the journal's message, for `conflict`
 };

@@ -17,7 +17,7 @@ constexpr std::string_view kCheckpointSignal = "SIGUSR1";
 
 StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause cause, const std::string& retry_because) {
   const bool anomaly = cause == CancelCause::anomaly;
-  if (step.not_due(kCancel)) return StepEnd::wait;
+  if (step.not_due(kCancel) || step.budget_refuses()) return StepEnd::wait;
   const model::JobTag tag = tag_of(step.services, step.attempt);
   slurm::CancelResult cancelled =
       step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
@@ -72,8 +72,11 @@ StepEnd apply_cancel(Step& step) {
   changes.outcome_reason = words;
   if (!step.attempt.slurm_job_id) return step.move(AttemptState::cancelled, changes, {});
   const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag_of(step.services, step.attempt)};
+  // Before the checkpoint signal too: a signal the budget refused would be taken for one that
+  // could not be given, and the job killed without its grace.
+  if (step.budget_refuses()) return StepEnd::wait;
   if (StepEnd first = checkpoint_first(step, ref); first != StepEnd::next) return first;
-  if (step.not_due(kCancel)) return StepEnd::wait;
+  if (step.not_due(kCancel) || step.budget_refuses()) return StepEnd::wait;
   slurm::CancelResult answer = step.services.slurm.cancel(ref);
   if (!answer.ok() && answer.outcome != slurm::Outcome::not_found) {
     return step.retry_said_once(kCancel, kCancel, "cancel.failed", answer.message + "; tried again, spaced");

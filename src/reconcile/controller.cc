@@ -2,12 +2,12 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <atomic>
 #include <cstdlib>
 #include <set>
 
@@ -51,8 +51,9 @@ struct Controller::Impl {
         hasher(parts.journal.hash_cache()),
         elapsed(parts.clock),
         retries(parts.clock),
-        services{writer,  parts.slurm, parts.settings, parts.catalogs, parts.clock,    hasher,       parts.hmac_key,
-                 board,   statuses,    elapsed,        gate,           retries,        parts.observer, parts.metrics} {}
+        services{writer, parts.slurm,    parts.settings, parts.catalogs, parts.clock,
+                 hasher, parts.hmac_key, board,          statuses,       elapsed,
+                 gate,   retries,        parts.observer, parts.metrics,  parts.budget} {}
 
   ControllerParts parts;
   boost::asio::io_context io;

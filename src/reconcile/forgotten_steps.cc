@@ -7,9 +7,9 @@
 //   2. logs/exit.json alone, when every source answered and slurmdbd has no end of it (no record,
 //      one slurmctld never closed because it forgot the job, or a site without slurmdbd);
 //   3. every source answered and none knows how it ended: a job that no record (Slurm's, or the
-//      journal's: followed running, given nodes) shows was given nodes and whose logs/ is empty (Slurm opens the batch step's output there when it launches
-//      it, and the batch script's first act writes logs/slurm-job.json) never started, and a job
-//      Slurm forgot never will — it is retried at no cost to the job's attempts (held or already
+//      journal's: followed running, given nodes) shows was given nodes and whose logs/ is empty (Slurm opens the batch
+//      step's output there when it launches it, and the batch script's first act writes logs/slurm-job.json) never
+//      started, and a job Slurm forgot never will — it is retried at no cost to the job's attempts (held or already
 //      released alike); any other is `lost`, with the evidence;
 //   4. a source that did not answer, or a slurmdbd that is behind (slurmctld's DBD agent queue
 //      still holds records, as diag shows): nothing is concluded; the search is tried again,
@@ -90,9 +90,8 @@ std::string sources_asked(const slurm::SearchResult& search) {
 bool journal_says_ran(const Step& step) {
   if (step.attempt.state == AttemptState::running) return true;
   const auto components = parse_components(step.attempt.components);
-  return std::any_of(components.begin(), components.end(), [](const JournaledComponent& c) {
-    return !c.nodes.empty() && c.nodes != "None assigned";
-  });
+  return std::any_of(components.begin(), components.end(),
+                     [](const JournaledComponent& c) { return !c.nodes.empty() && c.nodes != "None assigned"; });
 }
 
 // Nothing of the job is left anywhere and it never ran: the job goes on with a new attempt.
@@ -116,8 +115,9 @@ StepEnd lost(Step& step, const slurm::SearchResult& search, const std::vector<mo
   v.outcome = records.empty() ? "no source knows the job any more (" + sources_asked(search) + ", exit.json)"
                               : "slurmctld forgot the job and slurmdbd's record of it has no end; no exit.json";
   return end_attempt(step, v, observed_changes(v, records),
-                     "every source answered (" + sources_asked(search) + "); it may have run: its logs/ is not empty "
-                     "or a record shows it was given nodes");
+                     "every source answered (" + sources_asked(search) +
+                         "); it may have run: its logs/ is not empty "
+                         "or a record shows it was given nodes");
 }
 
 }  // namespace
@@ -128,7 +128,7 @@ bool attempt_started(const Step& step) {
 }
 
 StepEnd conclude_forgotten(Step& step) {
-  if (step.not_due(kRetryKey)) return StepEnd::wait;
+  if (step.not_due(kRetryKey) || step.budget_refuses()) return StepEnd::wait;
   const std::optional<ExitEvidence> exit = exit_evidence(step);
   const model::JobTag tag = tag_of(step.services, step.attempt);
   const TimePoint intent = parse_utc(step.attempt.intent_at).value_or(step.services.clock.now());
@@ -137,8 +137,8 @@ StepEnd conclude_forgotten(Step& step) {
   const std::vector<model::JobSnapshot> records = records_of(step, search, in_slurmctld);
   if (in_slurmctld) return step.retry_spaced(kRetryKey);  // slurmctld lists it after all
   if (!records.empty()) {
-    Verdict v = judge(records, parse_components(step.attempt.components), exit,
-                      step.attempt.state == AttemptState::running);
+    Verdict v =
+        judge(records, parse_components(step.attempt.components), exit, step.attempt.state == AttemptState::running);
     if (model::is_final(v.state) && v.known) {
       v.holds_resources = false;  // slurmctld has let it go
       return end_attempt(step, v, observed_changes(v, records), exit ? "slurmdbd and exit.json" : "slurmdbd");

@@ -51,7 +51,7 @@ std::string requeue_problem(const std::vector<model::JobSnapshot>& components) {
 
 StepEnd identify(Step& step) {
   constexpr std::string_view kWhat = "identify";
-  if (step.not_due(kWhat)) return StepEnd::wait;
+  if (step.not_due(kWhat) || step.budget_refuses()) return StepEnd::wait;
   const std::uint32_t id = *step.attempt.slurm_job_id;
   slurm::JobsResult read = step.services.slurm.get_job(slurm::JobRef{id});
   if (!read.ok()) {
@@ -88,7 +88,7 @@ StepEnd identify(Step& step) {
 
 StepEnd release(Step& step) {
   constexpr std::string_view kWhat = "release";
-  if (step.not_due(kWhat)) return StepEnd::wait;
+  if (step.not_due(kWhat) || step.budget_refuses()) return StepEnd::wait;
   const model::JobTag tag = tag_of(step.services, step.attempt);
   const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag};
   // Identified in this pass: those records were just checked; else release_hold reads again.

@@ -1,8 +1,9 @@
 // Services: what every reconciler step is given — the journal (reads anywhere, writes through
 // the JournalWriter), Slurm, the settings and catalogs, the clock, the artifact hasher, the
-// local HMAC key, the cycle's search and status results, how long attempts have been blocked or
-// pending, the pre-flight gate, the steps' spaced retries and the metrics, if any. Owned by the controller
-// (or a test); steps only borrow it. Every member is safe to use from the pass threads.
+// local HMAC key, the cycle's search and status results, how long attempts have been blocked
+// or pending, the pre-flight gate, the steps' spaced retries, and the metrics and the request
+// budget, if any. Owned by the controller (or a test); steps only borrow it. Every member is
+// safe to use from the pass threads.
 #pragma once
 
 #include <functional>
@@ -14,6 +15,7 @@
 #include "metrics/metrics.h"
 #include "model/catalogs.h"
 #include "model/settings.h"
+#include "slurm/request_budget.h"
 #include "slurm/slurm_client.h"
 #include "storage/artifact_hash.h"
 
@@ -46,7 +48,8 @@ struct Services {
   PreflightGate& preflight;
   RetryBoard& retries;
   StepObserver observer;
-  metrics::Metrics* metrics = nullptr;  // where steps record (submit outcomes); none: nothing recorded
+  metrics::Metrics* metrics = nullptr;     // where steps record (submit outcomes); none: nothing recorded
+  slurm::RequestBudget* budget = nullptr;  // the client's request budget; none: no limit
 };
 
 }  // namespace tpslurm::reconcile

@@ -1,5 +1,7 @@
 #include "reconcile/step.h"
 
+#include <algorithm>
+
 #include "model/job_tag.h"
 #include "reconcile/attempt_tag.h"
 #include "reconcile/retry_board.h"
@@ -33,6 +35,21 @@ bool Step::not_due(std::string_view what) {
   auto left = services.retries.wait_left(attempt.submit_token, what);
   if (left) result.look_again = *left;
   return left.has_value();
+}
+
+bool Step::budget_refuses() {
+  const slurm::RequestBudget* budget = services.budget;
+  if (budget == nullptr) return false;
+  if (auto until = budget->backing_off_until(); until && *until > services.clock.now()) {
+    look_again_at(*until);
+    return true;
+  }
+  return budget->used_this_cycle() >= budget->limits().calls_per_cycle;
+}
+
+void Step::look_again_at(TimePoint when) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - services.clock.now());
+  result.look_again = std::clamp(left, std::chrono::milliseconds(100), std::chrono::milliseconds(5000));
 }
 
 StepEnd Step::retry_spaced(std::string_view what) {

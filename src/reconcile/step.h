@@ -56,14 +56,20 @@ struct Step {
   // Whether the spaced retry of `what` for this attempt is not due yet (retry_board.h); then
   // the pass looks again when it is.
   bool not_due(std::string_view what);
+  // Whether the request budget would refuse a call to Slurm now (it backs off, or this
+  // cycle's calls are spent): then the step waits with nothing journaled, looked at again when
+  // the back-off ends, else at the next cycle (which wakes every live job). Asked before every
+  // call a step makes, so that a refusal is never taken for Slurm's answer.
+  bool budget_refuses();
+  // The pass looks again at `when`, and at least every 5 s (a clock stepped back meanwhile).
+  void look_again_at(TimePoint when);
   // `what` met the same answer again: it is tried again spaced. Returns wait.
   StepEnd retry_spaced(std::string_view what);
   // `what` meets a situation that lasts (`once` names it): tried again spaced, and the first
   // time only, `words` logged at `level` (with `advice` appended) and journaled as an event of
   // `kind`. Returns wait (or failed).
-  StepEnd retry_said_once(std::string_view what, std::string_view once, std::string_view kind,
-                          const std::string& words, config::LogLevel level = config::LogLevel::warn,
-                          const std::string& advice = {});
+  StepEnd retry_said_once(std::string_view what, std::string_view once, std::string_view kind, const std::string& words,
+                          config::LogLevel level = config::LogLevel::warn, const std::string& advice = {});
   // A file operation for the attempt (`what`: "prepare", "cleanup") failed with `error`. When
   // the storage root still takes a write, the problem is this attempt's own: the step is tried
   // again spaced and it is said once, as an event and a warning (every other attempt goes on);

@@ -58,6 +58,20 @@ StepEnd record_answer(Step& step, const slurm::SubmitResult& answer) {
                    {{"reason", "the submission may have happened: " + answer.message}});
 }
 
+// Whether submits are held off now, with no intent to journal and take back again: the request
+// budget backs off after failed calls, the pre-flight after answers that did not settle (looked
+// at again when that ends), or this cycle has no room left for a submit and its `follow_ups`
+// (the cycle's calls go first to the jobs already in Slurm; the next cycle wakes every job).
+bool held_off(Step& step, int follow_ups) {
+  for (const auto until : {step.services.slurm.backing_off_until(), step.services.preflight.holding_until()}) {
+    if (!until || *until <= step.services.clock.now()) continue;
+    step.look_again_at(*until);
+    return true;
+  }
+  const slurm::RequestBudget* budget = step.services.budget;
+  return budget != nullptr && !budget->has_room_for_submit(follow_ups);
+}
+
 // What prepare rendered in this pass, else the journaled request rendered again (the same
 // bytes: rendering is deterministic, and the files were just verified against the manifest).
 Result<render::RenderedAttempt> rendered_for_send(Step& step) {
@@ -94,15 +108,9 @@ StepEnd send_submit(Step& step) {
       return end == StepEnd::next ? mark_unknown(step) : end;
     }
   }
-  for (const auto until : {step.services.slurm.backing_off_until(), step.services.preflight.holding_until()}) {
-    if (!until || *until <= step.services.clock.now()) continue;
-    // The request budget would refuse the POST, or submits hold off after answers that did
-    // not settle: no intent to journal and take back again. Looked at again when it ends, and
-    // at least every 5 s (a clock stepped back meanwhile).
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*until - step.services.clock.now());
-    step.result.look_again = std::clamp(left, std::chrono::milliseconds(100), std::chrono::milliseconds(5000));
-    return StepEnd::wait;
-  }
+  const bool held = step.services.settings.submit_mode == model::SubmitMode::held;
+  const int follow_ups = held ? 2 : 1;  // the calls a submit brings: held, identify and release
+  if (held_off(step, follow_ups)) return StepEnd::wait;
   if (Status intact = verify_prepared(step.services, step.attempt); !intact.ok()) {
     return step.move(AttemptState::preparing, {}, {{"reason", "prepared files changed: " + intact.error().message()}});
   }
@@ -114,15 +122,24 @@ StepEnd send_submit(Step& step) {
     step.log(config::LogLevel::warn, "not submitting: pre-flight failed: " + preflight.message);
     return StepEnd::wait;
   }
+  // The POST's call is taken before its intent is journaled: a submit the budget refuses
+  // changes no row and emits no event (docs/architecture.md §4).
+  slurm::Reserved reserved;
+  if (slurm::RequestBudget* budget = step.services.budget; budget != nullptr) {
+    reserved = budget->reserve_submit(follow_ups);
+    if (!reserved.admission.granted) {
+      if (reserved.admission.retry_at) step.look_again_at(*reserved.admission.retry_at);
+      return StepEnd::wait;
+    }
+  }
   model::SubmitDescription description = rendered->submit;
-  const bool held = step.services.settings.submit_mode == model::SubmitMode::held;
   description.hold = held;
 
   journal::AttemptChanges intent;
   intent.submit_mode = held ? "held" : "direct";
   if (StepEnd end = step.move(AttemptState::submitting, intent, {}); end != StepEnd::next) return end;
   crash_point("submit.after_intent");
-  const slurm::SubmitResult answer = step.services.slurm.submit(description);
+  const slurm::SubmitResult answer = step.services.slurm.submit(description, std::move(reserved.reservation));
   crash_point("submit.after_answer");
   if (step.services.metrics != nullptr) step.services.metrics->count_submit_outcome(slurm::to_string(answer.outcome));
   step.services.preflight.note_submit(answer.outcome);

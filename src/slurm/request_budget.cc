@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace tpslurm::slurm {
 
@@ -37,13 +38,70 @@ bool RequestBudget::is_failure(Outcome outcome) {
   return true;
 }
 
+Reservation::~Reservation() {
+  if (m_budget != nullptr) m_budget->give_back(m_cycle, m_follow_ups, m_probe);
+}
+
+Reservation::Reservation(Reservation&& other) noexcept
+    : m_budget(std::exchange(other.m_budget, nullptr)),
+      m_cycle(other.m_cycle),
+      m_follow_ups(other.m_follow_ups),
+      m_probe(other.m_probe) {}
+
+Reservation& Reservation::operator=(Reservation&& other) noexcept {
+  if (this != &other) {
+    if (m_budget != nullptr) m_budget->give_back(m_cycle, m_follow_ups, m_probe);
+    m_budget = std::exchange(other.m_budget, nullptr);
+    m_cycle = other.m_cycle;
+    m_follow_ups = other.m_follow_ups;
+    m_probe = other.m_probe;
+  }
+  return *this;
+}
+
 void RequestBudget::begin_cycle() {
   std::lock_guard lock(m_mutex);
   m_used = 0;
+  m_promised = 0;
+  ++m_cycle;
 }
 
 Admission RequestBudget::admit() {
   std::lock_guard lock(m_mutex);
+  Admission admission = admit_locked(0);
+  if (admission.granted && m_promised > 0) --m_promised;
+  return admission;
+}
+
+Reserved RequestBudget::reserve_submit(int follow_ups) {
+  std::lock_guard lock(m_mutex);
+  const int promise = promisable(follow_ups);
+  Reserved reserved;
+  const bool probe = m_until.has_value();
+  reserved.admission = admit_locked(m_promised + promise);
+  if (reserved.admission.granted) {
+    m_promised += promise;
+    reserved.reservation = Reservation(this, m_cycle, promise, probe);
+  }
+  return reserved;
+}
+
+bool RequestBudget::has_room_for_submit(int follow_ups) const {
+  std::lock_guard lock(m_mutex);
+  return m_used + m_promised + promisable(follow_ups) < m_limits.calls_per_cycle;
+}
+
+int RequestBudget::promisable(int follow_ups) const { return std::clamp(follow_ups, 0, m_limits.calls_per_cycle - 1); }
+
+void RequestBudget::give_back(long long cycle, int follow_ups, bool probe) {
+  std::lock_guard lock(m_mutex);
+  if (probe) m_probe_in_flight = false;
+  if (cycle != m_cycle) return;
+  if (m_used > 0) --m_used;
+  m_promised = std::max(0, m_promised - follow_ups);
+}
+
+Admission RequestBudget::admit_locked(int room) {
   if (m_until) {
     const TimePoint now = m_clock.now();
     // A wait longer than the whole delay means the clock was stepped back since the failure:
@@ -65,6 +123,12 @@ Admission RequestBudget::admit() {
   }
   if (m_used >= m_limits.calls_per_cycle) {
     return {false, "request budget: all " + std::to_string(m_limits.calls_per_cycle) + " calls of this cycle are used",
+            std::nullopt};
+  }
+  if (m_used + room >= m_limits.calls_per_cycle) {
+    return {false,
+            "request budget: the " + std::to_string(m_limits.calls_per_cycle - m_used) +
+                " call(s) left in this cycle are kept for the jobs already in Slurm and the submits made",
             std::nullopt};
   }
   ++m_used;

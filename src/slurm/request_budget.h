@@ -16,7 +16,17 @@
 //     and every other call goes on; a server that is down fails every call, so the second
 //     one in a row starts the back-off.
 // A refused admission says why and when to try again; the caller treats it as not sent (no
-// byte left), so refusing is always safe. Time comes from the injected Clock: tests drive it
+// byte left), so refusing is always safe.
+//
+// A new submit asks first, with reserve_submit(), before its intent is journaled (nothing is
+// journaled for a call that is not made, docs/architecture.md §4): the same two rules, and one
+// more — the cycle must have room for the submit, for the `follow_ups` calls it brings (a held
+// submit's identify and release) and for those of the submits granted before it in the cycle,
+// so that new jobs never take the calls that the jobs already in Slurm need. Those promised
+// calls are kept from submits only: any other call may take one (each it takes is one less
+// promised). The Reservation it returns stands for that one call: the submit passes
+// it to the client, which makes the call without asking again; dropped unused (the step stopped
+// before sending), it gives the call back to the cycle it came from. Time comes from the injected Clock: tests drive it
 // by hand and never sleep. A clock stepped back never stretches a back-off: no wait lasts
 // longer than the delay it was set to. Thread-safe.
 #pragma once
@@ -50,6 +60,39 @@ struct Admission {
   std::optional<TimePoint> retry_at;  // when refused for back-off: the earliest next try
 };
 
+class RequestBudget;
+
+// One call taken from a budget ahead of making it. Move-only; an unused one gives its call back
+// when it is destroyed. Not thread-safe itself (one step holds it); the budget it refers to is.
+class Reservation {
+ public:
+  Reservation() = default;
+  ~Reservation();
+  Reservation(Reservation&& other) noexcept;
+  Reservation& operator=(Reservation&& other) noexcept;
+  Reservation(const Reservation&) = delete;
+  Reservation& operator=(const Reservation&) = delete;
+
+  // Holds a call not made yet.
+  bool held() const { return m_budget != nullptr; }
+  // The call goes now: it is spent, and the budget is not asked again.
+  void spend() { m_budget = nullptr; }
+
+ private:
+  friend class RequestBudget;
+  Reservation(RequestBudget* budget, long long cycle, int follow_ups, bool probe)
+      : m_budget(budget), m_cycle(cycle), m_follow_ups(follow_ups), m_probe(probe) {}
+  RequestBudget* m_budget = nullptr;
+  long long m_cycle = 0;
+  int m_follow_ups = 0;  // the calls it promised to keep
+  bool m_probe = false;  // taken as the back-off's one probe
+};
+
+struct Reserved {
+  Admission admission;
+  Reservation reservation;  // held() when admission.granted
+};
+
 class RequestBudget {
  public:
   // `limits` must pass check(); `clock` must outlive the budget.
@@ -58,6 +101,13 @@ class RequestBudget {
   void begin_cycle();
   // Before a call: consumes one call of the cycle when granted.
   Admission admit();
+  // Before a new submit's intent: admit(), but granted only while this cycle has room for the
+  // call, the calls promised so far and `follow_ups` more (fewer when the cycle has fewer
+  // calls in all), which it then promises.
+  Reserved reserve_submit(int follow_ups);
+  // Whether reserve_submit(follow_ups) would find room in this cycle now (back-off aside): a
+  // cheap look before a step does the work that precedes its reservation.
+  bool has_room_for_submit(int follow_ups) const;
   // After a granted call, with what it amounted to.
   void record(Outcome outcome);
 
@@ -71,12 +121,22 @@ class RequestBudget {
   static bool is_failure(Outcome outcome);
 
  private:
+  friend class Reservation;
   std::chrono::milliseconds delay_after(int failures) const;
+  // admit()'s rules with the lock held; `room`: calls that must be left after this one.
+  Admission admit_locked(int room);
+  // `follow_ups` as a submit may promise them: fewer when the cycle has fewer calls in all.
+  int promisable(int follow_ups) const;
+  // An unused reservation's call and promise, back to `cycle` if that is still the current
+  // one; a probe that never went lets the next call be one.
+  void give_back(long long cycle, int follow_ups, bool probe);
 
   const Clock& m_clock;
   const BudgetLimits m_limits;
   mutable std::mutex m_mutex;
   int m_used = 0;
+  long long m_cycle = 0;  // begin_cycle() count: a reservation gives back only to its own cycle
+  int m_promised = 0;     // calls kept for the follow-ups of this cycle's submits
   int m_failures = 0;
   std::optional<TimePoint> m_until;
   bool m_probe_in_flight = false;

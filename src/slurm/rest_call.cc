@@ -2,7 +2,7 @@
 
 namespace tpslurm::slurm {
 
-RestCaller::Sent RestCaller::perform(HttpRequest request) {
+RestCaller::Sent RestCaller::perform(HttpRequest request, Reservation reserved) {
   Sent sent;
   sent.label = std::string(to_string(request.method)) + " " + request.target;
   // Credentials first: they cost the server nothing, and a call refused for want of them
@@ -14,7 +14,9 @@ RestCaller::Sent RestCaller::perform(HttpRequest request) {
     sent.received_at = m_clock.now();
     return sent;
   }
-  if (m_budget != nullptr) {
+  if (reserved.held()) {
+    reserved.spend();
+  } else if (m_budget != nullptr) {
     Admission admission = m_budget->admit();
     if (!admission.granted) {
       sent.refused = Outcome::not_sent;
@@ -30,14 +32,14 @@ RestCaller::Sent RestCaller::perform(HttpRequest request) {
 }
 
 RestCaller::Sent RestCaller::send(HttpMethod method, std::string target, std::string body, Reuse reuse,
-                                  std::optional<std::chrono::milliseconds> timeout) {
+                                  std::optional<std::chrono::milliseconds> timeout, Reservation reserved) {
   HttpRequest request;
   request.method = method;
   request.target = std::move(target);
   request.body = std::move(body);
   request.reuse = reuse;
   request.timeout = timeout;
-  return perform(std::move(request));
+  return perform(std::move(request), std::move(reserved));
 }
 
 RestCaller::Sent RestCaller::send_listing(std::string target, JobsDecoder& decoder,

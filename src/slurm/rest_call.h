@@ -38,9 +38,10 @@ class RestCaller {
     TimePoint received_at;           // local clock, when the exchange ended
   };
 
-  // `timeout` empty: the transport's own (HttpRequest::timeout).
+  // `timeout` empty: the transport's own (HttpRequest::timeout). `reserved` held: the call
+  // taken from the budget already (RequestBudget::reserve_submit), spent here.
   Sent send(HttpMethod method, std::string target, std::string body = {}, Reuse reuse = Reuse::allowed,
-            std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+            std::optional<std::chrono::milliseconds> timeout = std::nullopt, Reservation reserved = {});
   // A GET whose answer is a job list: its body goes to `decoder` as it arrives, never held
   // whole (a transport that does not stream leaves it to read() below).
   Sent send_listing(std::string target, JobsDecoder& decoder,
@@ -102,7 +103,7 @@ class RestCaller {
     return reply;
   }
 
-  Sent perform(HttpRequest request);
+  Sent perform(HttpRequest request, Reservation reserved = {});
 
   Transport& m_transport;
   TokenSource& m_tokens;

@@ -132,7 +132,7 @@ CallResult RestClient::preflight() {
   return result;
 }
 
-SubmitResult RestClient::submit(const model::SubmitDescription& description) {
+SubmitResult RestClient::submit(const model::SubmitDescription& description, Reservation reserved) {
   SubmitResult result;
   auto codec = dialect(result);
   if (!codec) return result;
@@ -143,8 +143,8 @@ SubmitResult RestClient::submit(const model::SubmitDescription& description) {
     result.message = "POST " + codec->submit_path() + ": not sent: " + body.error().message();
     return result;
   }
-  RestCaller::Sent sent =
-      m_caller.send(HttpMethod::post, codec->submit_path(), std::move(body).value(), Reuse::forbidden);
+  RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec->submit_path(), std::move(body).value(),
+                                        Reuse::forbidden, std::nullopt, std::move(reserved));
   if (m_caller.refused(result, sent, codec->version())) return result;
   DecodedFacts facts;
   std::optional<SubmitReply> reply;

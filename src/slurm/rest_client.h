@@ -55,7 +55,7 @@ class RestClient final : public SlurmClient {
 
   ServerResult detect() override;
   CallResult preflight() override;
-  SubmitResult submit(const model::SubmitDescription& description) override;
+  SubmitResult submit(const model::SubmitDescription& description, Reservation reserved = {}) override;
   JobsResult get_job(const JobRef& job) override;
   JobsResult jobs_changed_since(std::optional<TimePoint> since) override;
   CancelResult cancel(const JobRef& job, std::string_view signal = {}) override;

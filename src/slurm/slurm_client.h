@@ -33,6 +33,7 @@
 #include "model/submit_description.h"
 #include "slurm/job_state_entry.h"
 #include "slurm/outcome.h"
+#include "slurm/request_budget.h"
 #include "slurm/server_info.h"
 
 namespace tpslurm::slurm {
@@ -223,7 +224,10 @@ class SlurmClient {
   // Until when the client's request budget is backing off (every call before then is
   // `not_sent`); empty without a budget or a back-off. The time may be past already.
   virtual std::optional<TimePoint> backing_off_until() const { return std::nullopt; }
-  virtual SubmitResult submit(const model::SubmitDescription& description) = 0;
+  // `reserved`: the call taken from the request budget before the intent was journaled
+  // (RequestBudget::reserve_submit); held, the POST goes without asking the budget again, and
+  // a submit that is not sent gives it back. Without one the budget is asked as for any call.
+  virtual SubmitResult submit(const model::SubmitDescription& description, Reservation reserved = {}) = 0;
   // All components when the id is a heterogeneous job's leader. `not_found` for unknown jobs.
   virtual JobsResult get_job(const JobRef& job) = 0;
   // v0.0.38's bulk state: every job when anything changed since `since` (empty: all jobs).

@@ -33,8 +33,8 @@ TEST_F(JournalTest, OpensInWalModeWithTheFullSchemaAndPrivateDirectory) {
 }
 
 TEST_F(JournalTest, AddingAJobIsIdempotentByRequestHash) {
-  EXPECT_EQ(*journal->add_job(job("j1")), AddJobOutcome::created);
-  EXPECT_EQ(*journal->add_job(job("j1")), AddJobOutcome::unchanged);
+  EXPECT_EQ(*journal->add_job(job("j1")), model::SubmitOutcome::created);
+  EXPECT_EQ(*journal->add_job(job("j1")), model::SubmitOutcome::unchanged);
   const auto conflict = journal->add_job(job("j1", std::string(64, 'b')));
   ASSERT_FALSE(conflict.ok());
   EXPECT_EQ(conflict.error().kind(), ErrorKind::invalid_argument);
@@ -151,6 +151,20 @@ TEST_F(JournalTest, TheLiveJobsAreTheUnfinishedOnesOldestFirst) {
   ASSERT_TRUE(journal->transition({"j3", 1}, AttemptState::running, AttemptState::failed, {}, {}).ok());
   close_cleanup("j3", 1);
   EXPECT_EQ(*journal->live_job_ids(), (std::vector<std::string>{"j1", "j2"}));
+}
+
+TEST_F(JournalTest, TheLiveJobsInSlurmComeBeforeTheOnesNotYetSent) {
+  walk("j1", {AttemptState::prepared});
+  clock.advance(std::chrono::seconds(1));
+  ASSERT_TRUE(journal->add_job(job("j2")).ok());
+  clock.advance(std::chrono::seconds(1));
+  walk("j3", {AttemptState::prepared, AttemptState::submitting, AttemptState::submitted});
+  clock.advance(std::chrono::seconds(1));
+  walk("j4", {AttemptState::prepared, AttemptState::submitting});
+  clock.advance(std::chrono::seconds(1));
+  walk("j5", {AttemptState::prepared, AttemptState::submitting, AttemptState::submit_unknown});
+  EXPECT_EQ(*journal->live_job_ids(), (std::vector<std::string>{"j3", "j5", "j1", "j2", "j4"}))
+      << "identify, release and the search of what Slurm may have come before new submits";
 }
 
 TEST_F(JournalTest, RepeatedReadsSeeWhatAnotherConnectionCommitted) {

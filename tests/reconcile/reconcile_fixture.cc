@@ -97,7 +97,7 @@ void ReconcileTest::start(std::vector<std::string> args, std::string dialect) {
   auto transport = slurm::CurlTransport::create(options);
   ASSERT_TRUE(transport.ok()) << transport.error().message();
   m_transport = std::move(*transport);
-  m_budget = std::make_unique<slurm::RequestBudget>(m_clock, slurm::BudgetLimits{});
+  m_budget = std::make_unique<slurm::RequestBudget>(m_clock, budget_limits);
   slurm::RestClientOptions client_options;
   client_options.clock = &m_clock;
   if (client_asks_budget) client_options.budget = m_budget.get();
@@ -112,8 +112,8 @@ void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_atte
       "command": ["python", "train.py"], "pools": )" +
                               pools_of(shape) + R"(, "time_limit_minutes": 10,
       "retry": {"max_attempts": )" +
-                              std::to_string(max_attempts) + R"(}}, "credentials": {"ingest_token": "tpcanary-ingest-)" +
-                              job_id + R"("}})";
+                              std::to_string(max_attempts) +
+                              R"(}}, "credentials": {"ingest_token": "tpcanary-ingest-)" + job_id + R"("}})";
   const render::RenderCatalogs catalogs{m_catalogs.gpu_series, m_catalogs.runtimes};
   auto parsed = render::parse_request(request, catalogs, settings);
   ASSERT_TRUE(parsed.ok()) << parsed.error().to_text();

@@ -133,6 +133,8 @@ class ReconcileTest : public ::testing::Test {
   // Set before start(): the client asks budget() before each call, as the daemon's does (by
   // default the tests' client has no back-off).
   bool client_asks_budget = false;
+  // Set before start(): the limits of budget().
+  slurm::BudgetLimits budget_limits;
   tpslurm::testing::TempDir dir;
   std::unique_ptr<slurm::testing::SimProcess> sim;
 

@@ -114,6 +114,32 @@ TEST_F(SubmitProtocolTest, WhileTheRequestBudgetBacksOffNoIntentIsJournaled) {
   EXPECT_TRUE(attempt("j3").slurm_job_id.has_value()) << "submitted once the back-off ended";
 }
 
+// A sweep larger than a cycle's request budget: each submit takes its call before its intent
+// is journaled, and leaves room for its identify and release, so a submit the budget has no
+// room for waits for the next cycle without a row changed or an event (no `queued` <->
+// `submitting` flips in the platform's feed), and every job is sent once.
+TEST_F(SubmitProtocolTest, ASubmitTheCycleHasNoRoomForJournalsNothingAndWaitsForTheNextCycle) {
+  client_asks_budget = true;
+  budget_limits.calls_per_cycle = 12;
+  start();
+  constexpr int kJobs = 10;
+  for (int i = 0; i < kJobs; ++i) add_job("j" + std::to_string(i), Shape::cpu_only);
+  const CycleReport report = once();
+  EXPECT_GE(report.cycles, 3) << "10 jobs of 3 calls each do not fit in one cycle of 12";
+  for (int i = 0; i < kJobs; ++i) {
+    const std::string id = "j" + std::to_string(i);
+    EXPECT_EQ(attempt(id).state, AttemptState::pending) << id;
+    EXPECT_EQ(story(id), (std::vector<std::string>{
+                             "job.created:->queued", "attempt.created:->preparing", "attempt.state:preparing->prepared",
+                             "attempt.state:prepared->submitting", "job.phase:queued->submitting",
+                             "attempt.state:submitting->submitted", "job.phase:submitting->pending", "identified",
+                             "released", "attempt.state:submitted->pending"}))
+        << id;
+  }
+  EXPECT_EQ(sim->stat("submits_received"), kJobs);
+  EXPECT_EQ(sim->stat("jobs_created"), kJobs);
+}
+
 // A token that turns bad after the cycle's pre-flight blocks the one submit that met it: every
 // other job of the cycle waits, prepared and never sent, for a pre-flight that passes.
 TEST_F(SubmitProtocolTest, ATokenTurnedBadMidCycleBlocksOneSubmitNotTheCycle) {

@@ -1,6 +1,6 @@
-// RequestBudget: the per-cycle call limit and the back-off after errors, driven by a manual
-// clock (no sleeping), and through the client: a refused call is `not_sent` and never reaches
-// the transport.
+// RequestBudget: the per-cycle call limit, the back-off after errors and a submit's
+// reservation, driven by a manual clock (no sleeping), and through the client: a refused call
+// is `not_sent` and never reaches the transport; a reserved submit is not counted twice.
 #include "slurm/request_budget.h"
 
 #include <gtest/gtest.h>
@@ -119,6 +119,78 @@ TEST_F(RequestBudgetTest, AnswersAboutTheRequestItselfAreNoReasonToBackOff) {
   }
 }
 
+TEST_F(RequestBudgetTest, SubmitsLeaveRoomForTheCallsTheyBringAndTheJobsInSlurmTakeTheRest) {
+  RequestBudget budget(m_clock, BudgetLimits{7});
+  ASSERT_TRUE(budget.admit().granted) << "a poll";
+  {
+    Reserved first = budget.reserve_submit(2);
+    ASSERT_TRUE(first.admission.granted) << "1 used: the submit and its 2 fit";
+    first.reservation.spend();
+  }
+  Reserved second = budget.reserve_submit(2);
+  ASSERT_TRUE(second.admission.granted) << "2 used, 2 promised, 3 left: this submit and its 2";
+  second.reservation.spend();
+  EXPECT_FALSE(budget.has_room_for_submit(0)) << "3 used, 4 promised: nothing left for a submit";
+  const Reserved third = budget.reserve_submit(0);
+  EXPECT_FALSE(third.admission.granted);
+  EXPECT_FALSE(third.reservation.held());
+  EXPECT_EQ(third.admission.reason,
+            "request budget: the 4 call(s) left in this cycle are kept for the jobs already in Slurm and the submits "
+            "made");
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(budget.admit().granted) << "identify, release, cancel: call " << i;
+  EXPECT_FALSE(budget.admit().granted);
+  budget.begin_cycle();
+  EXPECT_TRUE(budget.has_room_for_submit(2)) << "a new cycle promises nothing yet";
+}
+
+TEST_F(RequestBudgetTest, CallsThatKeepAPromiseMakeNoRoomForMoreSubmits) {
+  RequestBudget budget(m_clock, BudgetLimits{6});
+  Reserved submit = budget.reserve_submit(2);
+  ASSERT_TRUE(submit.admission.granted);
+  submit.reservation.spend();
+  ASSERT_TRUE(budget.admit().granted) << "its identify";
+  ASSERT_TRUE(budget.admit().granted) << "its release";
+  EXPECT_TRUE(budget.has_room_for_submit(2)) << "3 used, nothing promised: one more submit and its 2";
+  EXPECT_FALSE(budget.has_room_for_submit(3));
+}
+
+TEST_F(RequestBudgetTest, ASubmitFitsACycleSmallerThanItsFollowUps) {
+  RequestBudget budget(m_clock, BudgetLimits{2});
+  Reserved reserved = budget.reserve_submit(2);
+  EXPECT_TRUE(reserved.admission.granted) << "a budget of 2 still lets a submit through, first in its cycle";
+  EXPECT_FALSE(budget.reserve_submit(2).admission.granted);
+}
+
+TEST_F(RequestBudgetTest, AnUnusedReservationGivesItsCallBackToItsOwnCycleOnly) {
+  RequestBudget budget(m_clock, BudgetLimits{10});
+  {
+    Reserved dropped = budget.reserve_submit(0);
+    ASSERT_TRUE(dropped.admission.granted);
+    EXPECT_EQ(budget.used_this_cycle(), 1);
+  }
+  EXPECT_EQ(budget.used_this_cycle(), 0) << "the step stopped before sending: the call is back";
+  Reserved old = budget.reserve_submit(0);
+  budget.begin_cycle();
+  ASSERT_TRUE(budget.admit().granted);
+  old.reservation = Reservation{};  // dropped unused, a cycle late
+  EXPECT_EQ(budget.used_this_cycle(), 1) << "a reservation of the last cycle takes nothing from this one";
+}
+
+TEST_F(RequestBudgetTest, AProbeReservedAndNotSentLetsTheNextCallProbe) {
+  RequestBudget budget(m_clock, BudgetLimits{100, milliseconds(1000), seconds(60), 2.0});
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(budget.admit().granted);
+    budget.record(Outcome::uncertain);
+  }
+  m_clock.advance(seconds(1));
+  {
+    Reserved probe = budget.reserve_submit(2);
+    ASSERT_TRUE(probe.admission.granted) << "the probe";
+    EXPECT_FALSE(budget.admit().granted) << "one probe at a time";
+  }
+  EXPECT_TRUE(budget.admit().granted) << "the reserved probe never went: another call probes";
+}
+
 TEST_F(RequestBudgetTest, RefusesLimitsThatCannotWork) {
   EXPECT_EQ(BudgetLimits{0}.check().error().message(), "request budget: calls_per_cycle 0 must be at least 1");
   EXPECT_EQ((BudgetLimits{10, milliseconds(0)}).check().error().message(),
@@ -153,6 +225,43 @@ TEST_F(RequestBudgetTest, TheClientSendsNothingWhileBackingOff) {
             "POST /slurm/v0.0.45/job/submit: not sent: request budget: backing off after 2 failed call(s) until "
             "2026-11-30T12:00:30Z");
   EXPECT_EQ(transport.requests().size(), 2u);
+}
+
+class NoTokens final : public TokenSource {
+ public:
+  Result<Credentials> credentials() override { return permanent("the token file cannot be read"); }
+  std::string describe() const override { return "no token"; }
+};
+
+// Through the client: a reserved submit is the one call the reservation took; a submit that
+// is not sent (no credentials) gives its reservation back.
+TEST_F(RequestBudgetTest, AReservedSubmitIsCountedOnceAndOneNotSentGivesItsCallBack) {
+  testing::FakeTransport transport;
+  testing::StaticTokenSource tokens;
+  transport.answer(HttpMethod::post, "/slurm/v0.0.45/job/submit", 200,
+                   R"({"job_id": 41, "errors": [], "warnings": []})");
+  RequestBudget budget(m_clock, BudgetLimits{10});
+  RestClientOptions options;
+  options.clock = &m_clock;
+  options.budget = &budget;
+  auto client = RestClient::create(transport, tokens, "v0.0.45", options);
+  ASSERT_TRUE(client.ok());
+  Reserved reserved = budget.reserve_submit(2);
+  ASSERT_TRUE(reserved.admission.granted);
+  const SubmitResult submit = (*client)->submit(testing::cpu_description(), std::move(reserved.reservation));
+  EXPECT_EQ(submit.outcome, Outcome::ok) << submit.message;
+  EXPECT_EQ(budget.used_this_cycle(), 1);
+  EXPECT_EQ(transport.requests().size(), 1u);
+
+  NoTokens no_tokens;
+  auto without = RestClient::create(transport, no_tokens, "v0.0.45", options);
+  ASSERT_TRUE(without.ok());
+  Reserved again = budget.reserve_submit(2);
+  ASSERT_TRUE(again.admission.granted);
+  EXPECT_EQ(budget.used_this_cycle(), 2);
+  EXPECT_EQ((*without)->submit(testing::cpu_description(), std::move(again.reservation)).outcome, Outcome::auth);
+  EXPECT_EQ(budget.used_this_cycle(), 1) << "nothing was sent: the call is back";
+  EXPECT_EQ(transport.requests().size(), 1u);
 }
 
 }  // namespace
