@@ -8,10 +8,10 @@
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/table.h"
+#include "journal/components.h"
 #include "journal/journal.h"
 #include "operations/job_views.h"
 #include "operations/record_json.h"
-#include "reconcile/components.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -86,7 +86,7 @@ int show_all(Context& context, journal::Journal& journal, bool json) {
 
 // The newest attempt's heterogeneous components (a plain job is one), as last journaled.
 void show_components(Context& context, const journal::AttemptRecord& attempt) {
-  const auto components = reconcile::parse_components(attempt.components);
+  const auto components = journal::parse_components(attempt.components);
   if (components.empty()) return;
   Table table({"COMPONENT", "SLURM JOB", "SLUID", "STATE", "REASON", "EXIT", "NODES", "START", "END"});
   for (const auto& c : components) {

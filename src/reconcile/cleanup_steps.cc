@@ -16,7 +16,7 @@
 
 #include "base/crash_point.h"
 #include "base/duration.h"
-#include "reconcile/components.h"
+#include "journal/components.h"
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
 #include "reconcile/steps.h"
@@ -31,7 +31,7 @@ using model::CleanupStep;
 // Whether the journaled records say Slurm may still hold something: a component whose last
 // state is not terminal, or none journaled at all.
 bool may_hold(const journal::AttemptRecord& attempt) {
-  const auto components = parse_components(attempt.components);
+  const auto components = journal::parse_components(attempt.components);
   if (components.empty()) return true;
   for (const auto& c : components) {
     if (!model::SlurmState::from_text(c.state).is_terminal()) return true;
@@ -64,7 +64,7 @@ bool take_news(Step& step, StepEnd& end) {
   const Verdict v = judge(entry->records, {}, std::nullopt, false);
   journal::AttemptChanges changes;
   changes.observed = true;
-  changes.components = components_json(entry->records);
+  changes.components = journal::components_json(entry->records);
   changes.slurm_state = v.slurm_state;
   end = step.update("", changes, {});
   if (end == StepEnd::next) step.attempt.components = *changes.components;
@@ -134,7 +134,8 @@ StepEnd clean_up(Step& step) {
     case CleanupStep::staging_pending: {
       // Removing from a vanished root finds nothing and would journal a removal that never was.
       if (step.storage_missing() || step.not_due("cleanup")) return StepEnd::wait;
-      if (Status removed = storage::remove_staging(dir); !removed.ok()) return step.storage_failed(removed.error(), "cleanup");
+      if (Status removed = storage::remove_staging(dir); !removed.ok())
+        return step.storage_failed(removed.error(), "cleanup");
       crash_point("cleanup.after_staging");
       return advance(step, CleanupStep::sealing, "credentials/ and scratch/ removed");
     }

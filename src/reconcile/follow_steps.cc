@@ -7,8 +7,8 @@
 
 #include "base/crash_point.h"
 #include "base/duration.h"
+#include "journal/components.h"
 #include "model/attempt_layout.h"
-#include "reconcile/components.h"
 #include "reconcile/elapsed_board.h"
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
@@ -32,7 +32,6 @@ bool gone_long_enough(const Step& step, const StatusEntry& entry) {
   return seen && step.services.clock.now() - *seen > 2 * step.services.settings.poll_interval;
 }
 
-
 // Pending since it was released (held submits) or identified (direct), as the ElapsedBoard
 // measures it (a step of our wall clock does not count).
 std::string pending_limit_problem(const Step& step) {
@@ -43,7 +42,6 @@ std::string pending_limit_problem(const Step& step) {
   if (!since || step.services.elapsed.since("pending:" + step.attempt.submit_token, *since) < limit) return {};
   return "pending for longer than TUNEPLANE_MAX_PENDING (" + format_duration(limit) + ")";
 }
-
 
 // The job's records say it is still in Slurm's hands (or its end is hidden until next poll).
 StepEnd follow_live(Step& step, const Verdict& v, const std::vector<model::JobSnapshot>& records) {
@@ -69,7 +67,7 @@ std::optional<ExitEvidence> exit_evidence(const Step& step) {
 journal::AttemptChanges observed_changes(const Verdict& v, const std::vector<model::JobSnapshot>& records) {
   journal::AttemptChanges changes;
   changes.observed = true;
-  if (!records.empty()) changes.components = components_json(records);
+  if (!records.empty()) changes.components = journal::components_json(records);
   changes.slurm_state = v.slurm_state;
   changes.slurm_reason = v.reason;
   return changes;
@@ -129,7 +127,7 @@ StepEnd follow(Step& step) {
   std::optional<Verdict> v;
   if (entry) {
     exit = exit_evidence(step);
-    v = judge(entry->records, parse_components(step.attempt.components), exit,
+    v = judge(entry->records, journal::parse_components(step.attempt.components), exit,
               step.attempt.state == AttemptState::running);
     if (!v->anomaly.empty()) {
       // Slurm ran it again under a new SLUID: cancel what Slurm has now.

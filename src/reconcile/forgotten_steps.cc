@@ -14,7 +14,7 @@
 //   4. a source that did not answer, or a slurmdbd that is behind (slurmctld's DBD agent queue
 //      still holds records, as diag shows): nothing is concluded; the search is tried again,
 //      spaced (retry_board.h), and said once.
-#include "reconcile/components.h"
+#include "journal/components.h"
 #include "reconcile/found_jobs.h"
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/steps.h"
@@ -31,7 +31,7 @@ constexpr std::string_view kRetryKey = "forgotten";
 // identify the receipt's id and the components of its heterogeneous job.
 std::vector<model::JobSnapshot> records_of(const Step& step, const slurm::SearchResult& search, bool& in_slurmctld) {
   const std::vector<std::uint32_t> ids =
-      component_ids(parse_components(step.attempt.components), step.attempt.slurm_job_id);
+      journal::component_ids(journal::parse_components(step.attempt.components), step.attempt.slurm_job_id);
   std::vector<model::JobSnapshot> records;
   for (const auto& match : search.matches) {
     const bool ours = std::find(ids.begin(), ids.end(), match.job.job_id) != ids.end() ||
@@ -89,9 +89,10 @@ std::string sources_asked(const slurm::SearchResult& search) {
 // The journal saw the job run: it was followed running, or a component was given nodes.
 bool journal_says_ran(const Step& step) {
   if (step.attempt.state == AttemptState::running) return true;
-  const auto components = parse_components(step.attempt.components);
-  return std::any_of(components.begin(), components.end(),
-                     [](const JournaledComponent& c) { return !c.nodes.empty() && c.nodes != "None assigned"; });
+  const auto components = journal::parse_components(step.attempt.components);
+  return std::any_of(components.begin(), components.end(), [](const journal::JournaledComponent& c) {
+    return !c.nodes.empty() && c.nodes != "None assigned";
+  });
 }
 
 // Nothing of the job is left anywhere and it never ran: the job goes on with a new attempt.
@@ -137,8 +138,8 @@ StepEnd conclude_forgotten(Step& step) {
   const std::vector<model::JobSnapshot> records = records_of(step, search, in_slurmctld);
   if (in_slurmctld) return step.retry_spaced(kRetryKey);  // slurmctld lists it after all
   if (!records.empty()) {
-    Verdict v =
-        judge(records, parse_components(step.attempt.components), exit, step.attempt.state == AttemptState::running);
+    Verdict v = judge(records, journal::parse_components(step.attempt.components), exit,
+                      step.attempt.state == AttemptState::running);
     if (model::is_final(v.state) && v.known) {
       v.holds_resources = false;  // slurmctld has let it go
       return end_attempt(step, v, observed_changes(v, records), exit ? "slurmdbd and exit.json" : "slurmdbd");

@@ -2,7 +2,7 @@
 // receipt's numeric id (every component must carry the attempt's tag, requeue off), then
 // release it when it was submitted held.
 #include "base/crash_point.h"
-#include "reconcile/components.h"
+#include "journal/components.h"
 #include "reconcile/found_jobs.h"
 #include "reconcile/retry_board.h"
 #include "reconcile/steps.h"
@@ -72,7 +72,7 @@ StepEnd identify(Step& step) {
   changes.identified = true;
   changes.sluid = job.leader_sluid;
   changes.het_job_id = components.front().het_job_id;
-  changes.components = components_json(components);
+  changes.components = journal::components_json(components);
   if (!read.release.empty()) changes.server_release = read.release;
   changes.dialect = read.dialect;
   StepEnd end = step.update("identified", changes, {{"components", std::to_string(components.size())}});

@@ -41,8 +41,8 @@ std::string state_text(const std::vector<model::JobSnapshot>& components) {
 }
 
 // Slurm would run it again, or did: the platform owns retries.
-std::string anomaly_of(const std::vector<model::JobSnapshot>& components, const std::vector<JournaledComponent>& before,
-                       bool was_running) {
+std::string anomaly_of(const std::vector<model::JobSnapshot>& components,
+                       const std::vector<journal::JournaledComponent>& before, bool was_running) {
   for (const auto& c : components) {
     if (c.restart_count > 0 || c.state.has(SlurmStateFlag::requeued) || c.state.has(SlurmStateFlag::requeue_hold)) {
       return "Slurm requeued " + component_name(c) + " (job " + std::to_string(c.job_id) + ", restart count " +
@@ -125,7 +125,7 @@ Verdict judge_exit(const ExitEvidence& exit) {
   return v;
 }
 
-Verdict judge(const std::vector<model::JobSnapshot>& components, const std::vector<JournaledComponent>& before,
+Verdict judge(const std::vector<model::JobSnapshot>& components, const std::vector<journal::JournaledComponent>& before,
               const std::optional<ExitEvidence>& exit, bool was_running) {
   Verdict v;
   v.slurm_state = state_text(components);

@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "base/result.h"
+#include "journal/components.h"
 #include "model/attempt_state.h"
 #include "model/job_snapshot.h"
-#include "reconcile/components.h"
 #include "storage/attempt_evidence.h"
 
 namespace tpslurm::reconcile {
@@ -50,7 +50,7 @@ struct Verdict {
 
 // `before`: what the journal holds of the components (SLUIDs, states); `was_running`: the
 // attempt was already journaled running.
-Verdict judge(const std::vector<model::JobSnapshot>& components, const std::vector<JournaledComponent>& before,
+Verdict judge(const std::vector<model::JobSnapshot>& components, const std::vector<journal::JournaledComponent>& before,
               const std::optional<ExitEvidence>& exit, bool was_running);
 
 // The verdict from exit.json alone (the job left slurmctld and slurmdbd has no record).

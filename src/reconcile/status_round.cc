@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "config/logging.h"
-#include "reconcile/components.h"
+#include "journal/components.h"
 #include "reconcile/journal_writer.h"
 #include "reconcile/status_board.h"
 #include "reconcile/step.h"
@@ -19,7 +19,7 @@ constexpr std::chrono::minutes kMetaEvery{1};
 
 struct Followed {
   AttemptRecord attempt;
-  std::vector<JournaledComponent> before;
+  std::vector<journal::JournaledComponent> before;
   std::vector<std::uint32_t> ids;
 };
 
@@ -31,8 +31,8 @@ std::vector<Followed> followed(Services& services) {
     // identify and release come first: they have their own reads.
     if (a.state == model::AttemptState::submitted && (a.identified_at.empty() || a.awaiting_release())) continue;
     Followed f{std::move(a), {}, {}};
-    f.before = parse_components(f.attempt.components);
-    f.ids = component_ids(f.before, f.attempt.slurm_job_id);
+    f.before = journal::parse_components(f.attempt.components);
+    f.ids = journal::component_ids(f.before, f.attempt.slurm_job_id);
     out.push_back(std::move(f));
   }
   return out;

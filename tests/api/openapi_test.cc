@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "api_fixture.h"
+#include "journal/components.h"
 #include "metrics/metrics.h"
-#include "reconcile/components.h"
 #include "support/journal_story.h"
 
 namespace tpslurm::api::testing {
@@ -98,7 +98,7 @@ class OpenApiTest : public ApiFixture {
     journal::AttemptChanges found;
     found.slurm_job_id = 4242;
     found.sluid = "s0123456789abc";
-    found.components = reconcile::components_json({snapshot});
+    found.components = journal::components_json({snapshot});
     found.found_by = "search";
     found.identified = true;
     found.released = true;

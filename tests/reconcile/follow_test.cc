@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "reconcile/components.h"
+#include "journal/components.h"
 #include "reconcile_fixture.h"
 #include "storage/layout.h"
 
@@ -143,7 +143,7 @@ TEST_F(FollowTest, AHetJobFailsWithTheFailedComponentsReason) {
   EXPECT_EQ(a.state, AttemptState::failed);
   EXPECT_EQ(a.exit_code, 2);
   EXPECT_NE(a.outcome_reason.find("component 1"), std::string::npos) << a.outcome_reason;
-  const auto components = parse_components(a.components);
+  const auto components = journal::parse_components(a.components);
   ASSERT_EQ(components.size(), 3u);
   EXPECT_EQ(components[1].state, "FAILED");
 }
@@ -267,8 +267,8 @@ TEST_F(FollowTest, AJobNoSourceKnowsIsLostWithTheEvidence) {
   identified.identified = true;
   ASSERT_TRUE(journal().update_attempt(key, AttemptState::submitted, identified, "identified", {}).ok());
   // Its batch step launched once: Slurm opened its output in the attempt's logs/.
-  tpslurm::testing::write_test_file(
-      storage::attempt_dir(settings.storage_root, "j1", 1) + "/logs/batch.out", "started\n");
+  tpslurm::testing::write_test_file(storage::attempt_dir(settings.storage_root, "j1", 1) + "/logs/batch.out",
+                                    "started\n");
   once();
   EXPECT_EQ(attempt("j1").state, AttemptState::submitted) << "one poll without the job is not yet gone";
   once();

@@ -8,7 +8,7 @@
 
 #include <thread>
 
-#include "reconcile/components.h"
+#include "journal/components.h"
 #include "support/eventually.h"
 
 namespace tpslurm::reconcile::testing {
@@ -47,7 +47,7 @@ TEST_F(EndToEndTest, ATwoPoolHeterogeneousJobRunsOnBothNodes) {
   submit("het", R"(["/bin/sh", "-c", "echo hello-from-$(hostname)-rank-$NODE_RANK"])", kTwoPools);
   start_serve();
   ASSERT_TRUE(closed_in("het", JobPhase::succeeded)) << "phase " << model::to_string(job("het").phase);
-  const auto components = parse_components(attempts("het").back().components);
+  const auto components = journal::parse_components(attempts("het").back().components);
   ASSERT_EQ(components.size(), 2u);
   EXPECT_EQ(components[0].nodes, "vm");
   EXPECT_EQ(components[1].nodes, "vm-emu");
@@ -79,8 +79,11 @@ TEST_F(EndToEndTest, ACancelWithGraceSignalsTheRunningJobThenKillsIt) {
   ASSERT_TRUE(eventually("grace", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
   // Slurm says running once the batch script runs; the program's trap is there only once it
   // has said so (a signal before it would end any program, under any runtime).
-  ASSERT_TRUE(tpslurm::testing::eventually([&] { return cli({"logs", "grace"}).out.find("ready") != std::string::npos; },
-                                           std::chrono::seconds(60)))
+  ASSERT_TRUE(tpslurm::testing::eventually(
+      [&] {
+        return cli({"logs", "grace"}).out.find("ready") != std::string::npos;
+      },
+      std::chrono::seconds(60)))
       << cli({"logs", "grace"}).out;
   const auto cancelled = cli({"cancel", "grace", "--grace", "3", "--reason", "end-to-end"});
   ASSERT_EQ(cancelled.exit_code, 0) << cancelled.err;

@@ -88,7 +88,7 @@ TEST(SlurmVerdictTest, RequeuesAndNewSluidsAreAnomalies) {
   requeued.restart_count = 1;
   EXPECT_FALSE(judge({requeued}, {}, std::nullopt, true).anomaly.empty());
   EXPECT_FALSE(judge({record(7, {"PENDING", "REQUEUED"})}, {}, std::nullopt, false).anomaly.empty());
-  JournaledComponent before;
+  journal::JournaledComponent before;
   before.job_id = 7;
   before.sluid = "sOLD";
   EXPECT_NE(judge({record(7, {"RUNNING"})}, {before}, std::nullopt, true).anomaly.find("SLUID"), std::string::npos);

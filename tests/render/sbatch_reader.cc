@@ -59,9 +59,8 @@ Result<int> to_int(const std::string& text) {
   }
 }
 
-}  // namespace
-
-Result<model::SubmitDescription> read_sbatch_directives(const std::string& script) {
+// The #SBATCH options of each component, component 0 first; "--name=value" as {name, value}.
+Result<std::vector<Options>> read_components(const std::string& script) {
   std::vector<Options> components(1);
   std::istringstream lines(script);
   std::string line;
@@ -86,57 +85,80 @@ Result<model::SubmitDescription> read_sbatch_directives(const std::string& scrip
     const auto first = line.find_first_not_of(" \t");
     if (first != std::string::npos && line[first] != '#') break;  // sbatch stops at the first command
   }
+  return components;
+}
 
-  model::SubmitDescription out;
-  const auto single = [](const Options& options, const std::string& name) -> std::string {
-    const auto range = options.equal_range(name);
-    return range.first == range.second ? "" : range.first->second;
-  };
-  const char* job_level[] = {"--job-name", "--comment",     "--chdir", "--output",    "--error", "--account",
-                             "--qos",      "--reservation", "--wckey", "--exclusive", "--time",  "--signal"};
-  for (std::size_t k = 0; k < components.size(); ++k) {
-    const Options& options = components[k];
-    for (const auto& [name, value] : options) {
-      if (options.count(name) != 1) return invalid_argument("component " + std::to_string(k) + " repeats " + name);
-    }
-    if (!options.contains("--no-requeue")) {
-      return invalid_argument("component " + std::to_string(k) + " lacks --no-requeue");
-    }
-    if (single(options, "--export") != "NONE") {
-      return invalid_argument("component " + std::to_string(k) + " lacks --export=NONE");
-    }
-    for (const char* name : job_level) {
-      if (options.contains(name) != components[0].contains(name) ||
-          single(options, name) != single(components[0], name)) {
-        return invalid_argument(std::string(name) + " differs in component " + std::to_string(k));
-      }
-    }
-    model::SubmitComponent component;
-    component.partition = single(options, "--partition");
-    component.constraint = single(options, "--constraint");
-    auto nodes = to_int(single(options, "--nodes"));
-    auto tasks = to_int(single(options, "--ntasks-per-node"));
-    auto cpus = to_int(single(options, "--cpus-per-task"));
-    if (!nodes.ok() || !tasks.ok() || !cpus.ok()) return invalid_argument("component " + std::to_string(k) + " sizes");
-    component.nodes = *nodes;
-    component.tasks_per_node = *tasks;
-    component.cpus_per_task = *cpus;
-    std::string mem = single(options, "--mem");
-    if (!mem.empty()) {
-      if (mem.back() != 'M') return invalid_argument("--mem without M: " + mem);
-      component.memory_mb = std::stoll(mem.substr(0, mem.size() - 1));
-    }
-    component.gres_per_node = single(options, "--gres");
-    out.components.push_back(component);
-    std::size_t known = 0;
-    for (const char* name : {"--partition", "--constraint", "--nodes", "--ntasks-per-node", "--cpus-per-task", "--mem",
-                             "--gres", "--no-requeue", "--export"}) {
-      known += options.count(name);
-    }
-    for (const char* name : job_level) known += options.count(name);
-    if (known != options.size()) return invalid_argument("component " + std::to_string(k) + " has unknown options");
+// The value of option `name`; "" when absent.
+std::string single(const Options& options, const std::string& name) {
+  const auto range = options.equal_range(name);
+  return range.first == range.second ? "" : range.first->second;
+}
+
+// Options every component must give alike.
+const char* const kJobLevel[] = {"--job-name", "--comment",     "--chdir", "--output",    "--error", "--account",
+                                 "--qos",      "--reservation", "--wckey", "--exclusive", "--time",  "--signal"};
+
+// Component `k`: its sizes and placement, after checking its options (each once, the required
+// ones, the job-level ones as in component 0, none unknown).
+Result<model::SubmitComponent> read_component(const std::vector<Options>& components, std::size_t k) {
+  const Options& options = components[k];
+  for (const auto& [name, value] : options) {
+    if (options.count(name) != 1) return invalid_argument("component " + std::to_string(k) + " repeats " + name);
   }
-  const Options& job = components[0];
+  if (!options.contains("--no-requeue")) {
+    return invalid_argument("component " + std::to_string(k) + " lacks --no-requeue");
+  }
+  if (single(options, "--export") != "NONE") {
+    return invalid_argument("component " + std::to_string(k) + " lacks --export=NONE");
+  }
+  for (const char* name : kJobLevel) {
+    if (options.contains(name) != components[0].contains(name) ||
+        single(options, name) != single(components[0], name)) {
+      return invalid_argument(std::string(name) + " differs in component " + std::to_string(k));
+    }
+  }
+  model::SubmitComponent component;
+  component.partition = single(options, "--partition");
+  component.constraint = single(options, "--constraint");
+  auto nodes = to_int(single(options, "--nodes"));
+  auto tasks = to_int(single(options, "--ntasks-per-node"));
+  auto cpus = to_int(single(options, "--cpus-per-task"));
+  if (!nodes.ok() || !tasks.ok() || !cpus.ok()) return invalid_argument("component " + std::to_string(k) + " sizes");
+  component.nodes = *nodes;
+  component.tasks_per_node = *tasks;
+  component.cpus_per_task = *cpus;
+  std::string mem = single(options, "--mem");
+  if (!mem.empty()) {
+    if (mem.back() != 'M') return invalid_argument("--mem without M: " + mem);
+    component.memory_mb = std::stoll(mem.substr(0, mem.size() - 1));
+  }
+  component.gres_per_node = single(options, "--gres");
+  std::size_t known = 0;
+  for (const char* name : {"--partition", "--constraint", "--nodes", "--ntasks-per-node", "--cpus-per-task", "--mem",
+                           "--gres", "--no-requeue", "--export"}) {
+    known += options.count(name);
+  }
+  for (const char* name : kJobLevel) known += options.count(name);
+  if (known != options.size()) return invalid_argument("component " + std::to_string(k) + " has unknown options");
+  return component;
+}
+
+// --signal=[B:]SIGNAL@SECONDS.
+Result<model::WarningSignal> read_signal(std::string text) {
+  model::WarningSignal signal;
+  signal.batch_only = text.rfind("B:", 0) == 0;
+  if (signal.batch_only) text = text.substr(2);
+  const auto at = text.find('@');
+  if (at == std::string::npos) return invalid_argument("--signal without @");
+  signal.signal = text.substr(0, at);
+  auto seconds = to_int(text.substr(at + 1));
+  if (!seconds.ok()) return seconds.error();
+  signal.seconds_before = *seconds;
+  return signal;
+}
+
+// The job-level fields of `out`, from component 0's options.
+Status read_job_level(const Options& job, model::SubmitDescription& out) {
   out.tag.name = single(job, "--job-name");
   out.tag.comment = single(job, "--comment");
   out.tag.working_directory = single(job, "--chdir");
@@ -153,18 +175,25 @@ Result<model::SubmitDescription> read_sbatch_directives(const std::string& scrip
     out.time_limit_minutes = *minutes;
   }
   if (job.contains("--signal")) {
-    std::string text = single(job, "--signal");
-    model::WarningSignal signal;
-    signal.batch_only = text.rfind("B:", 0) == 0;
-    if (signal.batch_only) text = text.substr(2);
-    const auto at = text.find('@');
-    if (at == std::string::npos) return invalid_argument("--signal without @");
-    signal.signal = text.substr(0, at);
-    auto seconds = to_int(text.substr(at + 1));
-    if (!seconds.ok()) return seconds.error();
-    signal.seconds_before = *seconds;
-    out.signal = signal;
+    auto signal = read_signal(single(job, "--signal"));
+    if (!signal.ok()) return signal.error();
+    out.signal = *signal;
   }
+  return ok_status();
+}
+
+}  // namespace
+
+Result<model::SubmitDescription> read_sbatch_directives(const std::string& script) {
+  auto components = read_components(script);
+  if (!components.ok()) return components.error();
+  model::SubmitDescription out;
+  for (std::size_t k = 0; k < components->size(); ++k) {
+    auto component = read_component(*components, k);
+    if (!component.ok()) return component.error();
+    out.components.push_back(*component);
+  }
+  if (Status job = read_job_level(components->front(), out); !job.ok()) return job.error();
   return out;
 }
 

@@ -53,8 +53,105 @@ bool wait_readable(int fd, int stop_fd) {
 }
 
 std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
+}
+
+// Reads more of the connection into `buffer`; false when the server stops, the peer closes or
+// the read fails.
+bool read_more(int fd, int stop_fd, std::string& buffer) {
+  char chunk[8192];
+  if (!wait_readable(fd, stop_fd)) return false;
+  const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
+  if (n <= 0) return false;
+  buffer.append(chunk, static_cast<std::size_t>(n));
+  return true;
+}
+
+// Reads until `buffer` holds a request's headers and returns where they end (at "\r\n\r\n");
+// npos when the connection is to be closed.
+std::size_t read_head(int fd, int stop_fd, std::string& buffer) {
+  std::size_t header_end;
+  while ((header_end = buffer.find("\r\n\r\n")) == std::string::npos) {
+    // A TLS ClientHello on this plain-HTTP port: answer in plain text, as a misconfigured
+    // server would, so the client's TLS handshake fails.
+    if (!buffer.empty() && buffer[0] == '\x16') {
+      write_all(fd, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      return std::string::npos;
+    }
+    if (!read_more(fd, stop_fd, buffer)) return std::string::npos;
+  }
+  return header_end;
+}
+
+// The request line and headers of `head` (header names lower-cased); no body.
+ReceivedRequest parse_head(const std::string& head, int connection) {
+  ReceivedRequest request;
+  request.connection = connection;
+  std::size_t line_end = head.find("\r\n");
+  const std::string request_line = head.substr(0, line_end);
+  const auto first_space = request_line.find(' ');
+  const auto second_space = request_line.find(' ', first_space + 1);
+  request.method = request_line.substr(0, first_space);
+  request.target = request_line.substr(first_space + 1, second_space - first_space - 1);
+  std::size_t position = line_end == std::string::npos ? head.size() : line_end + 2;
+  while (position < head.size()) {
+    std::size_t end = head.find("\r\n", position);
+    if (end == std::string::npos) end = head.size();
+    const std::string line = head.substr(position, end - position);
+    const auto colon = line.find(':');
+    if (colon != std::string::npos) {
+      std::string value = line.substr(colon + 1);
+      while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+      request.headers[lower(line.substr(0, colon))] = value;
+    }
+    position = end + 2;
+  }
+  return request;
+}
+
+std::string status_line(int status) {
+  return "HTTP/1.1 " + std::to_string(status) + " " + reason_phrase(status) + "\r\n";
+}
+
+// Carries out `action` on the connection; true when it stays open for the next request.
+bool perform(int fd, int stop_fd, const Action& action) {
+  switch (action.kind) {
+    case Action::Kind::reply: {
+      std::string response = status_line(action.status);
+      if (action.status != 304) {
+        response += "Content-Type: " + action.content_type + "\r\n";
+        response += "Content-Length: " + std::to_string(action.body.size()) + "\r\n";
+      }
+      if (!action.keep_alive) response += "Connection: close\r\n";
+      response += "\r\n";
+      if (action.status != 304) response += action.body;
+      return write_all(fd, response) && action.keep_alive;
+    }
+    case Action::Kind::close: return false;
+    case Action::Kind::reset: {
+      linger option{1, 0};
+      ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, sizeof option);
+      return false;
+    }
+    case Action::Kind::hang: {
+      // Until the client gives up (EOF) or the server stops.
+      char chunk[8192];
+      while (wait_readable(fd, stop_fd) && ::recv(fd, chunk, sizeof chunk, 0) > 0) {
+      }
+      return false;
+    }
+    case Action::Kind::truncate: {
+      std::string response = status_line(action.status);
+      response += "Content-Type: " + action.content_type + "\r\n";
+      response += "Content-Length: " + std::to_string(action.declared_length) + "\r\n\r\n";
+      response += action.body;
+      write_all(fd, response);
+      return false;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -159,68 +256,22 @@ void TestHttpServer::accept_loop() {
 
 void TestHttpServer::serve(int fd, int connection) {
   std::string buffer;
-  char chunk[8192];
   bool open = true;
   while (open) {
     // Read one request: headers, then Content-Length bytes of body.
-    std::size_t header_end;
-    while ((header_end = buffer.find("\r\n\r\n")) == std::string::npos) {
-      // A TLS ClientHello on this plain-HTTP port: answer in plain text, as a misconfigured
-      // server would, so the client's TLS handshake fails.
-      if (!buffer.empty() && buffer[0] == '\x16') {
-        write_all(fd, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-        ::close(fd);
-        return;
-      }
-      if (!wait_readable(fd, m_stop_pipe[0])) {
-        ::close(fd);
-        return;
-      }
-      const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
-      if (n <= 0) {
-        ::close(fd);
-        return;
-      }
-      buffer.append(chunk, static_cast<std::size_t>(n));
-    }
-    ReceivedRequest request;
-    request.connection = connection;
-    const std::string head = buffer.substr(0, header_end);
-    std::size_t line_end = head.find("\r\n");
-    const std::string request_line = head.substr(0, line_end);
-    const auto first_space = request_line.find(' ');
-    const auto second_space = request_line.find(' ', first_space + 1);
-    request.method = request_line.substr(0, first_space);
-    request.target = request_line.substr(first_space + 1, second_space - first_space - 1);
-    std::size_t position = line_end == std::string::npos ? head.size() : line_end + 2;
-    while (position < head.size()) {
-      std::size_t end = head.find("\r\n", position);
-      if (end == std::string::npos) end = head.size();
-      const std::string line = head.substr(position, end - position);
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) {
-        std::string value = line.substr(colon + 1);
-        while (!value.empty() && value.front() == ' ') value.erase(0, 1);
-        request.headers[lower(line.substr(0, colon))] = value;
-      }
-      position = end + 2;
-    }
+    const std::size_t header_end = read_head(fd, m_stop_pipe[0], buffer);
+    if (header_end == std::string::npos) break;
+    ReceivedRequest request = parse_head(buffer.substr(0, header_end), connection);
     std::size_t body_length = 0;
     if (auto it = request.headers.find("content-length"); it != request.headers.end()) {
       body_length = std::stoul(it->second);
     }
     buffer.erase(0, header_end + 4);
     while (buffer.size() < body_length) {
-      if (!wait_readable(fd, m_stop_pipe[0])) {
+      if (!read_more(fd, m_stop_pipe[0], buffer)) {
         ::close(fd);
         return;
       }
-      const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
-      if (n <= 0) {
-        ::close(fd);
-        return;
-      }
-      buffer.append(chunk, static_cast<std::size_t>(n));
     }
     request.body = buffer.substr(0, body_length);
     buffer.erase(0, body_length);
@@ -228,46 +279,7 @@ void TestHttpServer::serve(int fd, int connection) {
       std::lock_guard lock(m_mutex);
       m_requests.push_back(request);
     }
-
-    const Action action = m_handler(request);
-    switch (action.kind) {
-      case Action::Kind::reply: {
-        std::string response = "HTTP/1.1 " + std::to_string(action.status) + " " + reason_phrase(action.status) + "\r\n";
-        if (action.status != 304) {
-          response += "Content-Type: " + action.content_type + "\r\n";
-          response += "Content-Length: " + std::to_string(action.body.size()) + "\r\n";
-        }
-        if (!action.keep_alive) response += "Connection: close\r\n";
-        response += "\r\n";
-        if (action.status != 304) response += action.body;
-        open = write_all(fd, response) && action.keep_alive;
-        break;
-      }
-      case Action::Kind::close:
-        open = false;
-        break;
-      case Action::Kind::reset: {
-        linger option{1, 0};
-        ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, sizeof option);
-        open = false;
-        break;
-      }
-      case Action::Kind::hang:
-        // Until the client gives up (EOF) or the server stops.
-        while (wait_readable(fd, m_stop_pipe[0]) && ::recv(fd, chunk, sizeof chunk, 0) > 0) {
-        }
-        open = false;
-        break;
-      case Action::Kind::truncate: {
-        std::string response = "HTTP/1.1 " + std::to_string(action.status) + " " + reason_phrase(action.status) + "\r\n";
-        response += "Content-Type: " + action.content_type + "\r\n";
-        response += "Content-Length: " + std::to_string(action.declared_length) + "\r\n\r\n";
-        response += action.body;
-        write_all(fd, response);
-        open = false;
-        break;
-      }
-    }
+    open = perform(fd, m_stop_pipe[0], m_handler(request));
   }
   ::close(fd);
 }

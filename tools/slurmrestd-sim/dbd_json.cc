@@ -10,11 +10,6 @@ namespace tpslurm::sim {
 
 namespace {
 
-void no_val_field(JsonWriter& out, std::string_view name, std::int64_t number, bool set = true, bool infinite = false) {
-  out.key(name);
-  write_no_val(out, number, set, infinite);
-}
-
 // An array job's limits: {"max": {"running": {"tasks": 0}}} (no job here is an array).
 void write_array_limits(JsonWriter& out) {
   out.key("limits").begin_object().key("max").begin_object().key("running").begin_object();
@@ -170,21 +165,21 @@ void batch_step_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& 
   out.end_object();
 }
 
-// In the order and with the nulls of the records a real 22.05.8 slurmdbd answered
-// (tests/slurm/recorded/dbv0.0.38_jobs_*.json).
-void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster, std::int64_t now_s) {
-  auto string_or_null = [&](std::string_view name, const std::string& value) {
-    if (value.empty()) {
-      out.null_field(name);
-    } else {
-      out.str_field(name, value);
-    }
-  };
-  out.begin_object();
+// `name`: `value`, or null when `value` is empty.
+void string_or_null(JsonWriter& out, std::string_view name, const std::string& value) {
+  if (value.empty()) {
+    out.null_field(name);
+  } else {
+    out.str_field(name, value);
+  }
+}
+
+// A v0.0.38 record from "account" to "derived_exit_code": who, the array, the association.
+void write_dbd_owner_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
   out.str_field("account", job.account);
   out.key("comment").begin_object();
   out.null_field("administrator");
-  string_or_null("job", job.comment);
+  string_or_null(out, "job", job.comment);
   out.null_field("system");
   out.end_object();
   out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
@@ -203,6 +198,10 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   out.str_field("constraints", job.constraints);
   out.null_field("container");
   exit_v38(out, "derived_exit_code", job.derived_exit_status);
+}
+
+// A v0.0.38 record's `time` object.
+void write_dbd_time_v38(JsonWriter& out, const JobRecord& job, std::int64_t now_s) {
   out.key("time").begin_object();
   out.int_field("elapsed", elapsed_of(job, now_s));
   out.int_field("eligible", job.eligible_time);
@@ -219,6 +218,10 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   seconds_field(out, "total");
   seconds_field(out, "user");
   out.end_object();
+}
+
+// A v0.0.38 record from "exit_code" to "kill_request_user": flags, het ids, placement, size.
+void write_dbd_placement_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
   exit_v38(out, "exit_code", job.exit_status);
   if (job.allocated) {
     out.string_array_field("flags", std::vector<std::string_view>{"CLEAR_SCHEDULING", "STARTED_ON_BACKFILL"});
@@ -251,6 +254,10 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   } else {
     out.null_field("kill_request_user");
   }
+}
+
+// A v0.0.38 record from "reservation" on: state, the batch step, TRES, user, wckey.
+void write_dbd_outcome_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster, std::int64_t now_s) {
   // 22.05 dumps the reservation name through an integer parser: 0 when there is none.
   out.key("reservation").begin_object().int_field("id", 0).int_field("name", 0).end_object();
   out.key("state")
@@ -268,6 +275,16 @@ void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfi
   out.str_field("user", job.user_name);
   out.key("wckey").begin_object().str_field("wckey", job.wckey).empty_array_field("flags").end_object();
   out.str_field("working_directory", job.cwd);
+}
+
+// In the order and with the nulls of the records a real 22.05.8 slurmdbd answered
+// (tests/slurm/recorded/dbv0.0.38_jobs_*.json).
+void write_dbd_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster, std::int64_t now_s) {
+  out.begin_object();
+  write_dbd_owner_v38(out, job, cluster);
+  write_dbd_time_v38(out, job, now_s);
+  write_dbd_placement_v38(out, job, cluster);
+  write_dbd_outcome_v38(out, job, cluster, now_s);
   out.end_object();
 }
 

@@ -110,6 +110,11 @@ void write_errors_first(JsonWriter& out, const RequestContext& ctx, const Diagno
   write_meta(out, ctx);
 }
 
+void no_val_field(JsonWriter& out, std::string_view name, std::int64_t number, bool set, bool infinite) {
+  out.key(name);
+  write_no_val(out, number, set, infinite);
+}
+
 void write_no_val(JsonWriter& out, std::int64_t number, bool set, bool infinite) {
   out.begin_object();
   out.bool_field("set", set);

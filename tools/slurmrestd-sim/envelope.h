@@ -76,6 +76,8 @@ void write_errors_first(JsonWriter& out, const RequestContext& ctx, const Diagno
 
 // {"set": true, "infinite": false, "number": n} and friends (v0.0.4x NO_VAL structs).
 void write_no_val(JsonWriter& out, std::int64_t number, bool set = true, bool infinite = false);
+// "name": and write_no_val().
+void no_val_field(JsonWriter& out, std::string_view name, std::int64_t number, bool set = true, bool infinite = false);
 void write_no_val_double(JsonWriter& out, double number, bool set);
 
 }  // namespace tpslurm::sim

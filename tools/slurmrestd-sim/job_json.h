@@ -7,6 +7,9 @@
 // v0.0.38 follows 22.05.8's dump_job_info: plain integers with `null` for NO_VAL fields,
 // `job_state` a single word, raw wait statuses in `exit_code`, and no `job_resources`
 // key at all before allocation. Stateless functions.
+//
+// The v0.0.4x writer is job_json_v4x.cc, the v0.0.38 one job_json_v38.cc; job_json.cc holds
+// what both use.
 #pragma once
 
 #include <cstdint>
@@ -28,5 +31,8 @@ void write_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& c
 
 // "14-15" for a het job, "" otherwise.
 std::string het_job_id_set(const JobRecord& job);
+
+// The node the batch script runs on: the first allocated node; "" before allocation.
+std::string batch_host(const JobRecord& job);
 
 }  // namespace tpslurm::sim

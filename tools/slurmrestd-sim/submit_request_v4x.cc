@@ -5,6 +5,8 @@
 #include <boost/json/value.hpp>
 #include <cctype>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include "slurm_errors.h"
 #include "submit_fields.h"
@@ -26,15 +28,122 @@ bool string_field(const json::value& v, std::string& out) {
   return false;
 }
 
+// The JobRecord member a v0.0.4x string field sets ("script": script, ...); nullptr when
+// `key` is none of them.
+std::string* text_member(JobRecord& rec, const std::string& key) {
+  static const std::pair<std::string_view, std::string JobRecord::*> kTextFields[] = {
+      {"script", &JobRecord::script},
+      {"name", &JobRecord::name},
+      {"comment", &JobRecord::comment},
+      {"partition", &JobRecord::partition},
+      {"account", &JobRecord::account},
+      {"qos", &JobRecord::qos},
+      {"wckey", &JobRecord::wckey},
+      {"reservation", &JobRecord::reservation},
+      {"dependency", &JobRecord::dependency},
+      {"constraints", &JobRecord::constraints},
+      {"current_working_directory", &JobRecord::cwd},
+      {"standard_output", &JobRecord::std_out},
+      {"standard_error", &JobRecord::std_err},
+      {"standard_input", &JobRecord::std_in},
+  };
+  for (const auto& [name, member] : kTextFields) {
+    if (key == name) return &(rec.*member);
+  }
+  return nullptr;
+}
+
+// The read_*_field functions below each read the fields named in their comment: when `key` is
+// one of them they set `rec` from `v` and return what they expected ("string", "integer", ...)
+// if `v` is not that. They return nullptr when `v` was read and when `key` is not theirs.
+
+// The string fields, the environment and tres_per_node.
+const char* read_text_field(const std::string& key, const json::value& v, JobRecord& rec) {
+  if (std::string* member = text_member(rec, key)) return string_field(v, *member) ? nullptr : "string";
+  if (key == "environment") return parse_environment(v, rec.environment) ? nullptr : "list of strings";
+  if (key == "tres_per_node") {
+    std::string spec;
+    if (!string_field(v, spec)) return "string";
+    // slurm_get_next_tres() skips tokens that are not "gres/...": a bare "gpu:1" asks for nothing.
+    if (spec.rfind("gres/", 0) == 0) {
+      rec.tres_per_node = spec;
+      rec.gpus = gpu_count(spec);
+    }
+  }
+  return nullptr;
+}
+
+// requeue and hold.
+const char* read_flag_field(const std::string& key, const json::value& v, JobRecord& rec) {
+  if (key == "requeue") {
+    if (!v.is_bool()) return "boolean";
+    rec.requeue = v.get_bool();
+  } else if (key == "hold") {
+    if (!v.is_bool()) return "boolean";
+    rec.hold = v.get_bool();
+  }
+  return nullptr;
+}
+
+// cpus_per_task, tasks, nodes, minimum_nodes and maximum_nodes.
+const char* read_count_field(const std::string& key, const json::value& v, JobRecord& rec) {
+  if (key == "cpus_per_task") {
+    auto n = as_no_val(v);
+    if (!n) return "integer";
+    rec.cpus_per_task = *n > 0 ? static_cast<std::uint32_t>(*n) : 0;
+  } else if (key == "tasks") {
+    auto n = as_no_val(v);
+    if (!n) return "integer";
+    rec.tasks = *n > 0 ? static_cast<std::uint32_t>(*n) : 0;
+  } else if (key == "nodes") {
+    auto n = parse_nodes(v);
+    if (!n) return "node count";
+    rec.min_nodes = *n;
+    rec.nodes_requested = true;
+  } else if (key == "minimum_nodes") {
+    auto n = as_no_val(v);
+    if (!n) return "integer";
+    if (*n > 0) rec.min_nodes = static_cast<std::uint32_t>(*n);
+  } else if (key == "maximum_nodes") {
+    if (!as_no_val(v)) return "integer";
+    rec.nodes_requested = true;
+  }
+  return nullptr;
+}
+
+// memory_per_node, memory_per_cpu and time_limit.
+const char* read_limit_field(const std::string& key, const json::value& v, JobRecord& rec) {
+  if (key == "memory_per_node") {
+    auto mb = parse_memory(v);
+    if (!mb) return "memory size";
+    rec.mem_per_node_mb = *mb;
+  } else if (key == "memory_per_cpu") {
+    auto mb = parse_memory(v);
+    if (!mb) return "memory size";
+    rec.mem_per_cpu_mb = *mb;
+  } else if (key == "time_limit") {
+    std::int64_t limit = parse_time_limit(v);
+    if (limit < 0) return "time limit";
+    if (limit == 0) {
+      rec.time_limit_min.reset();
+    } else {
+      rec.time_limit_min = static_cast<std::uint32_t>(limit);
+    }
+  }
+  return nullptr;
+}
+
+// One known field of a v0.0.4x component; what it expected when `v` is not that, else nullptr.
+// Every other known field is accepted and has no effect on the simulated job.
+const char* read_field_v4x(const std::string& key, const json::value& v, JobRecord& rec) {
+  for (auto* read : {read_text_field, read_flag_field, read_count_field, read_limit_field}) {
+    if (const char* expected = read(key, v, rec)) return expected;
+  }
+  return nullptr;
+}
+
 bool parse_component_v4x(const json::object& obj, Dialect dialect, const std::string& path, JobRecord& rec,
                          Diagnostics& diag) {
-  auto fail = [&](const std::string& key, const json::value& v, const std::string& expected) {
-    diag.error(err::kRestFailParsing,
-               "Rejecting request. Failed to parse " + path + "/" + key + ": expected " + expected + " but got " +
-                   type_name(v),
-               "_parse_job_desc");
-    return false;
-  };
   for (const auto& kv : obj) {
     const std::string key(kv.key());
     const json::value& v = kv.value();
@@ -42,88 +151,13 @@ bool parse_component_v4x(const json::object& obj, Dialect dialect, const std::st
       diag.warn("Ignoring unknown field \"" + key + "\" of type " + type_name(v) + " in " + path, "_parse_job_desc");
       continue;
     }
-    if (key == "script") {
-      if (!string_field(v, rec.script)) return fail(key, v, "string");
-    } else if (key == "name") {
-      if (!string_field(v, rec.name)) return fail(key, v, "string");
-    } else if (key == "comment") {
-      if (!string_field(v, rec.comment)) return fail(key, v, "string");
-    } else if (key == "partition") {
-      if (!string_field(v, rec.partition)) return fail(key, v, "string");
-    } else if (key == "account") {
-      if (!string_field(v, rec.account)) return fail(key, v, "string");
-    } else if (key == "qos") {
-      if (!string_field(v, rec.qos)) return fail(key, v, "string");
-    } else if (key == "wckey") {
-      if (!string_field(v, rec.wckey)) return fail(key, v, "string");
-    } else if (key == "reservation") {
-      if (!string_field(v, rec.reservation)) return fail(key, v, "string");
-    } else if (key == "dependency") {
-      if (!string_field(v, rec.dependency)) return fail(key, v, "string");
-    } else if (key == "constraints") {
-      if (!string_field(v, rec.constraints)) return fail(key, v, "string");
-    } else if (key == "current_working_directory") {
-      if (!string_field(v, rec.cwd)) return fail(key, v, "string");
-    } else if (key == "standard_output") {
-      if (!string_field(v, rec.std_out)) return fail(key, v, "string");
-    } else if (key == "standard_error") {
-      if (!string_field(v, rec.std_err)) return fail(key, v, "string");
-    } else if (key == "standard_input") {
-      if (!string_field(v, rec.std_in)) return fail(key, v, "string");
-    } else if (key == "environment") {
-      if (!parse_environment(v, rec.environment)) return fail(key, v, "list of strings");
-    } else if (key == "requeue") {
-      if (!v.is_bool()) return fail(key, v, "boolean");
-      rec.requeue = v.get_bool();
-    } else if (key == "hold") {
-      if (!v.is_bool()) return fail(key, v, "boolean");
-      rec.hold = v.get_bool();
-    } else if (key == "tres_per_node") {
-      std::string spec;
-      if (!string_field(v, spec)) return fail(key, v, "string");
-      // slurm_get_next_tres() skips tokens that are not "gres/...": a bare "gpu:1" asks for nothing.
-      if (spec.rfind("gres/", 0) == 0) {
-        rec.tres_per_node = spec;
-        rec.gpus = gpu_count(spec);
-      }
-    } else if (key == "cpus_per_task") {
-      auto n = as_no_val(v);
-      if (!n) return fail(key, v, "integer");
-      rec.cpus_per_task = *n > 0 ? static_cast<std::uint32_t>(*n) : 0;
-    } else if (key == "tasks") {
-      auto n = as_no_val(v);
-      if (!n) return fail(key, v, "integer");
-      rec.tasks = *n > 0 ? static_cast<std::uint32_t>(*n) : 0;
-    } else if (key == "nodes") {
-      auto n = parse_nodes(v);
-      if (!n) return fail(key, v, "node count");
-      rec.min_nodes = *n;
-      rec.nodes_requested = true;
-    } else if (key == "minimum_nodes") {
-      auto n = as_no_val(v);
-      if (!n) return fail(key, v, "integer");
-      if (*n > 0) rec.min_nodes = static_cast<std::uint32_t>(*n);
-    } else if (key == "maximum_nodes") {
-      if (!as_no_val(v)) return fail(key, v, "integer");
-      rec.nodes_requested = true;
-    } else if (key == "memory_per_node") {
-      auto mb = parse_memory(v);
-      if (!mb) return fail(key, v, "memory size");
-      rec.mem_per_node_mb = *mb;
-    } else if (key == "memory_per_cpu") {
-      auto mb = parse_memory(v);
-      if (!mb) return fail(key, v, "memory size");
-      rec.mem_per_cpu_mb = *mb;
-    } else if (key == "time_limit") {
-      std::int64_t limit = parse_time_limit(v);
-      if (limit < 0) return fail(key, v, "time limit");
-      if (limit == 0) {
-        rec.time_limit_min.reset();
-      } else {
-        rec.time_limit_min = static_cast<std::uint32_t>(limit);
-      }
+    if (const char* expected = read_field_v4x(key, v, rec)) {
+      diag.error(err::kRestFailParsing,
+                 "Rejecting request. Failed to parse " + path + "/" + key + ": expected " + expected + " but got " +
+                     type_name(v),
+                 "_parse_job_desc");
+      return false;
     }
-    // Every other known field is accepted and has no effect on the simulated job.
   }
   return true;
 }

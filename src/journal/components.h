@@ -1,7 +1,7 @@
 // The attempt's `components` column: what was last journaled of each heterogeneous component
 // (a plain job is one component, offset 0) — its ids, state, reason, exit status, nodes and
-// times. Written at identify and whenever a poll sees a change; read by the status poll to
-// tell changed jobs from unchanged ones, and by `status`. Internal to reconcile/ and the CLI.
+// times. Written by the reconciler at identify and whenever a poll sees a change; read by the
+// status poll to tell changed jobs from unchanged ones, and by `status`. The column's one codec.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 #include "model/job_snapshot.h"
 
-namespace tpslurm::reconcile {
+namespace tpslurm::journal {
 
 struct JournaledComponent {
   int offset = 0;
@@ -35,4 +35,4 @@ std::vector<JournaledComponent> parse_components(const std::string& json);
 std::vector<std::uint32_t> component_ids(const std::vector<JournaledComponent>& components,
                                          std::optional<std::uint32_t> receipt_id);
 
-}  // namespace tpslurm::reconcile
+}  // namespace tpslurm::journal

@@ -1,10 +1,10 @@
-#include "reconcile/components.h"
+#include "journal/components.h"
 
 #include <boost/json.hpp>
 
 #include "base/clock.h"
 
-namespace tpslurm::reconcile {
+namespace tpslurm::journal {
 namespace {
 
 std::string time_text(const std::optional<TimePoint>& t) { return t ? format_utc(*t) : std::string(); }
@@ -76,4 +76,4 @@ std::vector<std::uint32_t> component_ids(const std::vector<JournaledComponent>& 
   return ids;
 }
 
-}  // namespace tpslurm::reconcile
+}  // namespace tpslurm::journal
