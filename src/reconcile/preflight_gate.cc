@@ -51,7 +51,15 @@ slurm::CallResult PreflightGate::check() {
   // about the token, so the next submit asks again rather than waiting for the next cycle; the
   // budget keeps those asks from reaching a server that is down.
   if (answer.outcome != slurm::Outcome::not_sent) m_answer = answer;
+  if (answer.ok()) m_told.clear();
   return answer;
+}
+
+bool PreflightGate::tell_once(const std::string& message) {
+  std::lock_guard lock(m_mutex);
+  if (message == m_told) return false;
+  m_told = message;
+  return true;
 }
 
 int PreflightGate::calls() const {

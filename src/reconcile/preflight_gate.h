@@ -27,6 +27,7 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "base/clock.h"
 #include "slurm/slurm_client.h"
@@ -45,6 +46,10 @@ class PreflightGate {
   std::optional<TimePoint> holding_until() const;
   // This cycle's pre-flight answer (running it if none is kept).
   slurm::CallResult check();
+  // Whether a failed pre-flight's `message` is news to log: true the first time, false while
+  // the same failure repeats (every prepared job of a sweep meets it), true again once a
+  // pre-flight has passed or the failure has changed.
+  bool tell_once(const std::string& message);
   int calls() const;
 
  private:
@@ -56,6 +61,7 @@ class PreflightGate {
   int m_unsettled = 0;  // unsettled submit answers in a row
   std::chrono::milliseconds m_hold{0};
   mutable std::optional<TimePoint> m_hold_until;
+  std::string m_told;  // the failure last logged; empty after a pre-flight passed
 };
 
 }  // namespace tpslurm::reconcile

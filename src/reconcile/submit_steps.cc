@@ -119,7 +119,9 @@ StepEnd send_submit(Step& step) {
   const slurm::CallResult preflight = step.services.preflight.check();
   if (!preflight.ok()) {
     step.result.look_again = std::chrono::seconds(5);
-    step.log(config::LogLevel::warn, "not submitting: pre-flight failed: " + preflight.message);
+    if (step.services.preflight.tell_once(preflight.message)) {
+      step.log(config::LogLevel::warn, "not submitting: pre-flight failed: " + preflight.message);
+    }
     return StepEnd::wait;
   }
   // The POST's call is taken before its intent is journaled: a submit the budget refuses

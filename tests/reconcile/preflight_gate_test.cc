@@ -77,6 +77,17 @@ TEST_F(PreflightGateTest, AnAnswerIsKeptForTheCycleButARefusalBeforeSendingIsAsk
   EXPECT_EQ(gate->calls(), 2);
 }
 
+// A failed pre-flight is logged once while it repeats (every prepared job of a sweep meets
+// it), and again once a pre-flight passed or the failure changed.
+TEST_F(PreflightGateTest, AFailureIsToldOnceWhileItRepeatsAndAgainAfterAPass) {
+  start("22.05.8", "v0.0.38", true);
+  EXPECT_TRUE(gate->tell_once("the token expired"));
+  EXPECT_FALSE(gate->tell_once("the token expired"));
+  EXPECT_TRUE(gate->tell_once("connection refused"));
+  ASSERT_TRUE(gate->check().ok());
+  EXPECT_TRUE(gate->tell_once("connection refused")) << "a pre-flight passed since it was told";
+}
+
 // The budget's back-off lets one call through as a probe once it has passed: that probe is the
 // pre-flight's read, even when an answer is kept for the cycle, never a submit's POST.
 TEST_F(PreflightGateTest, AfterTheBudgetsBackOffTheProbeIsThePreflightNotASubmit) {

@@ -1,0 +1,440 @@
+// burst_bench: a sweep from the platform — N LaunchRequests POSTed to `serve`'s API by C
+// clients at once — timed until every one is answered 201 and until every job is released in
+// Slurm, each next to T_raw: the time the same kind of slurmrestd takes to accept N raw POSTs
+// of the same held submit body from C connections, measured in the same run.
+//
+//   burst_bench [--sim PATH] [--serve PATH] [--jobs N] [--clients C] [--timeout S]
+//
+// Everything on loopback, against tools/slurmrestd-sim 26.05.3 (v0.0.45; --no-auth, a manual
+// clock: a released job stays pending), each part on a fresh simulator:
+//   a) T_raw: C threads, each on one reused connection, POST N/C copies of the held submit body
+//      the daemon sends for the sweep's first request (rendered here by the daemon's own
+//      renderer and encoded by its own v0.0.45 dialect);
+//   b) the sweep: the real `tuneplane-slurm serve` (a child process, its log in the temporary
+//      directory) on its defaults, the API on a unix socket; C client threads (a libcurl
+//      connection each, reused) POST the N requests, each under its own job_id, the same
+//      request otherwise. t_201 is when the last 201 came; t_released when the journal (read
+//      on a connection of the bench's own every 50 ms) shows every attempt released;
+//   c) for the sweep: the change feed's items per job (GET /v1/events, every page), journal
+//      bytes per job (page_count * page_size when serve has stopped), journal commits per
+//      attempt (SQLite's own counter, bench_support.h), Slurm jobs created (the simulator's
+//      count: N, no more) and serve's CPU seconds.
+// Goals (against the simulator): t_201 <= 5 T_raw, t_released <= 10 T_raw; <= 5 feed items and
+// <= 4 kB of journal per job; <= 2 commits per attempt; N Slurm jobs. Prints numbers and
+// whether each goal is met; asserts nothing.
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <boost/json.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/digest.h"
+#include "base/uuid.h"
+#include "bench_support.h"
+#include "cli/inputs.h"
+#include "config/settings_loader.h"
+#include "render/render_request.h"
+#include "slurm/dialect.h"
+#include "storage/layout.h"
+
+namespace {
+
+using namespace tpslurm;
+using namespace tpslurm::bench;
+using tpslurm::slurm::HttpMethod;
+using tpslurm::slurm::HttpRequest;
+namespace fs = std::filesystem;
+
+const std::string kImage = "image bytes of the burst bench runtime\n";
+const std::string kApiToken = "burst-bench-token-0123456789abcdef";
+// A well-formed token that never expires; the simulator runs with --no-auth.
+const std::string kSlurmJwt =
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjQxMDI0NDQ4MDAsImlhdCI6MTcwMDAwMDAwMCwic3VuIjoiYmVuY2gifQ."
+    "c3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3Nzc3M";
+
+struct Options {
+  std::string sim = default_simulator_path();
+  std::string serve =
+      (fs::read_symlink("/proc/self/exe").parent_path().parent_path().parent_path() / "src" / "tuneplane-slurm")
+          .string();
+  int jobs = 1000;
+  int clients = 16;
+  int timeout_s = 900;
+};
+
+double seconds_between(Steady::time_point from, Steady::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) die("cannot write " + path.string());
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+}
+
+std::string request_json(const std::string& job_id) {
+  return R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
+      "framework": {"name": "custom", "runtime_id": "custom-bench"}, "command": ["python", "train.py"],
+      "pools": [{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}],
+      "time_limit_minutes": 600}, "credentials": {"ingest_token": "ingest-)" +
+         job_id + R"("}})";
+}
+
+// The temporary directory of one sweep: catalogs, storage, state, secrets and serve's log.
+struct Site {
+  fs::path dir;
+  std::string sim_url;
+
+  // The environment `serve` runs with: its defaults but for where things are.
+  std::vector<std::string> environment() const {
+    return {"TUNEPLANE_STATE_DIR=" + (dir / "state").string(),
+            "TUNEPLANE_STORAGE_ROOT=" + (dir / "storage").string(),
+            "TUNEPLANE_RUNTIME_REGISTRY_FILE=" + (dir / "registry.json").string(),
+            "TUNEPLANE_GPU_SERIES_FILE=" + (dir / "gpu-series.json").string(),
+            "TUNEPLANE_INSTANCE=burst",
+            "TUNEPLANE_SLURM_PARTITION=debug",
+            "TUNEPLANE_SLURM_REST_URL=" + sim_url,
+            "TUNEPLANE_SLURM_REST_USER=bench",
+            "TUNEPLANE_SLURM_JWT_FILE=" + (dir / "slurm.jwt").string(),
+            "TUNEPLANE_API_LISTEN=unix:" + socket(),
+            "TUNEPLANE_API_TOKENS_FILE=" + (dir / "api-tokens").string(),
+            "TUNEPLANE_LOG_LEVEL=warn",
+            "HOME=" + dir.string()};
+  }
+  std::string socket() const { return (dir / "api.sock").string(); }
+  std::string journal() const { return (dir / "state/journal.db").string(); }
+};
+
+Site make_site(const std::string& sim_url) {
+  char pattern[] = "/tmp/burst_bench.XXXXXX";
+  if (::mkdtemp(pattern) == nullptr) die("mkdtemp failed");
+  Site site{pattern, sim_url};
+  write_file(site.dir / "storage/runtimes/bench.sqsh", kImage);
+  write_file(site.dir / "registry.json", R"({"runtimes": {"custom-bench": {"framework": "custom", "launcher": "srun",
+      "sqsh": {"path": "runtimes/bench.sqsh", "sha256": ")" +
+                                             sha256_hex(kImage) + R"("}}}})");
+  write_file(site.dir / "gpu-series.json", R"({"series": {}})");
+  write_file(site.dir / "slurm.jwt", kSlurmJwt + "\n");
+  write_file(site.dir / "api-tokens", "bench " + kApiToken + "\n");
+  return site;
+}
+
+// The held submit body `serve` would send for the sweep's first request.
+std::string held_submit_body(const Site& site) {
+  config::Environment env;
+  for (const auto& entry : site.environment()) {
+    const auto equals = entry.find('=');
+    env.emplace(entry.substr(0, equals), entry.substr(equals + 1));
+  }
+  auto loaded = config::load_settings(env, std::nullopt, config::current_process_options());
+  if (!loaded.ok()) die("settings: " + loaded.error().to_text());
+  const model::Settings& settings = loaded->settings;
+  auto catalogs = cli::load_catalogs(settings, "burst_bench");
+  if (!catalogs.ok()) die(catalogs.error().to_text());
+  const render::RenderCatalogs render_catalogs{catalogs->gpu_series, catalogs->runtimes};
+  const std::string job_id = "burst-0000";
+  auto rendered = render::render_request(
+      request_json(job_id), render_catalogs, settings,
+      storage::attempt_inputs(settings, job_id, 1, new_uuid(), settings.storage_root + "/credential"));
+  if (!rendered.ok()) die("render: " + rendered.error().to_text());
+  model::SubmitDescription description = rendered->attempt.submit;
+  description.hold = true;
+  auto body = slurm::make_dialect("v0.0.45")->encode_submit(description);
+  if (!body.ok()) die("encode: " + body.error().message());
+  return *body;
+}
+
+// C connections, each POSTing its share of `count` requests one after the other; returns the
+// seconds until the last answer. Dies on any answer but `expected`.
+double post_from_clients(const std::string& url, int clients, int count, int expected,
+                         const std::function<HttpRequest(int)>& request_of) {
+  std::atomic<int> failures = 0;
+  std::string first_failure;
+  std::mutex mutex;
+  const auto start = Steady::now();
+  std::vector<std::thread> threads;
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      slurm::CurlTransportOptions options;
+      options.url = url;
+      options.total_timeout = std::chrono::minutes(5);
+      auto transport = slurm::CurlTransport::create(options);
+      if (!transport.ok()) die(transport.error().message());
+      for (int i = c; i < count; i += clients) {
+        const slurm::HttpExchange answer = (*transport)->perform(request_of(i));
+        if (answer.delivery == slurm::Delivery::answered && answer.response.status == expected) continue;
+        if (failures++ == 0) {
+          std::lock_guard lock(mutex);
+          first_failure = request_of(i).target + ": HTTP " + std::to_string(answer.response.status) + " " +
+                          answer.detail + " " + answer.response.body.substr(0, 300);
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  const double seconds = seconds_between(start, Steady::now());
+  if (failures > 0) die(std::to_string(failures.load()) + " requests failed; the first: " + first_failure);
+  return seconds;
+}
+
+double raw_posts(const Options& options, const std::string& body) {
+  Simulator sim;
+  start_simulator(sim, options.sim, "26.05.3");
+  return post_from_clients(sim.url, options.clients, options.jobs, 200, [&](int) {
+    HttpRequest request;
+    request.method = HttpMethod::post;
+    request.target = "/slurm/v0.0.45/job/submit";
+    request.body = body;
+    request.headers = {
+        {"Content-Type", "application/json"}, {"X-SLURM-USER-NAME", "bench"}, {"X-SLURM-USER-TOKEN", kSlurmJwt}};
+    return request;
+  });
+}
+
+HttpRequest api_request(HttpMethod method, const std::string& target, std::string body = {}) {
+  HttpRequest request;
+  request.method = method;
+  request.target = target;
+  request.body = std::move(body);
+  request.headers = {{"Authorization", "Bearer " + kApiToken}, {"Content-Type", "application/json"}};
+  return request;
+}
+
+// `serve`, a child process of this one, logging to serve.log in the site's directory.
+class Serve {
+ public:
+  Serve(const std::string& binary, const Site& site) {
+    const std::string log = (site.dir / "serve.log").string();
+    m_pid = ::fork();
+    if (m_pid == 0) {
+      std::FILE* out = std::freopen(log.c_str(), "w", stdout);
+      if (out == nullptr || ::dup2(::fileno(stdout), 2) < 0) ::_exit(126);
+      std::vector<std::string> env = site.environment();
+      std::vector<char*> envp;
+      for (auto& entry : env) envp.push_back(entry.data());
+      envp.push_back(nullptr);
+      std::string program = binary;
+      std::string command = "serve";
+      char* argv[] = {program.data(), command.data(), nullptr};
+      ::execve(argv[0], argv, envp.data());
+      ::_exit(127);
+    }
+    if (m_pid < 0) die("fork failed");
+  }
+  ~Serve() { stop(); }
+  Serve(const Serve&) = delete;
+  Serve& operator=(const Serve&) = delete;
+
+  pid_t pid() const { return m_pid; }
+  void stop() {
+    if (m_pid <= 0) return;
+    ::kill(m_pid, SIGTERM);
+    int status = 0;
+    ::waitpid(m_pid, &status, 0);
+    m_pid = -1;
+  }
+
+ private:
+  pid_t m_pid = -1;
+};
+
+std::unique_ptr<slurm::CurlTransport> api_client(const Site& site) {
+  slurm::CurlTransportOptions options;
+  options.url = "unix:" + site.socket();
+  options.total_timeout = std::chrono::minutes(1);
+  auto transport = slurm::CurlTransport::create(options);
+  if (!transport.ok()) die(transport.error().message());
+  return std::move(*transport);
+}
+
+void wait_until_ready(const Site& site, const Serve& serve) {
+  auto client = api_client(site);
+  const auto deadline = Steady::now() + std::chrono::seconds(30);
+  while (Steady::now() < deadline) {
+    int status = 0;
+    if (::waitpid(serve.pid(), &status, WNOHANG) == serve.pid()) {
+      die("serve exited; its log: " + (site.dir / "serve.log").string());
+    }
+    if (fs::exists(site.socket()) && client->perform(api_request(HttpMethod::get, "/healthz")).response.status == 200) {
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  die("serve's API did not answer within 30 s; its log: " + (site.dir / "serve.log").string());
+}
+
+long long count_released(const std::string& journal) {
+  sqlite3* db = nullptr;
+  long long released = -1;
+  if (sqlite3_open_v2(journal.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_busy_timeout(db, 1000);
+    sqlite3_stmt* query = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM attempts WHERE released_at IS NOT NULL", -1, &query, nullptr) ==
+            SQLITE_OK &&
+        sqlite3_step(query) == SQLITE_ROW) {
+      released = sqlite3_column_int64(query, 0);
+    }
+    sqlite3_finalize(query);
+  }
+  sqlite3_close_v2(db);
+  return released;
+}
+
+long long journal_bytes(const std::string& journal) {
+  sqlite3* db = nullptr;
+  long long bytes = 0;
+  if (sqlite3_open_v2(journal.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    for (const char* pragma : {"PRAGMA page_count", "PRAGMA page_size"}) {
+      sqlite3_stmt* query = nullptr;
+      long long value = 0;
+      if (sqlite3_prepare_v2(db, pragma, -1, &query, nullptr) == SQLITE_OK && sqlite3_step(query) == SQLITE_ROW) {
+        value = sqlite3_column_int64(query, 0);
+      }
+      sqlite3_finalize(query);
+      bytes = bytes == 0 ? value : bytes * value;
+    }
+  }
+  sqlite3_close_v2(db);
+  return bytes;
+}
+
+// The change feed's items, every page.
+long long feed_items(const Site& site) {
+  auto client = api_client(site);
+  long long items = 0;
+  long long after = 0;
+  for (;;) {
+    const auto answer =
+        client->perform(api_request(HttpMethod::get, "/v1/events?limit=1000&after=" + std::to_string(after)));
+    if (answer.response.status != 200) die("GET /v1/events: HTTP " + std::to_string(answer.response.status));
+    const boost::json::object page = boost::json::parse(answer.response.body).as_object();
+    const auto count = static_cast<long long>(page.at("events").as_array().size());
+    const long long next = page.at("next").to_number<long long>();
+    items += count;
+    if (count == 0 || next == after) return items;
+    after = next;
+  }
+}
+
+struct Sweep {
+  double t_201 = 0;
+  double t_released = 0;
+  long long released = 0;
+  long long feed_items = 0;
+  long long journal_bytes = 0;
+  long long commits = 0;
+  long long slurm_jobs = 0;
+  double serve_cpu_s = 0;
+};
+
+// Waits until every attempt is released, or the timeout; returns the seconds from `start`.
+double wait_released(const Options& options, const Site& site, Steady::time_point start, long long& released) {
+  const auto deadline = start + std::chrono::seconds(options.timeout_s);
+  while (Steady::now() < deadline) {
+    released = count_released(site.journal());
+    if (released >= options.jobs) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return seconds_between(start, Steady::now());
+}
+
+Sweep sweep(const Options& options) {
+  Simulator sim;
+  start_simulator(sim, options.sim, "26.05.3");
+  const Site site = make_site(sim.url);
+  Serve serve(options.serve, site);
+  wait_until_ready(site, serve);
+  Sweep s;
+  const long long commits_before = journal_commits(site.journal());
+  const auto start = Steady::now();
+  s.t_201 = post_from_clients("unix:" + site.socket(), options.clients, options.jobs, 201, [](int i) {
+    char id[32];
+    std::snprintf(id, sizeof id, "burst-%04d", i);
+    return api_request(HttpMethod::post, "/v1/jobs", request_json(id));
+  });
+  s.t_released = wait_released(options, site, start, s.released);
+  s.commits = journal_commits(site.journal()) - commits_before;
+  s.feed_items = feed_items(site);
+  s.slurm_jobs = number_after(sim.call(HttpMethod::get, "/sim/stats"), "jobs_created");
+  s.serve_cpu_s = cpu_seconds_of(serve.pid());
+  serve.stop();
+  s.journal_bytes = journal_bytes(site.journal());
+  std::error_code ignored;
+  if (s.released >= options.jobs) fs::remove_all(site.dir, ignored);
+  return s;
+}
+
+const char* verdict(bool met) { return met ? "met" : "MISSED"; }
+
+void print(const Options& options, double t_raw, const Sweep& s) {
+  const double n = options.jobs;
+  std::printf("  a) T_raw: %d raw held POSTs from %d connections: %.2f s (%.0f POSTs/s)\n", options.jobs,
+              options.clients, t_raw, n / t_raw);
+  std::printf("  b) all %d answered 201 after %.2f s = %.1f T_raw  goal <= 5  %s\n", options.jobs, s.t_201,
+              s.t_201 / t_raw, verdict(s.t_201 <= 5 * t_raw));
+  std::printf("     %lld of %d released in Slurm after %.2f s = %.1f T_raw  goal <= 10  %s\n", s.released, options.jobs,
+              s.t_released, s.t_released / t_raw, verdict(s.released >= options.jobs && s.t_released <= 10 * t_raw));
+  std::printf("  c) change-feed items: %.2f per job  goal <= 5  %s\n", static_cast<double>(s.feed_items) / n,
+              verdict(static_cast<double>(s.feed_items) <= 5 * n));
+  std::printf("     journal: %s = %s per job  goal <= 4 kB  %s\n",
+              human_bytes(static_cast<double>(s.journal_bytes)).c_str(),
+              human_bytes(static_cast<double>(s.journal_bytes) / n).c_str(),
+              verdict(static_cast<double>(s.journal_bytes) <= 4000 * n));
+  std::printf("     journal commits: %lld = %.2f per attempt  goal <= 2  %s\n", s.commits,
+              static_cast<double>(s.commits) / n, verdict(static_cast<double>(s.commits) <= 2 * n));
+  std::printf("     Slurm jobs created: %lld  goal %d  %s\n", s.slurm_jobs, options.jobs,
+              verdict(s.slurm_jobs == options.jobs));
+  std::printf("     serve's CPU: %.2f s\n", s.serve_cpu_s);
+}
+
+Options parse_options(int argc, char** argv) {
+  Options options;
+  CLI::App app{"burst_bench: a sweep of LaunchRequests through serve's API, against raw POSTs", "burst_bench"};
+  app.add_option("--sim", options.sim, "the slurmrestd-sim binary");
+  app.add_option("--serve", options.serve, "the tuneplane-slurm binary");
+  app.add_option("--jobs", options.jobs, "requests in the sweep")->check(CLI::Range(1, 100000));
+  app.add_option("--clients", options.clients, "API clients (and raw connections)")->check(CLI::Range(1, 200));
+  app.add_option("--timeout", options.timeout_s, "seconds to wait for every release")->check(CLI::Range(1, 86400));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    std::exit(app.exit(error));
+  }
+  for (const auto& binary : {options.sim, options.serve}) {
+    if (!fs::exists(binary)) die(binary + " does not exist; build it or pass --sim / --serve");
+  }
+  return options;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options options = parse_options(argc, argv);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  std::printf("burst_bench: %d LaunchRequests from %d API clients through `serve` (its defaults), against\n",
+              options.jobs, options.clients);
+  std::printf("  slurmrestd-sim 26.05.3 (v0.0.45); T_raw measured on a fresh simulator in the same run\n");
+  const Site probe = make_site("http://127.0.0.1:1");
+  const std::string body = held_submit_body(probe);
+  std::error_code ignored;
+  fs::remove_all(probe.dir, ignored);
+  const double t_raw = raw_posts(options, body);
+  const Sweep s = sweep(options);
+  print(options, t_raw, s);
+  return 0;
+}
