@@ -5,7 +5,9 @@
 //   - slurmctld killed (SIGKILL) and started again while a job runs, another submitted meanwhile.
 //     slurmctld writes its state file a few seconds after a change: killed before that, it
 //     forgets a job it had just started and hands its id to the next submit (seen here). The
-//     test kills it only once the running job is in the state file, as a site's job would be.
+//     test kills it only once the running job is in the state file, as a site's job would be,
+//     and lets the job end only once slurmctld is back (an end slurmctld heard but had not saved
+//     when it was killed is lost with it: it recovers the job as running).
 // Each time: no job becomes lost or failed for the outage alone, nothing is submitted twice and
 // nothing blocks (a refused connection, or a slurmrestd whose slurmctld is gone, proves nothing
 // was created: the pre-flight keeps the submit back; a black-holed submit may block, and is then
@@ -176,7 +178,10 @@ TEST_F(OutageTest, AnswersBlackHoledThenSlowWhileJobsRunConvergeAfter) {
 }
 
 TEST_F(OutageTest, SlurmctldKilledWhileAJobRunsKeepsItThroughItsStateSave) {
-  submit("survivor", R"(["/bin/sh", "-c", "sleep 30; echo survived-the-controller"])");
+  // It runs until the test lets it end, after slurmctld is back: a job that ended before the
+  // kill would leave its end unsaved, and slurmctld would recover it as still running.
+  submit("survivor", R"(["/bin/sh", "-c",
+      "while [ ! -e \"$TMPDIR/go\" ]; do sleep 1; done; echo survived-the-controller"])");
   start_serve();
   ASSERT_TRUE(eventually("survivor", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
   ASSERT_TRUE(state_saved_after(std::filesystem::file_time_type::clock::now())) << "slurmctld never saved its state";
@@ -190,6 +195,8 @@ TEST_F(OutageTest, SlurmctldKilledWhileAJobRunsKeepsItThroughItsStateSave) {
   const auto started = local_slurm({"start", "slurmctld"});
   ASSERT_EQ(started.exit_code, 0) << started.err;
   expect_backed_off("slurmctld killed", before, after, 20);
+  EXPECT_EQ(attempts("survivor").back().state, AttemptState::running) << "it ran through the outage";
+  tpslurm::testing::write_test_file(attempts("survivor").back().attempt_dir + "/scratch/go", "");
   expect_closed_once("survivor");
   expect_closed_once("meanwhile");
   const auto logs = cli({"logs", "survivor"});

@@ -40,8 +40,8 @@
 #include <thread>
 #include <vector>
 
-#include "base/digest.h"
 #include "base/uuid.h"
+#include "bench_site.h"
 #include "bench_support.h"
 #include "cli/inputs.h"
 #include "config/settings_loader.h"
@@ -57,7 +57,6 @@ using tpslurm::slurm::HttpMethod;
 using tpslurm::slurm::HttpRequest;
 namespace fs = std::filesystem;
 
-const std::string kImage = "image bytes of the burst bench runtime\n";
 const std::string kApiToken = "burst-bench-token-0123456789abcdef";
 // A well-formed token that never expires; the simulator runs with --no-auth.
 const std::string kSlurmJwt =
@@ -76,23 +75,6 @@ struct Options {
 
 double seconds_between(Steady::time_point from, Steady::time_point to) {
   return std::chrono::duration<double>(to - from).count();
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) die("cannot write " + path.string());
-  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
-}
-
-std::string request_json(const std::string& job_id) {
-  return R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
-      "framework": {"name": "custom", "runtime_id": "custom-bench"}, "command": ["python", "train.py"],
-      "pools": [{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}],
-      "time_limit_minutes": 600}, "credentials": {"ingest_token": "ingest-)" +
-         job_id + R"("}})";
 }
 
 // The temporary directory of one sweep: catalogs, storage, state, secrets and serve's log.
@@ -121,14 +103,7 @@ struct Site {
 };
 
 Site make_site(const std::string& sim_url) {
-  char pattern[] = "/tmp/burst_bench.XXXXXX";
-  if (::mkdtemp(pattern) == nullptr) die("mkdtemp failed");
-  Site site{pattern, sim_url};
-  write_file(site.dir / "storage/runtimes/bench.sqsh", kImage);
-  write_file(site.dir / "registry.json", R"({"runtimes": {"custom-bench": {"framework": "custom", "launcher": "srun",
-      "sqsh": {"path": "runtimes/bench.sqsh", "sha256": ")" +
-                                             sha256_hex(kImage) + R"("}}}})");
-  write_file(site.dir / "gpu-series.json", R"({"series": {}})");
+  Site site{make_bench_site("burst_bench"), sim_url};
   write_file(site.dir / "slurm.jwt", kSlurmJwt + "\n");
   write_file(site.dir / "api-tokens", "bench " + kApiToken + "\n");
   return site;
@@ -149,7 +124,7 @@ std::string held_submit_body(const Site& site) {
   const render::RenderCatalogs render_catalogs{catalogs->gpu_series, catalogs->runtimes};
   const std::string job_id = "burst-0000";
   auto rendered = render::render_request(
-      request_json(job_id), render_catalogs, settings,
+      bench_request(job_id), render_catalogs, settings,
       storage::attempt_inputs(settings, job_id, 1, new_uuid(), settings.storage_root + "/credential"));
   if (!rendered.ok()) die("render: " + rendered.error().to_text());
   model::SubmitDescription description = rendered->attempt.submit;
@@ -365,7 +340,7 @@ Sweep sweep(const Options& options) {
   s.t_201 = post_from_clients("unix:" + site.socket(), options.clients, options.jobs, 201, [](int i) {
     char id[32];
     std::snprintf(id, sizeof id, "burst-%04d", i);
-    return api_request(HttpMethod::post, "/v1/jobs", request_json(id));
+    return api_request(HttpMethod::post, "/v1/jobs", bench_request(id));
   });
   s.t_released = wait_released(options, site, start, s.released);
   s.commits = journal_commits(site.journal()) - commits_before;

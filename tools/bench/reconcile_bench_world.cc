@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "base/digest.h"
+#include "bench_site.h"
 #include "cli/inputs.h"
 #include "render/render_request.h"
 #include "storage/job_credential.h"
@@ -14,15 +15,7 @@ namespace tpslurm::bench::reconcile_bench {
 
 namespace {
 
-const std::string kImage = "image bytes of the bench runtime\n";
 const std::string kHmacKey(32, 'k');
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) die("cannot write " + path.string());
-}
 
 }  // namespace
 
@@ -83,14 +76,7 @@ long long event_count(const std::string& journal_path) {
 
 World::World(const std::string& sim_binary, long long size) : m_size(size) {
   start_simulator(sim, sim_binary, "26.05.3");
-  char pattern[] = "/tmp/reconcile_bench.XXXXXX";
-  if (::mkdtemp(pattern) == nullptr) die("mkdtemp failed");
-  m_dir = pattern;
-  write_file(m_dir / "storage/runtimes/bench.sqsh", kImage);
-  write_file(m_dir / "registry.json", R"({"runtimes": {"custom-bench": {"framework": "custom", "launcher": "srun",
-        "sqsh": {"path": "runtimes/bench.sqsh", "sha256": ")" +
-                                          sha256_hex(kImage) + R"("}}}})");
-  write_file(m_dir / "gpu-series.json", R"({"series": {}})");
+  m_dir = make_bench_site("reconcile_bench");
   settings.instance = "rb";
   settings.storage_root = (m_dir / "storage").string();
   settings.state_dir = (m_dir / "state").string();
@@ -151,11 +137,7 @@ std::unique_ptr<reconcile::Controller> World::controller(slurm::SlurmClient& slu
 }
 
 void World::add_job(const std::string& job_id) {
-  const std::string request = R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
-        "framework": {"name": "custom", "runtime_id": "custom-bench"}, "command": ["python", "train.py"],
-        "pools": [{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}],
-        "time_limit_minutes": 600}, "credentials": {"ingest_token": "ingest-)" +
-                              job_id + R"("}})";
+  const std::string request = bench_request(job_id);
   const render::RenderCatalogs catalogs{m_catalogs.gpu_series, m_catalogs.runtimes};
   auto parsed = render::parse_request(request, catalogs, settings);
   if (!parsed.ok()) die(parsed.error().to_text());

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "base/digest.h"
+#include "bench_site.h"
 #include "bench_support.h"
 #include "cli/inputs.h"
 #include "config/logging.h"
@@ -66,7 +67,6 @@ using tpslurm::slurm::HttpExchange;
 using tpslurm::slurm::HttpMethod;
 using tpslurm::slurm::HttpRequest;
 
-const std::string kImage = "image bytes of the bench runtime\n";
 const std::string kHmacKey(32, 'k');
 
 double ms_between(Steady::time_point from, Steady::time_point to) {
@@ -78,13 +78,6 @@ double quantile(std::vector<double> values, double q) {
   std::sort(values.begin(), values.end());
   const auto at = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
   return values[std::min(at, values.size() - 1)];
-}
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) die("cannot write " + path.string());
 }
 
 struct Target {
@@ -177,14 +170,7 @@ class Observer {
 class Bench {
  public:
   Bench(const Target& target, model::SubmitMode mode, const std::string& instance) : m_target(target) {
-    char pattern[] = "/tmp/submit_bench.XXXXXX";
-    if (::mkdtemp(pattern) == nullptr) die("mkdtemp failed");
-    m_dir = pattern;
-    write_file(m_dir / "storage/runtimes/bench.sqsh", kImage);
-    write_file(m_dir / "registry.json", R"({"runtimes": {"custom-bench": {"framework": "custom", "launcher": "srun",
-        "sqsh": {"path": "runtimes/bench.sqsh", "sha256": ")" +
-                                            sha256_hex(kImage) + R"("}}}})");
-    write_file(m_dir / "gpu-series.json", R"({"series": {}})");
+    m_dir = make_bench_site("submit_bench");
     settings.instance = instance;
     settings.storage_root = (m_dir / "storage").string();
     settings.state_dir = (m_dir / "state").string();
@@ -226,11 +212,7 @@ class Bench {
   }
 
   void add_job(const std::string& job_id) {
-    const std::string request = R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
-        "framework": {"name": "custom", "runtime_id": "custom-bench"}, "command": ["true"],
-        "pools": [{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}],
-        "time_limit_minutes": 5}, "credentials": {"ingest_token": "ingest-)" +
-                                job_id + R"("}})";
+    const std::string request = bench_request(job_id, R"(["true"])", 5);
     const render::RenderCatalogs catalogs{m_catalogs.gpu_series, m_catalogs.runtimes};
     auto parsed = render::parse_request(request, catalogs, settings);
     if (!parsed.ok()) die(parsed.error().to_text());

@@ -9,6 +9,17 @@ std::string het_job_id_set(const JobRecord& job) {
   return std::to_string(job.het_job_id) + "-" + std::to_string(job.het_job_id + job.het_size - 1);
 }
 
+void write_tres_strings(JsonWriter& out, const JobRecord& job, std::uint64_t def_mem) {
+  out.str_field("tres_bind", "");
+  out.str_field("tres_freq", "");
+  out.str_field("tres_per_job", "");
+  out.str_field("tres_per_node", job.tres_per_node);
+  out.str_field("tres_per_socket", "");
+  out.str_field("tres_per_task", "");
+  out.str_field("tres_req_str", job.tres_string(def_mem));
+  out.str_field("tres_alloc_str", job.allocated ? job.tres_string(def_mem) : "");
+}
+
 std::string batch_host(const JobRecord& job) {
   if (!job.allocated) return "";
   std::vector<std::string> nodes = split_csv(job.nodes);

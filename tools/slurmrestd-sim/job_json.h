@@ -32,6 +32,9 @@ void write_job_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& c
 // "14-15" for a het job, "" otherwise.
 std::string het_job_id_set(const JobRecord& job);
 
+// "tres_bind" .. "tres_alloc_str", in the order both dialects write them (the same in each).
+void write_tres_strings(JsonWriter& out, const JobRecord& job, std::uint64_t def_mem_per_cpu_mb);
+
 // The node the batch script runs on: the first allocated node; "" before allocation.
 std::string batch_host(const JobRecord& job);
 

@@ -178,14 +178,7 @@ void write_job_v38_status(JsonWriter& out, const JobRecord& job, const ClusterCo
   }
   out.int_field("time_minimum", 0);
   out.null_field("threads_per_core");
-  out.str_field("tres_bind", "");
-  out.str_field("tres_freq", "");
-  out.str_field("tres_per_job", "");
-  out.str_field("tres_per_node", job.tres_per_node);
-  out.str_field("tres_per_socket", "");
-  out.str_field("tres_per_task", "");
-  out.str_field("tres_req_str", job.tres_string(def_mem));
-  out.str_field("tres_alloc_str", job.allocated ? job.tres_string(def_mem) : "");
+  write_tres_strings(out, job, def_mem);
   out.int_field("user_id", job.user_id);
   out.str_field("user_name", job.user_name);
   out.str_field("wckey", job.wckey);

@@ -361,14 +361,7 @@ void write_v4x_io_and_limits(JsonWriter& out, const JobRecord& job, const V4xVie
   }
   no_val_field(out, "time_minimum", 0);
   unset_field(out, "threads_per_core");
-  out.str_field("tres_bind", "");
-  out.str_field("tres_freq", "");
-  out.str_field("tres_per_job", "");
-  out.str_field("tres_per_node", job.tres_per_node);
-  out.str_field("tres_per_socket", "");
-  out.str_field("tres_per_task", "");
-  out.str_field("tres_req_str", job.tres_string(def_mem));
-  out.str_field("tres_alloc_str", job.allocated ? job.tres_string(def_mem) : "");
+  write_tres_strings(out, job, def_mem);
   out.int_field("user_id", job.user_id);
   out.str_field("user_name", job.user_name);
   out.int_field("maximum_switch_wait_time", 0);
