@@ -24,11 +24,13 @@
 // submit's identify and release) and for those of the submits granted before it in the cycle,
 // so that new jobs never take the calls that the jobs already in Slurm need. Those promised
 // calls are kept from submits only: any other call may take one (each it takes is one less
-// promised). The Reservation it returns stands for that one call: the submit passes
-// it to the client, which makes the call without asking again; dropped unused (the step stopped
-// before sending), it gives the call back to the cycle it came from. Time comes from the injected Clock: tests drive it
-// by hand and never sleep. A clock stepped back never stretches a back-off: no wait lasts
-// longer than the delay it was set to. Thread-safe.
+// promised). The Reservation it returns stands for that one call: the submit passes it to the
+// client, which makes the call without asking again; dropped unused (the step stopped before
+// sending), it gives the call back to the cycle it came from.
+//
+// Time comes from the injected Clock: tests drive it by hand and never sleep. A clock stepped
+// back never stretches a back-off: no wait lasts longer than the delay it was set to.
+// Thread-safe.
 #pragma once
 
 #include <chrono>
