@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include "storage/secret_key.h"
+
 namespace tpslurm::api {
 
 Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& settings, const model::Catalogs& catalogs,
@@ -19,9 +21,13 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   auto tokens = TokenStore::open(settings.api_tokens_file, ::geteuid());
   if (!tokens.ok()) return tokens.error();
   service->m_tokens = std::move(*tokens);
+  // The local key signs each new job's credential: read once, not for every POST.
+  auto key = storage::load_state_key(settings.state_dir);
+  if (!key.ok()) return key.error();
   service->m_readiness = std::make_unique<Readiness>(*service->m_journal, settings.journal_path, slurm);
-  service->m_routes = std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens,
-                                                            clock, slurm, service->m_readiness.get(), metrics});
+  service->m_routes =
+      std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens, clock, slurm,
+                                            service->m_readiness.get(), metrics, std::move(*key)});
   Routes* routes = service->m_routes.get();
   std::optional<ServerTls> tls;
   if (!settings.api_tls_cert.empty()) tls = ServerTls{settings.api_tls_cert, settings.api_tls_key};

@@ -27,6 +27,8 @@
 // handle() never throws. Not thread-safe: the server calls it from its one thread.
 #pragma once
 
+#include <string>
+
 #include "api/exchange.h"
 #include "api/readiness.h"
 #include "api/token_store.h"
@@ -47,6 +49,7 @@ struct RouteContext {
   slurm::SlurmClient* slurm = nullptr;  // none: resolve's adopt and lost answer 503
   Readiness* readiness = nullptr;       // none: /readyz answers 503
   metrics::Metrics* metrics = nullptr;  // serve's metrics; none: /metrics is 404
+  std::string hmac_key;                 // the local key, read once at start; empty: POST /v1/jobs fails
 };
 
 class Routes {

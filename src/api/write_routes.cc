@@ -47,7 +47,7 @@ Reply submit_job(RouteContext& context, const std::string& actor, std::string_vi
                        "the LaunchRequest has " + std::to_string(request.error().size()) + " problem(s)",
                        request.error());
   }
-  auto submitted = operations::submit_job(context.journal, context.settings, *request, actor);
+  auto submitted = operations::submit_job(context.journal, context.settings, *request, context.hmac_key, actor);
   if (!submitted.ok()) return error_from(submitted.error());
   if (submitted->outcome == model::SubmitOutcome::conflict) {
     return error_reply(409, "conflict", submitted->conflict);

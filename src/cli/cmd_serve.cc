@@ -20,9 +20,9 @@
 #include "base/file_system.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/deployment.h"
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
-#include "cli/deployment.h"
 #include "cli/slurm_connection.h"
 #include "config/logging.h"
 #include "journal/daemon_lock.h"
@@ -105,7 +105,7 @@ int run_serve(Context& context, bool once) {
   auto journal = context.open_journal(Context::Access::write, exit_code);
   if (!journal) return exit_code;
   if (Status same = check_deployment(*journal, *settings); !same.ok()) return context.fail(same.error());
-  auto key = storage::load_or_create_secret_key(settings->state_dir + "/hmac.key");
+  auto key = storage::load_state_key(settings->state_dir);
   if (!key.ok()) return context.fail(key.error());
   // The platform API, when its tokens are configured: it answers beside the reconciler and
   // stops after it, and serves the metrics the Slurm connection and the controller record.

@@ -12,6 +12,7 @@
 #include "cli/inputs.h"
 #include "journal/journal.h"
 #include "operations/submission.h"
+#include "storage/secret_key.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -49,7 +50,9 @@ int run_submit(Context& context, const SubmitOptions& options) {
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::write, exit_code);
   if (!journal) return exit_code;
-  auto submitted = operations::submit_job(*journal, *settings, *request);
+  auto key = storage::load_state_key(settings->state_dir);
+  if (!key.ok()) return context.fail(key.error());
+  auto submitted = operations::submit_job(*journal, *settings, *request, *key);
   if (!submitted.ok()) return context.fail(submitted.error());
   if (submitted->outcome == model::SubmitOutcome::conflict) {
     return context.fail(invalid_argument(submitted->conflict));

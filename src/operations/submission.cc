@@ -1,9 +1,7 @@
 #include "operations/submission.h"
 
 #include "base/digest.h"
-#include "base/file_system.h"
 #include "storage/job_credential.h"
-#include "storage/secret_key.h"
 
 namespace tpslurm::operations {
 namespace {
@@ -24,7 +22,8 @@ Result<Submitted> journaled(Result<model::SubmitOutcome> outcome, Submitted subm
 }  // namespace
 
 Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& settings,
-                             const model::LaunchRequest& request, std::string_view submitted_by) {
+                             const model::LaunchRequest& request, std::string_view hmac_key,
+                             std::string_view submitted_by) {
   Submitted submitted;
   submitted.request_sha256 = sha256_hex(request.canonical_json);
   journal::NewJob job{request.job_id, request.canonical_json, submitted.request_sha256, "", "", request.max_attempts};
@@ -33,11 +32,10 @@ Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& s
   // A known job: the journal decides the outcome; its credential is never touched again.
   if (existing->has_value()) return journaled(journal.add_job(job), submitted);
 
-  if (Status made = make_directories(settings.state_dir, 0700); !made.ok()) return made.error();
-  auto key = storage::load_or_create_secret_key(settings.state_dir + "/hmac.key");
-  if (!key.ok()) return key.error();
-  auto credential = storage::write_job_credential(settings.storage_root, request.job_id,
-                                                  request.ingest_token.value_or(""), *key, settings.storage_group);
+  if (hmac_key.empty()) return invalid_argument("no HMAC key to sign the job's credential with");
+  auto credential =
+      storage::write_job_credential(settings.storage_root, request.job_id, request.ingest_token.value_or(""),
+                                    std::string(hmac_key), settings.storage_group);
   if (!credential.ok()) return credential.error();
   job.credential_path = credential->path;
   job.credential_hmac = credential->hmac;

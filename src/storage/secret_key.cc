@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "base/file_system.h"
 #include "storage/atomic_file.h"
 
 namespace tpslurm::storage {
@@ -40,6 +41,11 @@ Result<std::string> load_or_create_secret_key(const std::string& path) {
   // Someone else created it first: theirs is the key.
   if (!written.ok() && written.error().kind() != ErrorKind::invalid_argument) return written.error();
   return load(path);
+}
+
+Result<std::string> load_state_key(const std::string& state_dir) {
+  if (Status made = make_directories(state_dir, 0700); !made.ok()) return made.error();
+  return load_or_create_secret_key(state_dir + "/hmac.key");
 }
 
 }  // namespace tpslurm::storage

@@ -12,4 +12,8 @@ namespace tpslurm::storage {
 
 Result<std::string> load_or_create_secret_key(const std::string& path);
 
+// The local key of a state directory: `state_dir` created (0700) if missing, then
+// load_or_create_secret_key(state_dir + "/hmac.key"). Read once per process by its users.
+Result<std::string> load_state_key(const std::string& state_dir);
+
 }  // namespace tpslurm::storage

@@ -3,9 +3,12 @@
 #include <sys/stat.h>
 
 #include <boost/json.hpp>
+#include <filesystem>
 #include <map>
 
 #include "api_fixture.h"
+#include "storage/job_credential.h"
+#include "storage/secret_key.h"
 
 namespace tpslurm::api::testing {
 namespace {
@@ -51,6 +54,22 @@ TEST_F(ApiJobsTest, SubmitIsCreatedThenUnchangedAndAnotherBodyIsAConflict) {
   struct stat info {};
   ASSERT_EQ(::stat((*jobs)[0].credential_path.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0400u);
+}
+
+// The local key is read once, when the API starts, not for every POST: a key file gone or
+// replaced afterwards changes nothing until the next start, and each credential's HMAC is
+// taken under the key of that start.
+TEST_F(ApiJobsTest, TheLocalKeyIsReadOnceAtStartNotForEveryPost) {
+  const std::string key_path = settings.state_dir + "/hmac.key";
+  auto key = storage::load_or_create_secret_key(key_path);
+  ASSERT_TRUE(key.ok()) << "the API created it at start: " << key.error().message();
+  std::filesystem::remove(key_path);
+  const auto created = call("POST", "/v1/jobs", kAliceToken, example_request());
+  ASSERT_EQ(created.status, 201) << created.body << created.error;
+  EXPECT_FALSE(std::filesystem::exists(key_path)) << "a POST read or created the key file";
+  auto job = open_journal()->job("ft-7f3c2a");
+  ASSERT_TRUE(job.ok() && job->has_value());
+  EXPECT_TRUE(storage::verify_job_credential({(*job)->credential_path, (*job)->credential_hmac}, *key).ok());
 }
 
 TEST_F(ApiJobsTest, AnInvalidRequestIs422WithEveryProblem) {

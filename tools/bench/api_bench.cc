@@ -57,6 +57,7 @@
 #include "model/catalogs.h"
 #include "model/launch_request.h"
 #include "operations/submission.h"
+#include "storage/secret_key.h"
 
 namespace {
 
@@ -168,7 +169,12 @@ void submit(Api& api, journal::Journal& journal, const std::string& body) {
   auto request = model::parse_launch_request(
       body, {api.catalogs->gpu_series, api.catalogs->runtimes, api.settings.runtime_profile});
   if (!request.ok()) die("the bench's LaunchRequest is refused: " + request.error().to_text());
-  auto done = operations::submit_job(journal, api.settings, *request, "bench");
+  static const std::string key = [&] {
+    auto loaded = storage::load_state_key(api.settings.state_dir);
+    if (!loaded.ok()) die("the local key: " + loaded.error().message());
+    return *loaded;
+  }();
+  auto done = operations::submit_job(journal, api.settings, *request, key, "bench");
   if (!done.ok()) die("submit: " + done.error().message());
 }
 

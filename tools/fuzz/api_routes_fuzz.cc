@@ -67,8 +67,9 @@ World& world() {
     auto tokens = api::TokenStore::open(tokens_path, ::geteuid());
     if (!tokens.ok()) fuzz::fail("cannot open the tokens file", tokens.error().message());
     out->tokens = std::move(*tokens);
-    out->routes = std::make_unique<api::Routes>(
-        api::RouteContext{*out->journal, out->settings, out->catalogs, *out->tokens, out->clock});
+    out->routes =
+        std::make_unique<api::Routes>(api::RouteContext{*out->journal, out->settings, out->catalogs, *out->tokens,
+                                                        out->clock, nullptr, nullptr, nullptr, std::string(32, 'k')});
     return out;
   }();
   return *w;
