@@ -23,10 +23,12 @@ Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clo
     c.tokens = std::make_unique<slurm::MeteredTokenSource>(std::move(c.tokens), *metrics);
   }
   slurm::BudgetLimits limits;
-  limits.calls_per_cycle = settings.request_budget;
+  limits.calls_per_second = settings.request_rate;
+  limits.floor_per_second = settings.request_rate_floor;
+  limits.slow_answer = settings.slow_answer;
   limits.initial_backoff = settings.backoff_initial;
   limits.max_backoff = settings.backoff_max;
-  if (budget == Budget::per_cycle) c.budget = std::make_unique<slurm::RequestBudget>(clock, limits);
+  if (budget == Budget::limited) c.budget = std::make_unique<slurm::RequestBudget>(clock, limits);
   slurm::RestClientOptions options;
   options.clock = &clock;
   options.budget = c.budget.get();

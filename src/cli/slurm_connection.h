@@ -27,13 +27,13 @@ struct SlurmConnection {
   std::unique_ptr<slurm::RestClient> client;
 };
 
-// `per_cycle`: the daemon's client, whose budget the controller starts again each cycle;
-// `none`: a client outside the cycles (the platform API's), with no budget to run out.
-enum class Budget { per_cycle, none };
+// `limited`: a client whose calls keep to the request budget (the call rate and the back-off,
+// slurm/request_budget.h), as the daemon's do; `none`: the platform API's, with no budget to run out.
+enum class Budget { limited, none };
 
 // `metrics`, when given, must outlive the connection.
 Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock,
-                                      metrics::Metrics* metrics = nullptr, Budget budget = Budget::per_cycle);
+                                      metrics::Metrics* metrics = nullptr, Budget budget = Budget::limited);
 
 // The invoking user's name (for the journal: who paused, resolved, restored), or "uid N".
 std::string operator_name();

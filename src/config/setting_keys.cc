@@ -56,7 +56,13 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_SUBMIT_MODE", "held",
      "held: every job is submitted held and released after its identity check (no copy can run before the journal "
      "holds it); direct: submitted runnable"},
-    {"TUNEPLANE_SLURM_REQUEST_BUDGET", "200", "calls to slurmrestd per poll cycle (1 to 100000)"},
+    {"TUNEPLANE_SLURM_REQUEST_RATE", "200",
+     "most calls to slurmrestd per second: the ceiling of the adaptive call rate (1 to 100000)"},
+    {"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "10",
+     "calls per second below which slow or failed answers never halve the rate (1 to 100000; at most the "
+     "ceiling)"},
+    {"TUNEPLANE_SLURM_SLOW_ANSWER", "1s",
+     "an answer from slurmrestd slower than this halves the call rate (1s to 10m)"},
     {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "1s",
      "after two calls in a row that find slurmrestd struggling or unreachable, the wait before the next "
      "one; doubled after each further failure"},

@@ -46,6 +46,16 @@ struct Value {
 
 std::string old_name(std::string_view key) { return std::string(kOldPrefix) + std::string(key.substr(kPrefix.size())); }
 
+// A setting that no longer exists and must not be ignored quietly (it limited what the daemon
+// does): what replaced it. An error, so that a site's limit is never dropped unnoticed.
+std::optional<std::string> retired_setting(std::string_view key) {
+  if (key == "TUNEPLANE_SLURM_REQUEST_BUDGET") {
+    return "is no longer read: the calls per poll cycle became TUNEPLANE_SLURM_REQUEST_RATE, calls per second; "
+           "set that to this value divided by the poll interval in seconds, and remove this line";
+  }
+  return std::nullopt;
+}
+
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 // Turns raw values into Settings, collecting problems.
@@ -200,12 +210,34 @@ std::optional<std::string> proxy_url(const std::string& value, std::string& targ
   return std::nullopt;
 }
 
-// How hard the daemon may press slurmrestd: calls per cycle, back-off after failures, the size
+// How fast the call rate may be, and how it adapts (slurm/request_budget.h).
+void apply_rate(Applier& apply, model::Settings& s, Problems& problems) {
+  const std::size_t before = problems.size();
+  apply.with("TUNEPLANE_SLURM_REQUEST_RATE",
+             [&](const std::string& v) { return integer_between(v, s.request_rate, "calls per second", 1, 100'000); });
+  apply.with("TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", [&](const std::string& v) {
+    return integer_between(v, s.request_rate_floor, "calls per second", 1, 100'000);
+  });
+  // A ceiling set below the default floor lowers the floor with it; a floor set above the
+  // ceiling is a contradiction.
+  if (problems.size() == before && s.request_rate_floor > s.request_rate) {
+    if (apply.has("TUNEPLANE_SLURM_REQUEST_RATE_FLOOR")) {
+      apply.bad("TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "the floor is above the ceiling (TUNEPLANE_SLURM_REQUEST_RATE " +
+                                                          std::to_string(s.request_rate) +
+                                                          "); lower it or raise the ceiling");
+    } else {
+      s.request_rate_floor = s.request_rate;
+    }
+  }
+  apply.with("TUNEPLANE_SLURM_SLOW_ANSWER", [&](const std::string& v) {
+    return duration_between(v, s.slow_answer, std::chrono::seconds(1), std::chrono::minutes(10));
+  });
+}
+
+// How hard the daemon may press slurmrestd: the call rate, back-off after failures, the size
 // of bulk queries (slurm/request_budget.h, slurm/bulk_state.h).
 void apply_limits(Applier& apply, model::Settings& s, Problems& problems) {
-  apply.with("TUNEPLANE_SLURM_REQUEST_BUDGET", [&](const std::string& v) {
-    return integer_between(v, s.request_budget, "calls per poll cycle", 1, 100'000);
-  });
+  apply_rate(apply, s, problems);
   const std::size_t before = problems.size();
   apply.with("TUNEPLANE_SLURM_BACKOFF_INITIAL", [&](const std::string& v) {
     return duration_between(v, s.backoff_initial, std::chrono::seconds(1), std::chrono::minutes(10));
@@ -492,10 +524,17 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
     }
   }
 
-  // Unknown keys and deprecated names, in both sources.
-  const auto look_at = [&](const std::string& key, const std::string& where) {
+  // Unknown keys, retired ones and deprecated names, in both sources.
+  const auto refuse_retired = [&](const std::string& key, const std::string& name, const std::string& value,
+                                  const std::string& where) {
+    auto retired = retired_setting(name);
+    if (retired)
+      problems.add(key, quote_value(value), *retired + (where == "environment" ? "" : " (set in " + where + ")"));
+    return retired.has_value();
+  };
+  const auto look_at = [&](const std::string& key, const std::string& value, const std::string& where) {
     if (starts_with(key, kPrefix)) {
-      if (find_setting_key(key) != nullptr) return;
+      if (find_setting_key(key) != nullptr || refuse_retired(key, key, value, where)) return;
       for (const auto tooling : kToolingPrefixes) {
         if (starts_with(key, tooling)) return;
       }
@@ -504,6 +543,7 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
       out.warnings.push_back(std::move(warning));
     } else if (starts_with(key, kOldPrefix)) {
       const std::string new_name = std::string(kPrefix) + key.substr(kOldPrefix.size());
+      if (refuse_retired(key, new_name, value, where)) return;
       if (find_setting_key(new_name) != nullptr) {
         out.warnings.push_back(key + " (" + where + ") is deprecated; use " + new_name);
       } else if (starts_with(key, "FORGE_SLURM_")) {
@@ -513,8 +553,8 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
       out.warnings.push_back(key + " (" + where + ") is not a tuneplane-slurm setting");
     }
   };
-  for (const auto& [key, value] : environment) look_at(key, "environment");
-  for (const auto& [key, value] : file_values) look_at(key, value.source);
+  for (const auto& [key, value] : environment) look_at(key, value, "environment");
+  for (const auto& [key, value] : file_values) look_at(key, value.text, value.source);
 
   std::map<std::string, Value> values;
   for (const auto& key : setting_keys()) {

@@ -86,9 +86,16 @@ struct Metrics::Impl {
                         .Help("the longest time since the status poll last saw a followed attempt, after each poll")
                         .Register(registry)
                         .Add({});
+  Gauge& request_rate = prometheus::BuildGauge()
+                            .Name("tuneplane_slurm_request_rate")
+                            .Help("the calls per second the request budget allows slurmrestd now (the adaptive rate)")
+                            .Register(registry)
+                            .Add({});
   Histogram& journal_commit = prometheus::BuildHistogram()
                                   .Name("tuneplane_journal_commit_duration_seconds")
-                                  .Help("time of the journal commit that served a write (the group of writes and its commit) on the writer thread")
+                                  .Help(
+                                      "time of the journal commit that served a write (the group of writes and its "
+                                      "commit) on the writer thread")
                                   .Register(registry)
                                   .Add({}, kCommitBuckets);
   std::atomic<std::int64_t> token_expiry{kNoExpiry};
@@ -127,6 +134,10 @@ void Metrics::count_submit_outcome(std::string_view outcome_class) {
 
 void Metrics::set_poll_lag(std::chrono::seconds lag) { m_impl->poll_lag.Set(static_cast<double>(lag.count())); }
 
+void Metrics::set_request_rate(int calls_per_second) {
+  m_impl->request_rate.Set(static_cast<double>(calls_per_second));
+}
+
 void Metrics::observe_journal_commit(std::chrono::nanoseconds took) {
   m_impl->journal_commit.Observe(std::chrono::duration<double>(took).count());
 }
@@ -147,8 +158,9 @@ Result<std::string> Metrics::render(const ScrapeGauges& gauges) const {
     {
       std::lock_guard lock(m_impl->server_mutex);
       if (!m_impl->rest_version.empty()) {
-        MetricFamily family = gauge_family("tuneplane_slurm_server_info",
-                                           "the Slurm release slurmrestd reported at start and the REST version in use");
+        MetricFamily family =
+            gauge_family("tuneplane_slurm_server_info",
+                         "the Slurm release slurmrestd reported at start and the REST version in use");
         add_sample(family, 1, {{"release", m_impl->slurm_release}, {"rest_version", m_impl->rest_version}});
         families.push_back(std::move(family));
       }

@@ -69,6 +69,8 @@ class Metrics {
   void count_submit_outcome(std::string_view outcome_class);
   // tuneplane_status_poll_lag_seconds: the status round's worst lag.
   void set_poll_lag(std::chrono::seconds lag);
+  // tuneplane_slurm_request_rate: the calls per second the request budget allows now.
+  void set_request_rate(int calls_per_second);
   // tuneplane_journal_commit_duration_seconds: per journal write on the daemon's writer thread,
   // the time of the (group) commit that served it.
   void observe_journal_commit(std::chrono::nanoseconds took);

@@ -60,7 +60,9 @@ struct Settings {
   std::chrono::seconds poll_interval{10};
 
   SubmitMode submit_mode = SubmitMode::held;
-  int request_budget = 200;  // calls to slurmrestd per poll cycle
+  int request_rate = 200;                       // most calls to slurmrestd per second: the adaptive rate's ceiling
+  int request_rate_floor = 10;                  // the adaptive rate is never halved below this
+  std::chrono::milliseconds slow_answer{1000};  // an answer slower than this halves the rate
   // Waiting after a failed call to slurmrestd: from the initial delay, growing up to the maximum.
   std::chrono::milliseconds backoff_initial{1000};
   std::chrono::milliseconds backoff_max{300000};

@@ -169,6 +169,7 @@ struct Controller::Impl {
       }
     } else {
       notice_changes();
+      if (parts.metrics != nullptr && parts.budget != nullptr) parts.metrics->set_request_rate(parts.budget->rate());
       if (now >= next_cycle) start_cycle(now);
       dispatch(now);
     }

@@ -1,11 +1,11 @@
 // Controller: runs the reconciler — the one owner of timers, back-off, the work queue, the
-// thread pool for blocking I/O, the request budget's cycles and the pre-flight before each
+// thread pool for blocking I/O, the request budget's windows and the pre-flight before each
 // cycle's submits (docs/architecture.md §2).
 //
 // Daemon mode (run()): a Boost.Asio event loop on the calling thread — which is also the
 // journal's only writer (JournalWriter) — and a small pool on which passes, the cycle's search
-// by tag and the periodic sweep run. Each poll interval a cycle starts: the budget's count
-// starts again, the next submit runs a pre-flight, one bulk status poll reads every attempt
+// by tag and the periodic sweep run. Each poll interval a cycle starts: the budget starts a
+// new window, the next submit runs a pre-flight, one bulk status poll reads every attempt
 // Slurm holds (status_round.h; the jobs it has news for get a pass as soon as it ends), one
 // batch search serves every attempt that needs one, every live job gets a pass, and on the
 // first cycle and every `sweep_every` after it the sweep and the retention run, after the

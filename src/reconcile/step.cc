@@ -40,11 +40,9 @@ bool Step::not_due(std::string_view what) {
 bool Step::budget_refuses() {
   const slurm::RequestBudget* budget = services.budget;
   if (budget == nullptr) return false;
-  if (auto until = budget->backing_off_until(); until && *until > services.clock.now()) {
-    look_again_at(*until);
-    return true;
-  }
-  return budget->used_this_cycle() >= budget->limits().calls_per_cycle;
+  const std::optional<TimePoint> until = budget->refused_until();
+  if (until) look_again_at(*until);
+  return until.has_value();
 }
 
 void Step::look_again_at(TimePoint when) {

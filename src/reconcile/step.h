@@ -57,9 +57,9 @@ struct Step {
   // the pass looks again when it is.
   bool not_due(std::string_view what);
   // Whether the request budget would refuse a call to Slurm now (it backs off, or this
-  // cycle's calls are spent): then the step waits with nothing journaled, looked at again when
-  // the back-off ends, else at the next cycle (which wakes every live job). Asked before every
-  // call a step makes, so that a refusal is never taken for Slurm's answer.
+  // second's calls are spent): then the step waits with nothing journaled, looked at again
+  // when the back-off or the second ends. Asked before every call a step makes, so that a
+  // refusal is never taken for Slurm's answer.
   bool budget_refuses();
   // The pass looks again at `when`, and at least every 5 s (a clock stepped back meanwhile).
   void look_again_at(TimePoint when);

@@ -59,17 +59,21 @@ StepEnd record_answer(Step& step, const slurm::SubmitResult& answer) {
 }
 
 // Whether submits are held off now, with no intent to journal and take back again: the request
-// budget backs off after failed calls, the pre-flight after answers that did not settle (looked
-// at again when that ends), or this cycle has no room left for a submit and its `follow_ups`
-// (the cycle's calls go first to the jobs already in Slurm; the next cycle wakes every job).
+// budget backs off after failed calls, the pre-flight after answers that did not settle, or
+// this second has no room left for a submit and its `follow_ups` (the calls go first to the
+// jobs already in Slurm). Each is looked at again when it ends.
 bool held_off(Step& step, int follow_ups) {
-  for (const auto until : {step.services.slurm.backing_off_until(), step.services.preflight.holding_until()}) {
+  std::optional<TimePoint> budget_until;
+  if (const slurm::RequestBudget* budget = step.services.budget; budget != nullptr) {
+    budget_until = budget->refused_submit_until(follow_ups);
+  }
+  for (const auto until :
+       {step.services.slurm.backing_off_until(), step.services.preflight.holding_until(), budget_until}) {
     if (!until || *until <= step.services.clock.now()) continue;
     step.look_again_at(*until);
     return true;
   }
-  const slurm::RequestBudget* budget = step.services.budget;
-  return budget != nullptr && !budget->has_room_for_submit(follow_ups);
+  return false;
 }
 
 // What prepare rendered in this pass, else the journaled request rendered again (the same

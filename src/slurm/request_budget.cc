@@ -7,10 +7,16 @@
 namespace tpslurm::slurm {
 
 Status BudgetLimits::check() const {
-  if (calls_per_cycle < 1) {
-    return invalid_argument("request budget: calls_per_cycle " + std::to_string(calls_per_cycle) +
+  if (calls_per_second < 1) {
+    return invalid_argument("request budget: calls_per_second " + std::to_string(calls_per_second) +
                             " must be at least 1");
   }
+  if (floor_per_second < 1) {
+    return invalid_argument("request budget: floor_per_second " + std::to_string(floor_per_second) +
+                            " must be at least 1");
+  }
+  if (slow_answer < std::chrono::milliseconds(1))
+    return invalid_argument("request budget: slow_answer must be at least 1 ms");
   if (initial_backoff < std::chrono::milliseconds(1))
     return invalid_argument("request budget: initial_backoff must be at least 1 ms");
   if (max_backoff < initial_backoff)
@@ -23,7 +29,12 @@ Status BudgetLimits::check() const {
   return ok_status();
 }
 
-RequestBudget::RequestBudget(const Clock& clock, BudgetLimits limits) : m_clock(clock), m_limits(limits) {}
+namespace {
+constexpr std::chrono::seconds kWindow{1};
+}  // namespace
+
+RequestBudget::RequestBudget(const Clock& clock, BudgetLimits limits)
+    : m_clock(clock), m_limits(limits), m_window_start(clock.now()), m_rate(limits.calls_per_second) {}
 
 bool RequestBudget::is_failure(Outcome outcome) {
   switch (outcome) {
@@ -39,20 +50,20 @@ bool RequestBudget::is_failure(Outcome outcome) {
 }
 
 Reservation::~Reservation() {
-  if (m_budget != nullptr) m_budget->give_back(m_cycle, m_follow_ups, m_probe);
+  if (m_budget != nullptr) m_budget->give_back(m_window, m_follow_ups, m_probe);
 }
 
 Reservation::Reservation(Reservation&& other) noexcept
     : m_budget(std::exchange(other.m_budget, nullptr)),
-      m_cycle(other.m_cycle),
+      m_window(other.m_window),
       m_follow_ups(other.m_follow_ups),
       m_probe(other.m_probe) {}
 
 Reservation& Reservation::operator=(Reservation&& other) noexcept {
   if (this != &other) {
-    if (m_budget != nullptr) m_budget->give_back(m_cycle, m_follow_ups, m_probe);
+    if (m_budget != nullptr) m_budget->give_back(m_window, m_follow_ups, m_probe);
     m_budget = std::exchange(other.m_budget, nullptr);
-    m_cycle = other.m_cycle;
+    m_window = other.m_window;
     m_follow_ups = other.m_follow_ups;
     m_probe = other.m_probe;
   }
@@ -61,10 +72,19 @@ Reservation& Reservation::operator=(Reservation&& other) noexcept {
 
 void RequestBudget::begin_cycle() {
   std::lock_guard lock(m_mutex);
+  m_window_start = m_clock.now() - kWindow;
+  roll_window(m_clock.now());
+}
+
+void RequestBudget::roll_window(TimePoint now) const {
+  if (now >= m_window_start && now - m_window_start < kWindow) return;
+  m_window_start = now;
   m_used = 0;
   m_promised = 0;
-  ++m_cycle;
+  ++m_window;
 }
+
+int RequestBudget::allowed() const { return std::max(1, static_cast<int>(m_rate)); }
 
 Admission RequestBudget::admit() {
   std::lock_guard lock(m_mutex);
@@ -75,70 +95,87 @@ Admission RequestBudget::admit() {
 
 Reserved RequestBudget::reserve_submit(int follow_ups) {
   std::lock_guard lock(m_mutex);
+  roll_window(m_clock.now());
   const int promise = promisable(follow_ups);
   Reserved reserved;
   const bool probe = m_until.has_value();
   reserved.admission = admit_locked(m_promised + promise);
   if (reserved.admission.granted) {
     m_promised += promise;
-    reserved.reservation = Reservation(this, m_cycle, promise, probe);
+    reserved.reservation = Reservation(this, m_window, promise, probe);
   }
   return reserved;
 }
 
-bool RequestBudget::has_room_for_submit(int follow_ups) const {
+std::optional<TimePoint> RequestBudget::refused_until() const { return refused_submit_until(-1); }
+
+// follow_ups < 0: a plain call, which may take a promised one.
+std::optional<TimePoint> RequestBudget::refused_submit_until(int follow_ups) const {
   std::lock_guard lock(m_mutex);
-  return m_used + m_promised + promisable(follow_ups) < m_limits.calls_per_cycle;
+  const TimePoint now = m_clock.now();
+  if (m_until && now < *m_until) return std::min(*m_until, now + delay_after(m_failures));
+  roll_window(now);
+  const int needed = follow_ups < 0 ? 0 : m_promised + promisable(follow_ups);
+  if (m_used + needed < allowed()) return std::nullopt;
+  return m_window_start + kWindow;
 }
 
-int RequestBudget::promisable(int follow_ups) const { return std::clamp(follow_ups, 0, m_limits.calls_per_cycle - 1); }
+int RequestBudget::promisable(int follow_ups) const { return std::clamp(follow_ups, 0, allowed() - 1); }
 
-void RequestBudget::give_back(long long cycle, int follow_ups, bool probe) {
+void RequestBudget::give_back(long long window, int follow_ups, bool probe) {
   std::lock_guard lock(m_mutex);
   if (probe) m_probe_in_flight = false;
-  if (cycle != m_cycle) return;
+  if (window != m_window) return;
   if (m_used > 0) --m_used;
   m_promised = std::max(0, m_promised - follow_ups);
 }
 
+std::optional<Admission> RequestBudget::backoff_refusal(TimePoint now) {
+  if (!m_until) return std::nullopt;
+  // A wait longer than the whole delay means the clock was stepped back since the failure:
+  // wait the delay from now, not until a time that lies hours ahead.
+  const std::chrono::milliseconds delay = delay_after(m_failures);
+  if (*m_until - now > delay) m_until = now + delay;
+  if (now < *m_until) {
+    return Admission{false,
+                     "request budget: backing off after " + std::to_string(m_failures) + " failed call(s) until " +
+                         format_utc(*m_until),
+                     m_until};
+  }
+  // Past the back-off: one probe goes; the rest wait for its outcome.
+  if (m_probe_in_flight) {
+    return Admission{
+        false, "request budget: a probe call after " + std::to_string(m_failures) + " failed call(s) is still out",
+        now + m_limits.initial_backoff};
+  }
+  return std::nullopt;
+}
+
 Admission RequestBudget::admit_locked(int room) {
-  if (m_until) {
-    const TimePoint now = m_clock.now();
-    // A wait longer than the whole delay means the clock was stepped back since the failure:
-    // wait the delay from now, not until a time that lies hours ahead.
-    const std::chrono::milliseconds delay = delay_after(m_failures);
-    if (*m_until - now > delay) m_until = now + delay;
-    if (now < *m_until) {
-      return {false,
-              "request budget: backing off after " + std::to_string(m_failures) + " failed call(s) until " +
-                  format_utc(*m_until),
-              m_until};
-    }
-    // Past the back-off: one probe goes; the rest wait for its outcome.
-    if (m_probe_in_flight) {
-      return {false,
-              "request budget: a probe call after " + std::to_string(m_failures) + " failed call(s) is still out",
-              now + m_limits.initial_backoff};
-    }
+  const TimePoint now = m_clock.now();
+  if (auto refused = backoff_refusal(now)) return *refused;
+  roll_window(now);
+  const int allowed_now = allowed();
+  if (m_used >= allowed_now) {
+    return {false, "request budget: all " + std::to_string(allowed_now) + " calls of this second are used",
+            m_window_start + kWindow};
   }
-  if (m_used >= m_limits.calls_per_cycle) {
-    return {false, "request budget: all " + std::to_string(m_limits.calls_per_cycle) + " calls of this cycle are used",
-            std::nullopt};
-  }
-  if (m_used + room >= m_limits.calls_per_cycle) {
+  if (m_used + room >= allowed_now) {
     return {false,
-            "request budget: the " + std::to_string(m_limits.calls_per_cycle - m_used) +
-                " call(s) left in this cycle are kept for the jobs already in Slurm and the submits made",
-            std::nullopt};
+            "request budget: the " + std::to_string(allowed_now - m_used) +
+                " call(s) left in this second are kept for the jobs already in Slurm and the submits made",
+            m_window_start + kWindow};
   }
   ++m_used;
   if (m_until) m_probe_in_flight = true;
   return {true, {}, std::nullopt};
 }
 
-void RequestBudget::record(Outcome outcome) {
+void RequestBudget::record(Outcome outcome, std::chrono::milliseconds took) {
   std::lock_guard lock(m_mutex);
   m_probe_in_flight = false;
+  const TimePoint now = m_clock.now();
+  adapt(is_failure(outcome) || took > m_limits.slow_answer, now);
   if (!is_failure(outcome)) {
     m_failures = 0;
     m_until.reset();
@@ -146,6 +183,21 @@ void RequestBudget::record(Outcome outcome) {
   }
   ++m_failures;
   if (m_failures >= m_limits.failures_before_backoff) m_until = m_clock.now() + delay_after(m_failures);
+}
+
+void RequestBudget::adapt(bool slow_or_failed, TimePoint now) {
+  const double ceiling = m_limits.calls_per_second;
+  const double floor = std::min(m_limits.floor_per_second, m_limits.calls_per_second);
+  if (!slow_or_failed) {
+    // A tenth of the ceiling for each second's worth of quick answers at the rate of now.
+    m_rate = std::min(ceiling, m_rate + std::max(1.0, ceiling / 10) / m_rate);
+    return;
+  }
+  // Once a second at most: the answers of calls that were already out say the same thing.
+  const bool halved_lately = m_last_halved && now >= *m_last_halved && now - *m_last_halved < kWindow;
+  if (halved_lately) return;
+  m_rate = std::max(floor, m_rate / 2);
+  m_last_halved = now;
 }
 
 std::chrono::milliseconds RequestBudget::delay_after(int failures) const {
@@ -156,9 +208,15 @@ std::chrono::milliseconds RequestBudget::delay_after(int failures) const {
   return std::chrono::milliseconds(static_cast<std::chrono::milliseconds::rep>(delay));
 }
 
-int RequestBudget::used_this_cycle() const {
+int RequestBudget::used_this_window() const {
   std::lock_guard lock(m_mutex);
+  roll_window(m_clock.now());
   return m_used;
+}
+
+int RequestBudget::rate() const {
+  std::lock_guard lock(m_mutex);
+  return allowed();
 }
 
 int RequestBudget::consecutive_failures() const {

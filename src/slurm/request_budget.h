@@ -1,10 +1,14 @@
-// RequestBudget: how many slurmrestd calls a controller may make per cycle, and how long it
+// RequestBudget: how many slurmrestd calls a controller may make per second, and how long it
 // must hold off after errors — so that a controller, however many jobs it follows and however
 // sick the server is, never floods slurmctld.
 //
-// Two rules, checked by admit() before every call:
-//   - per cycle at most `calls_per_cycle` calls; begin_cycle() (the controller, once per poll
-//     cycle) starts the count again;
+// Three rules, checked by admit() before every call:
+//   - the rate: at most rate() calls in each one-second window (a window starts with the first
+//     call after the last one ended; begin_cycle() starts one at once);
+//   - the rate adapts, as TCP's window does: it starts at the site's ceiling
+//     (`calls_per_second`), is halved (never below `floor_per_second`, at most once a second)
+//     by a call that failed or that took longer than `slow_answer`, and grows back by a tenth
+//     of the ceiling for each second's worth of calls answered quickly, never above it;
 //   - after `failures_before_backoff` calls in a row that failed in a way that says "the server
 //     is struggling or unreachable" (uncertain, not_sent, rejected_transient, auth), no call
 //     until a back-off delay has passed: `initial_backoff`, multiplied by `multiplier` after
@@ -19,18 +23,18 @@
 // byte left), so refusing is always safe.
 //
 // A new submit asks first, with reserve_submit(), before its intent is journaled (nothing is
-// journaled for a call that is not made, docs/architecture.md §4): the same two rules, and one
-// more — the cycle must have room for the submit, for the `follow_ups` calls it brings (a held
-// submit's identify and release) and for those of the submits granted before it in the cycle,
-// so that new jobs never take the calls that the jobs already in Slurm need. Those promised
-// calls are kept from submits only: any other call may take one (each it takes is one less
-// promised). The Reservation it returns stands for that one call: the submit passes it to the
-// client, which makes the call without asking again; dropped unused (the step stopped before
-// sending), it gives the call back to the cycle it came from.
+// journaled for a call that is not made, docs/architecture.md §4): the same rules, and one
+// more — the window must have room for the submit, for the `follow_ups` calls it brings (a
+// held submit's identify and release) and for those of the submits granted before it in the
+// window, so that new jobs never take the calls that the jobs already in Slurm need. Those
+// promised calls are kept from submits only: any other call may take one (each it takes is one
+// less promised). The Reservation it returns stands for that one call: the submit passes it to
+// the client, which makes the call without asking again; dropped unused (the step stopped
+// before sending), it gives the call back to the window it came from.
 //
 // Time comes from the injected Clock: tests drive it by hand and never sleep. A clock stepped
-// back never stretches a back-off: no wait lasts longer than the delay it was set to.
-// Thread-safe.
+// back never stretches a back-off or a window: no wait lasts longer than the delay it was set
+// to. Thread-safe.
 #pragma once
 
 #include <chrono>
@@ -45,14 +49,17 @@
 namespace tpslurm::slurm {
 
 struct BudgetLimits {
-  int calls_per_cycle = 200;
+  int calls_per_second = 200;  // the ceiling: the site's most calls in one second
   std::chrono::milliseconds initial_backoff{1000};
   std::chrono::milliseconds max_backoff{std::chrono::minutes(5)};
   double multiplier = 2.0;
   int failures_before_backoff = 2;  // failed calls in a row that start the back-off
+  int floor_per_second = 10;        // the rate is never halved below this (capped at the ceiling)
+  std::chrono::milliseconds slow_answer{std::chrono::seconds(2)};  // a call answered later halves the rate
 
-  // invalid_argument naming the field: calls_per_cycle < 1, initial_backoff < 1 ms,
-  // max_backoff < initial_backoff, multiplier < 1, failures_before_backoff < 1.
+  // invalid_argument naming the field: calls_per_second < 1, initial_backoff < 1 ms,
+  // max_backoff < initial_backoff, multiplier < 1, failures_before_backoff < 1,
+  // floor_per_second < 1, slow_answer < 1 ms.
   Status check() const;
 };
 
@@ -82,10 +89,10 @@ class Reservation {
 
  private:
   friend class RequestBudget;
-  Reservation(RequestBudget* budget, long long cycle, int follow_ups, bool probe)
-      : m_budget(budget), m_cycle(cycle), m_follow_ups(follow_ups), m_probe(probe) {}
+  Reservation(RequestBudget* budget, long long window, int follow_ups, bool probe)
+      : m_budget(budget), m_window(window), m_follow_ups(follow_ups), m_probe(probe) {}
   RequestBudget* m_budget = nullptr;
-  long long m_cycle = 0;
+  long long m_window = 0;
   int m_follow_ups = 0;  // the calls it promised to keep
   bool m_probe = false;  // taken as the back-off's one probe
 };
@@ -100,20 +107,26 @@ class RequestBudget {
   // `limits` must pass check(); `clock` must outlive the budget.
   RequestBudget(const Clock& clock, BudgetLimits limits);
 
+  // Starts a new window now (the controller, once per poll cycle; `reconcile --once` relies on
+  // it, as its cycles follow each other without waiting).
   void begin_cycle();
-  // Before a call: consumes one call of the cycle when granted.
+  // Before a call: consumes one call of the window when granted.
   Admission admit();
-  // Before a new submit's intent: admit(), but granted only while this cycle has room for the
-  // call, the calls promised so far and `follow_ups` more (fewer when the cycle has fewer
+  // Before a new submit's intent: admit(), but granted only while this window has room for the
+  // call, the calls promised so far and `follow_ups` more (fewer when the window has fewer
   // calls in all), which it then promises.
   Reserved reserve_submit(int follow_ups);
-  // Whether reserve_submit(follow_ups) would find room in this cycle now (back-off aside): a
-  // cheap look before a step does the work that precedes its reservation.
-  bool has_room_for_submit(int follow_ups) const;
-  // After a granted call, with what it amounted to.
-  void record(Outcome outcome);
+  // Empty when admit() would grant a call now; else when to look again (the back-off's end or
+  // the next window). The same for reserve_submit(follow_ups): a cheap look before a step does
+  // the work that precedes its call or reservation.
+  std::optional<TimePoint> refused_until() const;
+  std::optional<TimePoint> refused_submit_until(int follow_ups) const;
+  // After a granted call, with what it amounted to and how long its answer took.
+  void record(Outcome outcome, std::chrono::milliseconds took = {});
 
-  int used_this_cycle() const;
+  int used_this_window() const;
+  // Calls a window may have now: the adaptive rate, floor to ceiling.
+  int rate() const;
   int consecutive_failures() const;
   // While backing off: when the next probe may go.
   std::optional<TimePoint> backing_off_until() const;
@@ -125,20 +138,31 @@ class RequestBudget {
  private:
   friend class Reservation;
   std::chrono::milliseconds delay_after(int failures) const;
+  // Starts a new window when this one's second has passed (or the clock went back before it).
+  void roll_window(TimePoint now) const;
+  // The back-off's refusal, if any, with the lock held.
+  std::optional<Admission> backoff_refusal(TimePoint now);
   // admit()'s rules with the lock held; `room`: calls that must be left after this one.
   Admission admit_locked(int room);
-  // `follow_ups` as a submit may promise them: fewer when the cycle has fewer calls in all.
+  // `follow_ups` as a submit may promise them: fewer when the window has fewer calls in all.
   int promisable(int follow_ups) const;
-  // An unused reservation's call and promise, back to `cycle` if that is still the current
+  int allowed() const;  // calls in this window: the rate, at least 1
+  // The rate after an answer: halved by a slow or failed one, grown by a quick one.
+  void adapt(bool slow_or_failed, TimePoint now);
+  // An unused reservation's call and promise, back to `window` if that is still the current
   // one; a probe that never went lets the next call be one.
-  void give_back(long long cycle, int follow_ups, bool probe);
+  void give_back(long long window, int follow_ups, bool probe);
 
   const Clock& m_clock;
   const BudgetLimits m_limits;
   mutable std::mutex m_mutex;
-  int m_used = 0;
-  long long m_cycle = 0;  // begin_cycle() count: a reservation gives back only to its own cycle
-  int m_promised = 0;     // calls kept for the follow-ups of this cycle's submits
+  // The window, rolled by const looks too (mutable): its calls and promises start again.
+  mutable TimePoint m_window_start{};
+  mutable long long m_window = 0;  // a reservation gives back only to its own window
+  mutable int m_used = 0;
+  mutable int m_promised = 0;  // calls kept for the follow-ups of this window's submits
+  double m_rate = 0;           // calls per second now, floor to ceiling
+  std::optional<TimePoint> m_last_halved;
   int m_failures = 0;
   std::optional<TimePoint> m_until;
   bool m_probe_in_flight = false;

@@ -26,7 +26,9 @@ RestCaller::Sent RestCaller::perform(HttpRequest request, Reservation reserved) 
     }
   }
   request.headers = {{"X-SLURM-USER-NAME", credentials->user}, {"X-SLURM-USER-TOKEN", credentials->token}};
+  const auto started = std::chrono::steady_clock::now();
   sent.exchange = m_transport.perform(request);
+  sent.took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
   sent.received_at = m_clock.now();
   return sent;
 }
@@ -79,8 +81,8 @@ void RestCaller::fill(CallResult& result, const Sent& sent, const Classification
   result.message = reason.empty() ? std::string() : sent.label + ": " + reason;
 }
 
-void RestCaller::record(Outcome outcome) {
-  if (m_budget != nullptr) m_budget->record(outcome);
+void RestCaller::record(const Sent& sent, Outcome outcome) {
+  if (m_budget != nullptr) m_budget->record(outcome, sent.took);
 }
 
 void RestCaller::remember_release(const std::string& release) {

@@ -3,7 +3,7 @@
 //
 // send() asks the request budget for admission, fetches credentials and performs the
 // exchange; read() decodes the answer with the dialect, classifies it (outcome.h), records
-// the outcome with the budget, remembers the server release from `meta`, and fills the
+// the outcome and the answer's time with the budget, remembers the server release from `meta`, and fills the
 // caller's result. A call refused before sending (no budget: `not_sent`; no credentials:
 // `auth`) sends nothing. Owns nothing it is given; thread-safe (the release is guarded).
 #pragma once
@@ -32,10 +32,11 @@ class RestCaller {
 
   struct Sent {
     HttpExchange exchange;
-    std::string label;               // "GET /slurm/v0.0.45/job/12"
-    std::optional<Outcome> refused;  // set when nothing was sent: not_sent or auth
-    std::string refusal;             // why, for the message (never a secret)
-    TimePoint received_at;           // local clock, when the exchange ended
+    std::string label;                 // "GET /slurm/v0.0.45/job/12"
+    std::optional<Outcome> refused;    // set when nothing was sent: not_sent or auth
+    std::string refusal;               // why, for the message (never a secret)
+    TimePoint received_at;             // local clock, when the exchange ended
+    std::chrono::milliseconds took{};  // how long the exchange took (a steady clock's)
   };
 
   // `timeout` empty: the transport's own (HttpRequest::timeout). `reserved` held: the call
@@ -68,8 +69,8 @@ class RestCaller {
   // Sets outcome, status, message, release, errors and warnings of `result`. Does not record.
   void fill(CallResult& result, const Sent& sent, const Classification& classification, const ReplyBase* base,
             std::string_view dialect) const;
-  // Tells the budget what a sent call amounted to.
-  void record(Outcome outcome);
+  // Tells the budget what a sent call amounted to, and how long its answer took.
+  void record(const Sent& sent, Outcome outcome);
   void remember_release(const std::string& release);
   std::optional<SlurmRelease> release() const;
 
@@ -96,7 +97,7 @@ class RestCaller {
       }
     }
     const Classification classification = classify_read(sent.exchange, facts);
-    record(classification.outcome);
+    record(sent, classification.outcome);
     const ReplyBase* envelope = reply ? static_cast<const ReplyBase*>(&*reply) : (base ? &*base : nullptr);
     fill(result, sent, classification, envelope, codec.version());
     if (envelope != nullptr) remember_release(envelope->release);

@@ -68,11 +68,11 @@ ServerResult RestClient::detect() {
     if (m_caller.refused(result, sent, version)) return result;
     if (sent.exchange.delivery != Delivery::answered) {
       const Classification failed = classify_read(sent.exchange, {});
-      m_caller.record(failed.outcome);
+      m_caller.record(sent, failed.outcome);
       m_caller.fill(result, sent, failed, nullptr, version);
       return result;
     }
-    m_caller.record(sent.exchange.response.status >= 500 ? Outcome::uncertain : Outcome::ok);
+    m_caller.record(sent, sent.exchange.response.status >= 500 ? Outcome::uncertain : Outcome::ok);
     // A version the server does not serve answers 404; anything else (even an auth error)
     // proves the version is there.
     if (sent.exchange.response.status == 404) continue;
@@ -155,7 +155,7 @@ SubmitResult RestClient::submit(const model::SubmitDescription& description, Res
     }
   }
   const Classification classification = classify_submit(sent.exchange, facts);
-  m_caller.record(classification.outcome);
+  m_caller.record(sent, classification.outcome);
   m_caller.fill(result, sent, classification, reply ? &*reply : nullptr, codec->version());
   if (reply) {
     m_caller.remember_release(reply->release);
@@ -350,7 +350,7 @@ ReleaseResult RestClient::post_release(const Dialect& codec, std::uint32_t job_i
     }
   }
   const Classification classification = classify_update(sent.exchange, facts);
-  m_caller.record(classification.outcome);
+  m_caller.record(sent, classification.outcome);
   m_caller.fill(result, sent, classification, reply ? &*reply : nullptr, codec.version());
   if (reply) m_caller.remember_release(reply->release);
   result.already_ended = result.ok() && !facts.errors.empty();

@@ -1,9 +1,9 @@
 #include "config/settings_loader.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cctype>
-#include <unistd.h>
 
 #include "config/env_file.h"
 #include "config/setting_keys.h"
@@ -117,14 +117,15 @@ TEST(SettingsLoaderTest, TheEnvironmentWinsOverTheFile) {
 TEST(SettingsLoaderTest, OldForgeNamesWorkWithAWarning) {
   TempDir dir;
   testing::write_test_file(dir.file("tp.env"), "FORGE_SLURM_QOS=old\n");
-  const auto loaded = load({{"FORGE_SLURM_PARTITION", "gpu"}, {"FORGE_DEFAULT_FLEET_KIND", "slurm"}}, dir.file("tp.env"));
+  const auto loaded =
+      load({{"FORGE_SLURM_PARTITION", "gpu"}, {"FORGE_DEFAULT_FLEET_KIND", "slurm"}}, dir.file("tp.env"));
   ASSERT_TRUE(loaded.ok());
   EXPECT_EQ(loaded->settings.partition, "gpu");
   EXPECT_EQ(loaded->settings.qos, "old");
-  EXPECT_EQ(loaded->warnings, (std::vector<std::string>{
-                                  "FORGE_SLURM_PARTITION (environment) is deprecated; use TUNEPLANE_SLURM_PARTITION",
-                                  "FORGE_SLURM_QOS (" + dir.file("tp.env") +
-                                      ":1) is deprecated; use TUNEPLANE_SLURM_QOS"}));
+  EXPECT_EQ(loaded->warnings,
+            (std::vector<std::string>{
+                "FORGE_SLURM_PARTITION (environment) is deprecated; use TUNEPLANE_SLURM_PARTITION",
+                "FORGE_SLURM_QOS (" + dir.file("tp.env") + ":1) is deprecated; use TUNEPLANE_SLURM_QOS"}));
 }
 
 TEST(SettingsLoaderTest, NewNamesWinOverOldOnes) {
@@ -135,8 +136,9 @@ TEST(SettingsLoaderTest, NewNamesWinOverOldOnes) {
 TEST(SettingsLoaderTest, UnknownKeysAreWarnedAboutWithTheClosestName) {
   TempDir dir;
   testing::write_test_file(dir.file("tp.env"), "PARTITION=gpu\n");
-  const auto loaded = load({{"TUNEPLANE_SLURM_PARTITON", "gpu"}, {"TUNEPLANE_LOCAL_SLURM_CONF", "/x"},
-                            {"HOME", "/root"}}, dir.file("tp.env"));
+  const auto loaded =
+      load({{"TUNEPLANE_SLURM_PARTITON", "gpu"}, {"TUNEPLANE_LOCAL_SLURM_CONF", "/x"}, {"HOME", "/root"}},
+           dir.file("tp.env"));
   ASSERT_TRUE(loaded.ok());
   EXPECT_EQ(loaded->warnings,
             (std::vector<std::string>{"TUNEPLANE_SLURM_PARTITON (environment) is not a tuneplane-slurm setting; did "
@@ -181,9 +183,11 @@ TEST(SettingsLoaderTest, EveryBadValueIsOneLineWithKeyValueAndExpectation) {
             "TUNEPLANE_STORAGE_ROOT \"relative/path\": expected an absolute path\n"
             "TUNEPLANE_SLURM_TLS_VERIFY \"maybe\": expected 1 or 0\n"
             "TUNEPLANE_POLL_INTERVAL \"10\": expected a duration such as 10s, 5m, 1h or 1h30m (a unit is required) "
-            "(set in " + dir.file("tp.env") + ":1)\n"
-            "TUNEPLANE_LOG_LEVEL \"loud\": expected trace, debug, info, warn, error or off\n"
-            "TUNEPLANE_LOG_FORMAT \"xml\": expected text or json\n");
+            "(set in " +
+                dir.file("tp.env") +
+                ":1)\n"
+                "TUNEPLANE_LOG_LEVEL \"loud\": expected trace, debug, info, warn, error or off\n"
+                "TUNEPLANE_LOG_FORMAT \"xml\": expected text or json\n");
 }
 
 TEST(SettingsLoaderTest, ReadsTheConnectionSettings) {
@@ -233,22 +237,27 @@ TEST(SettingsLoaderTest, SubmitModeAndSlurmLimitsHaveTheirDefaults) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
   const model::Settings& s = loaded->settings;
   EXPECT_EQ(s.submit_mode, model::SubmitMode::held);
-  EXPECT_EQ(s.request_budget, 200);
+  EXPECT_EQ(s.request_rate, 200);
+  EXPECT_EQ(s.request_rate_floor, 10);
+  EXPECT_EQ(s.slow_answer, std::chrono::milliseconds(1000));
   EXPECT_EQ(s.backoff_initial, std::chrono::milliseconds(1000));
   EXPECT_EQ(s.backoff_max, std::chrono::milliseconds(300000));
   EXPECT_EQ(s.bulk_max_ids, 500u);
   EXPECT_EQ(s.bulk_max_url_bytes, 8000u);
   EXPECT_EQ(s.resolve_quiet_period, std::chrono::seconds(1800));
-  for (const char* key : {"TUNEPLANE_SUBMIT_MODE", "TUNEPLANE_SLURM_REQUEST_BUDGET", "TUNEPLANE_SLURM_BACKOFF_INITIAL",
-                          "TUNEPLANE_SLURM_BACKOFF_MAX", "TUNEPLANE_SLURM_BULK_MAX_IDS",
-                          "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES", "TUNEPLANE_RESOLVE_QUIET_PERIOD"}) {
+  for (const char* key :
+       {"TUNEPLANE_SUBMIT_MODE", "TUNEPLANE_SLURM_REQUEST_RATE", "TUNEPLANE_SLURM_REQUEST_RATE_FLOOR",
+        "TUNEPLANE_SLURM_SLOW_ANSWER", "TUNEPLANE_SLURM_BACKOFF_INITIAL", "TUNEPLANE_SLURM_BACKOFF_MAX",
+        "TUNEPLANE_SLURM_BULK_MAX_IDS", "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES", "TUNEPLANE_RESOLVE_QUIET_PERIOD"}) {
     EXPECT_EQ(loaded->sources.at(key), "default") << key;
   }
 }
 
 TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
   const auto loaded = load({{"TUNEPLANE_SUBMIT_MODE", "direct"},
-                            {"TUNEPLANE_SLURM_REQUEST_BUDGET", "100000"},
+                            {"TUNEPLANE_SLURM_REQUEST_RATE", "100000"},
+                            {"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "100000"},
+                            {"TUNEPLANE_SLURM_SLOW_ANSWER", "10m"},
                             {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "2s"},
                             {"TUNEPLANE_SLURM_BACKOFF_MAX", "1h"},
                             {"TUNEPLANE_SLURM_BULK_MAX_IDS", "1"},
@@ -257,7 +266,9 @@ TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
   const model::Settings& s = loaded->settings;
   EXPECT_EQ(s.submit_mode, model::SubmitMode::direct);
-  EXPECT_EQ(s.request_budget, 100000);
+  EXPECT_EQ(s.request_rate, 100000);
+  EXPECT_EQ(s.request_rate_floor, 100000);
+  EXPECT_EQ(s.slow_answer, std::chrono::minutes(10));
   EXPECT_EQ(s.backoff_initial, std::chrono::milliseconds(2000));
   EXPECT_EQ(s.backoff_max, std::chrono::milliseconds(3600000));
   EXPECT_EQ(s.bulk_max_ids, 1u);
@@ -270,31 +281,67 @@ TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
 TEST(SettingsLoaderTest, EveryBadSubmitModeOrLimitIsOneLine) {
   TempDir dir;
   testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES=999\n");
-  EXPECT_EQ(refusal({{"TUNEPLANE_SUBMIT_MODE", "Held"},
-                     {"TUNEPLANE_SLURM_REQUEST_BUDGET", "0"},
-                     {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "500ms"},
-                     {"TUNEPLANE_SLURM_BACKOFF_MAX", "2h"},
-                     {"TUNEPLANE_SLURM_BULK_MAX_IDS", "5001"},
-                     {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "8d"}},
-                    dir.file("tp.env")),
-            "TUNEPLANE_SLURM_REQUEST_BUDGET \"0\": expected calls per poll cycle from 1 to 100000\n"
-            "TUNEPLANE_SLURM_BACKOFF_INITIAL \"500ms\": expected a duration such as 10s, 5m, 1h or 1h30m\n"
-            "TUNEPLANE_SLURM_BACKOFF_MAX \"2h\": expected a duration from 1s to 1h\n"
-            "TUNEPLANE_SLURM_BULK_MAX_IDS \"5001\": expected job ids per bulk query from 1 to 5000\n"
-            "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES \"999\": expected bytes per bulk query target from 1000 to 65536 "
-            "(set in " + dir.file("tp.env") + ":1)\n"
-            "TUNEPLANE_SUBMIT_MODE \"Held\": expected held (every job is released only after its identity check) or "
-            "direct\n"
-            "TUNEPLANE_RESOLVE_QUIET_PERIOD \"8d\": expected a duration from 1s to 7d\n");
+  EXPECT_EQ(
+      refusal({{"TUNEPLANE_SUBMIT_MODE", "Held"},
+               {"TUNEPLANE_SLURM_REQUEST_RATE", "0"},
+               {"TUNEPLANE_SLURM_SLOW_ANSWER", "0s"},
+               {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "500ms"},
+               {"TUNEPLANE_SLURM_BACKOFF_MAX", "2h"},
+               {"TUNEPLANE_SLURM_BULK_MAX_IDS", "5001"},
+               {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "8d"}},
+              dir.file("tp.env")),
+      "TUNEPLANE_SLURM_REQUEST_RATE \"0\": expected calls per second from 1 to 100000\n"
+      "TUNEPLANE_SLURM_SLOW_ANSWER \"0s\": expected a duration from 1s to 10m\n"
+      "TUNEPLANE_SLURM_BACKOFF_INITIAL \"500ms\": expected a duration such as 10s, 5m, 1h or 1h30m\n"
+      "TUNEPLANE_SLURM_BACKOFF_MAX \"2h\": expected a duration from 1s to 1h\n"
+      "TUNEPLANE_SLURM_BULK_MAX_IDS \"5001\": expected job ids per bulk query from 1 to 5000\n"
+      "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES \"999\": expected bytes per bulk query target from 1000 to 65536 "
+      "(set in " +
+          dir.file("tp.env") +
+          ":1)\n"
+          "TUNEPLANE_SUBMIT_MODE \"Held\": expected held (every job is released only after its identity check) or "
+          "direct\n"
+          "TUNEPLANE_RESOLVE_QUIET_PERIOD \"8d\": expected a duration from 1s to 7d\n");
   for (const char* count : {"", "-1", "+5", "1.5", "12abc", " 7", "99999999999999999999"}) {
-    EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REQUEST_BUDGET", count}}),
-              "TUNEPLANE_SLURM_REQUEST_BUDGET " + model::quote_value(count) +
-                  ": expected calls per poll cycle from 1 to 100000\n")
+    EXPECT_EQ(
+        refusal({{"TUNEPLANE_SLURM_REQUEST_RATE", count}}),
+        "TUNEPLANE_SLURM_REQUEST_RATE " + model::quote_value(count) + ": expected calls per second from 1 to 100000\n")
         << count;
   }
   EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_BACKOFF_INITIAL", "0s"}, {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "0s"}}),
             "TUNEPLANE_SLURM_BACKOFF_INITIAL \"0s\": expected a duration from 1s to 10m\n"
             "TUNEPLANE_RESOLVE_QUIET_PERIOD \"0s\": expected a duration from 1s to 7d\n");
+}
+
+// The floor of the adaptive rate is at most its ceiling: a ceiling set below the default floor
+// takes the floor down with it; a floor set above the ceiling is refused.
+TEST(SettingsLoaderTest, TheRateFloorIsNeverAboveTheCeiling) {
+  const auto low = load({{"TUNEPLANE_SLURM_REQUEST_RATE", "4"}});
+  ASSERT_TRUE(low.ok()) << low.error().to_text();
+  EXPECT_EQ(low->settings.request_rate, 4);
+  EXPECT_EQ(low->settings.request_rate_floor, 4);
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REQUEST_RATE", "50"}, {"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "60"}}),
+            "TUNEPLANE_SLURM_REQUEST_RATE_FLOOR \"60\": the floor is above the ceiling (TUNEPLANE_SLURM_REQUEST_RATE "
+            "50); lower it or raise the ceiling\n");
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "201"}}),
+            "TUNEPLANE_SLURM_REQUEST_RATE_FLOOR \"201\": the floor is above the ceiling (TUNEPLANE_SLURM_REQUEST_RATE "
+            "200); lower it or raise the ceiling\n");
+}
+
+// The calls per poll cycle of before are not read any more: set, in the environment or a file,
+// under the current name or the old prefix, they are refused with what replaced them, never
+// dropped quietly (they were a site's limit on slurmctld's load).
+TEST(SettingsLoaderTest, TheRetiredRequestBudgetIsRefusedWithWhatReplacedIt) {
+  const std::string why =
+      ": is no longer read: the calls per poll cycle became TUNEPLANE_SLURM_REQUEST_RATE, calls per second; set "
+      "that to this value divided by the poll interval in seconds, and remove this line";
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REQUEST_BUDGET", "300"}}),
+            "TUNEPLANE_SLURM_REQUEST_BUDGET \"300\"" + why + "\n");
+  EXPECT_EQ(refusal({{"FORGE_SLURM_REQUEST_BUDGET", "300"}}), "FORGE_SLURM_REQUEST_BUDGET \"300\"" + why + "\n");
+  TempDir dir;
+  testing::write_test_file(dir.file("tp.env"), "TUNEPLANE_POLL_INTERVAL=10s\nTUNEPLANE_SLURM_REQUEST_BUDGET=300\n");
+  EXPECT_EQ(refusal({}, dir.file("tp.env")),
+            "TUNEPLANE_SLURM_REQUEST_BUDGET \"300\"" + why + " (set in " + dir.file("tp.env") + ":2)\n");
 }
 
 TEST(SettingsLoaderTest, TheMaximumBackOffMustNotBeShorterThanTheInitialOne) {
@@ -318,15 +365,16 @@ TEST(SettingsLoaderTest, PlainHttpToARemoteHostNeedsAnExplicitYes) {
             "TUNEPLANE_SLURM_REST_URL \"http://slurmrestd.internal:6820\": would send the JWT unencrypted over http:// "
             "to slurmrestd.internal; use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 to "
             "allow it\n");
-  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_PROXY", "http://proxy.example:3128"}}),
-            "TUNEPLANE_SLURM_PROXY \"http://proxy.example:3128\": would send the JWT unencrypted over http:// to "
-            "proxy.example; use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 to allow it\n");
-  const auto allowed = load({{"TUNEPLANE_SLURM_REST_URL", "http://slurmrestd.internal:6820"},
-                             {"TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP", "1"}});
+  EXPECT_EQ(
+      refusal({{"TUNEPLANE_SLURM_PROXY", "http://proxy.example:3128"}}),
+      "TUNEPLANE_SLURM_PROXY \"http://proxy.example:3128\": would send the JWT unencrypted over http:// to "
+      "proxy.example; use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 to allow it\n");
+  const auto allowed = load(
+      {{"TUNEPLANE_SLURM_REST_URL", "http://slurmrestd.internal:6820"}, {"TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP", "1"}});
   ASSERT_TRUE(allowed.ok());
   EXPECT_TRUE(allowed->settings.allow_insecure_http);
-  for (const char* url : {"http://127.0.0.1:6820", "http://127.5.0.1:6820", "http://localhost:6820", "http://[::1]:6820",
-                          "https://slurmrestd.internal:6820", "unix:/run/slurmrestd.sock"}) {
+  for (const char* url : {"http://127.0.0.1:6820", "http://127.5.0.1:6820", "http://localhost:6820",
+                          "http://[::1]:6820", "https://slurmrestd.internal:6820", "unix:/run/slurmrestd.sock"}) {
     EXPECT_TRUE(load({{"TUNEPLANE_SLURM_REST_URL", url}}).ok()) << url;
   }
 }
@@ -341,8 +389,10 @@ TEST(SettingsLoaderTest, RefusesSecretFilesOthersCanWrite) {
   TempDir dir;
   testing::write_test_file(dir.file("jwt"), "t", perms::owner_read | perms::owner_write | perms::group_write);
   EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("jwt")}}),
-            "TUNEPLANE_SLURM_JWT_FILE \"" + dir.file("jwt") + "\": is writable by group or others (mode 620); run: "
-            "chmod 600 " + dir.file("jwt") + "\n");
+            "TUNEPLANE_SLURM_JWT_FILE \"" + dir.file("jwt") +
+                "\": is writable by group or others (mode 620); run: "
+                "chmod 600 " +
+                dir.file("jwt") + "\n");
 }
 
 TEST(SettingsLoaderTest, RefusesSecretFilesOfAnotherUser) {
@@ -350,10 +400,10 @@ TEST(SettingsLoaderTest, RefusesSecretFilesOfAnotherUser) {
   testing::write_test_file(dir.file("key"), "k");
   const auto loaded = load({{"TUNEPLANE_SLURM_JWT_KEY_FILE", dir.file("key")}}, std::nullopt, ::geteuid() + 1);
   ASSERT_FALSE(loaded.ok());
-  EXPECT_EQ(loaded.error().to_text(),
-            "TUNEPLANE_SLURM_JWT_KEY_FILE \"" + dir.file("key") + "\": is owned by uid " + std::to_string(::geteuid()) +
-                ", not by this process's user (uid " + std::to_string(::geteuid() + 1) +
-                "); a secret must belong to the user that reads it: chown it\n");
+  EXPECT_EQ(loaded.error().to_text(), "TUNEPLANE_SLURM_JWT_KEY_FILE \"" + dir.file("key") + "\": is owned by uid " +
+                                          std::to_string(::geteuid()) + ", not by this process's user (uid " +
+                                          std::to_string(::geteuid() + 1) +
+                                          "); a secret must belong to the user that reads it: chown it\n");
 }
 
 TEST(SettingsLoaderTest, WarnsAboutReadableSecretFiles) {
@@ -372,9 +422,11 @@ TEST(SettingsLoaderTest, RefusesMissingSecretFilesAndBothKinds) {
   testing::write_test_file(dir.file("key"), "k");
   EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("missing")}}),
             "TUNEPLANE_SLURM_JWT_FILE \"" + dir.file("missing") + "\": cannot be read: No such file or directory\n");
-  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("jwt")}, {"TUNEPLANE_SLURM_JWT_KEY_FILE", dir.file("key")}}),
-            "TUNEPLANE_SLURM_JWT_KEY_FILE \"" + dir.file("key") + "\": cannot be combined with "
-            "TUNEPLANE_SLURM_JWT_FILE; set one of them (a token file is the default, minting from the key is opt-in)\n");
+  EXPECT_EQ(
+      refusal({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("jwt")}, {"TUNEPLANE_SLURM_JWT_KEY_FILE", dir.file("key")}}),
+      "TUNEPLANE_SLURM_JWT_KEY_FILE \"" + dir.file("key") +
+          "\": cannot be combined with "
+          "TUNEPLANE_SLURM_JWT_FILE; set one of them (a token file is the default, minting from the key is opt-in)\n");
 }
 
 TEST(SettingsLoaderTest, ReadsTheApiSettings) {

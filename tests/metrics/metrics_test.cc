@@ -72,6 +72,8 @@ TEST(MetricsTest, SubmitOutcomesPollLagAndJournalCommitsShowWhatWasRecorded) {
   metrics.count_submit_outcome("uncertain");
   metrics.set_poll_lag(std::chrono::seconds(95));
   metrics.set_poll_lag(std::chrono::seconds(12));
+  metrics.set_request_rate(200);
+  metrics.set_request_rate(50);
   metrics.observe_journal_commit(std::chrono::microseconds(800));
   metrics.observe_journal_commit(std::chrono::milliseconds(40));
 
@@ -81,6 +83,8 @@ TEST(MetricsTest, SubmitOutcomesPollLagAndJournalCommitsShowWhatWasRecorded) {
   EXPECT_FALSE(e.value("tuneplane_submit_outcomes_total", {{"class", "rejected"}}));
   EXPECT_EQ(e.value("tuneplane_status_poll_lag_seconds"), 12) << "a gauge shows the last round";
   EXPECT_EQ(e.types.at("tuneplane_status_poll_lag_seconds"), "gauge");
+  EXPECT_EQ(e.value("tuneplane_slurm_request_rate"), 50) << "the rate of now";
+  EXPECT_EQ(e.types.at("tuneplane_slurm_request_rate"), "gauge");
   EXPECT_EQ(e.value("tuneplane_journal_commit_duration_seconds_count"), 2);
   EXPECT_NEAR(*e.value("tuneplane_journal_commit_duration_seconds_sum"), 0.0408, 1e-9);
   EXPECT_EQ(e.value("tuneplane_journal_commit_duration_seconds_bucket", {{"le", "0.001"}}), 1);

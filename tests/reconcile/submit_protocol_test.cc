@@ -114,18 +114,19 @@ TEST_F(SubmitProtocolTest, WhileTheRequestBudgetBacksOffNoIntentIsJournaled) {
   EXPECT_TRUE(attempt("j3").slurm_job_id.has_value()) << "submitted once the back-off ended";
 }
 
-// A sweep larger than a cycle's request budget: each submit takes its call before its intent
-// is journaled, and leaves room for its identify and release, so a submit the budget has no
-// room for waits for the next cycle without a row changed or an event (no `queued` <->
-// `submitting` flips in the platform's feed), and every job is sent once.
-TEST_F(SubmitProtocolTest, ASubmitTheCycleHasNoRoomForJournalsNothingAndWaitsForTheNextCycle) {
+// A sweep larger than one window of the request budget: each submit takes its call before its
+// intent is journaled, and leaves room for its identify and release, so a submit the window has
+// no room for waits for the next one without a row changed or an event (no `queued` <->
+// `submitting` flips in the platform's feed), and every job is sent once. The local clock
+// stands still: each cycle of once() starts a new window.
+TEST_F(SubmitProtocolTest, ASubmitTheWindowHasNoRoomForJournalsNothingAndWaitsForTheNextWindow) {
   client_asks_budget = true;
-  budget_limits.calls_per_cycle = 12;
+  budget_limits.calls_per_second = 12;
   start();
   constexpr int kJobs = 10;
   for (int i = 0; i < kJobs; ++i) add_job("j" + std::to_string(i), Shape::cpu_only);
   const CycleReport report = once();
-  EXPECT_GE(report.cycles, 3) << "10 jobs of 3 calls each do not fit in one cycle of 12";
+  EXPECT_GE(report.cycles, 3) << "10 jobs of 3 calls each do not fit in one window of 12";
   for (int i = 0; i < kJobs; ++i) {
     const std::string id = "j" + std::to_string(i);
     EXPECT_EQ(attempt(id).state, AttemptState::pending) << id;

@@ -1,10 +1,11 @@
 // bulk_state: jobs/state batching (repeated numeric job_id parameters, bounded URLs, duplicates
 // dropped, every id accounted for as reported, not reported or unanswered) and 22.05's
 // update_time fallback, against canned answers from the real transcripts.
+#include "slurm/bulk_state.h"
+
 #include <gtest/gtest.h>
 
 #include "fake_transport.h"
-#include "slurm/bulk_state.h"
 #include "slurm/rest_client.h"
 #include "test_support.h"
 
@@ -126,7 +127,8 @@ TEST_F(BulkStateTest, StopsAtTheFirstFailedCallAndCallsItsIdsUnanswered) {
   const BulkStateResult result = client("v0.0.45", BulkLimits{2, 8000})->bulk_state(range(1, 6));
   EXPECT_EQ(result.outcome, Outcome::uncertain);
   EXPECT_EQ(result.message,
-            "GET /slurm/v0.0.45/jobs/state?job_id=3&job_id=4: may have been received: connection reset (http://slurmrestd.test:6820)");
+            "GET /slurm/v0.0.45/jobs/state?job_id=3&job_id=4: may have been received: connection reset "
+            "(http://slurmrestd.test:6820)");
   EXPECT_EQ(result.calls, 2);
   ASSERT_EQ(result.states.size(), 1u);
   EXPECT_EQ(result.not_reported, std::vector<std::uint32_t>{2});
@@ -159,7 +161,7 @@ TEST_F(BulkStateTest, StopsWhenTheRequestBudgetIsUsedUp) {
   const BulkStateResult result = client("v0.0.45", BulkLimits{1, 8000}, &budget)->bulk_state(range(1, 3));
   EXPECT_EQ(result.outcome, Outcome::not_sent);
   EXPECT_EQ(result.message,
-            "GET /slurm/v0.0.45/jobs/state?job_id=3: not sent: request budget: all 2 calls of this cycle are used");
+            "GET /slurm/v0.0.45/jobs/state?job_id=3: not sent: request budget: all 2 calls of this second are used");
   EXPECT_EQ(result.calls, 2);
   EXPECT_EQ(result.states.size(), 2u);
   EXPECT_EQ(result.unanswered, std::vector<std::uint32_t>{3});

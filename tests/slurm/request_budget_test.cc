@@ -1,9 +1,12 @@
-// RequestBudget: the per-cycle call limit, the back-off after errors and a submit's
-// reservation, driven by a manual clock (no sleeping), and through the client: a refused call
-// is `not_sent` and never reaches the transport; a reserved submit is not counted twice.
+// RequestBudget: the calls of one-second windows, the adaptive rate, the back-off after errors
+// and a submit's reservation, driven by a manual clock (no sleeping), and through the client: a
+// refused call is `not_sent` and never reaches the transport; a reserved submit is not counted
+// twice; a slow answer halves the rate.
 #include "slurm/request_budget.h"
 
 #include <gtest/gtest.h>
+
+#include <thread>
 
 #include "fake_transport.h"
 #include "slurm/rest_client.h"
@@ -20,7 +23,7 @@ class RequestBudgetTest : public ::testing::Test {
   ManualClock m_clock{from_unix_seconds(1796040000)};
 };
 
-TEST_F(RequestBudgetTest, GrantsAtMostTheCallsOfOneCycle) {
+TEST_F(RequestBudgetTest, GrantsAtMostTheCallsOfOneWindowAndBeginCycleStartsANewOne) {
   RequestBudget budget(m_clock, BudgetLimits{3});
   for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(budget.admit().granted);
@@ -28,9 +31,9 @@ TEST_F(RequestBudgetTest, GrantsAtMostTheCallsOfOneCycle) {
   }
   const Admission refused = budget.admit();
   EXPECT_FALSE(refused.granted);
-  EXPECT_EQ(refused.reason, "request budget: all 3 calls of this cycle are used");
-  EXPECT_FALSE(refused.retry_at);
-  EXPECT_EQ(budget.used_this_cycle(), 3);
+  EXPECT_EQ(refused.reason, "request budget: all 3 calls of this second are used");
+  EXPECT_EQ(refused.retry_at, m_clock.now() + seconds(1));
+  EXPECT_EQ(budget.used_this_window(), 3);
   budget.begin_cycle();
   EXPECT_TRUE(budget.admit().granted);
 }
@@ -130,17 +133,17 @@ TEST_F(RequestBudgetTest, SubmitsLeaveRoomForTheCallsTheyBringAndTheJobsInSlurmT
   Reserved second = budget.reserve_submit(2);
   ASSERT_TRUE(second.admission.granted) << "2 used, 2 promised, 3 left: this submit and its 2";
   second.reservation.spend();
-  EXPECT_FALSE(budget.has_room_for_submit(0)) << "3 used, 4 promised: nothing left for a submit";
+  EXPECT_TRUE(budget.refused_submit_until(0)) << "3 used, 4 promised: nothing left for a submit";
   const Reserved third = budget.reserve_submit(0);
   EXPECT_FALSE(third.admission.granted);
   EXPECT_FALSE(third.reservation.held());
   EXPECT_EQ(third.admission.reason,
-            "request budget: the 4 call(s) left in this cycle are kept for the jobs already in Slurm and the submits "
+            "request budget: the 4 call(s) left in this second are kept for the jobs already in Slurm and the submits "
             "made");
   for (int i = 0; i < 4; ++i) EXPECT_TRUE(budget.admit().granted) << "identify, release, cancel: call " << i;
   EXPECT_FALSE(budget.admit().granted);
   budget.begin_cycle();
-  EXPECT_TRUE(budget.has_room_for_submit(2)) << "a new cycle promises nothing yet";
+  EXPECT_FALSE(budget.refused_submit_until(2)) << "a new window promises nothing yet";
 }
 
 TEST_F(RequestBudgetTest, CallsThatKeepAPromiseMakeNoRoomForMoreSubmits) {
@@ -150,30 +153,30 @@ TEST_F(RequestBudgetTest, CallsThatKeepAPromiseMakeNoRoomForMoreSubmits) {
   submit.reservation.spend();
   ASSERT_TRUE(budget.admit().granted) << "its identify";
   ASSERT_TRUE(budget.admit().granted) << "its release";
-  EXPECT_TRUE(budget.has_room_for_submit(2)) << "3 used, nothing promised: one more submit and its 2";
-  EXPECT_FALSE(budget.has_room_for_submit(3));
+  EXPECT_FALSE(budget.refused_submit_until(2)) << "3 used, nothing promised: one more submit and its 2";
+  EXPECT_TRUE(budget.refused_submit_until(3));
 }
 
-TEST_F(RequestBudgetTest, ASubmitFitsACycleSmallerThanItsFollowUps) {
+TEST_F(RequestBudgetTest, ASubmitFitsAWindowSmallerThanItsFollowUps) {
   RequestBudget budget(m_clock, BudgetLimits{2});
   Reserved reserved = budget.reserve_submit(2);
-  EXPECT_TRUE(reserved.admission.granted) << "a budget of 2 still lets a submit through, first in its cycle";
+  EXPECT_TRUE(reserved.admission.granted) << "a budget of 2 still lets a submit through, first in its window";
   EXPECT_FALSE(budget.reserve_submit(2).admission.granted);
 }
 
-TEST_F(RequestBudgetTest, AnUnusedReservationGivesItsCallBackToItsOwnCycleOnly) {
+TEST_F(RequestBudgetTest, AnUnusedReservationGivesItsCallBackToItsOwnWindowOnly) {
   RequestBudget budget(m_clock, BudgetLimits{10});
   {
     Reserved dropped = budget.reserve_submit(0);
     ASSERT_TRUE(dropped.admission.granted);
-    EXPECT_EQ(budget.used_this_cycle(), 1);
+    EXPECT_EQ(budget.used_this_window(), 1);
   }
-  EXPECT_EQ(budget.used_this_cycle(), 0) << "the step stopped before sending: the call is back";
+  EXPECT_EQ(budget.used_this_window(), 0) << "the step stopped before sending: the call is back";
   Reserved old = budget.reserve_submit(0);
   budget.begin_cycle();
   ASSERT_TRUE(budget.admit().granted);
-  old.reservation = Reservation{};  // dropped unused, a cycle late
-  EXPECT_EQ(budget.used_this_cycle(), 1) << "a reservation of the last cycle takes nothing from this one";
+  old.reservation = Reservation{};  // dropped unused, a window late
+  EXPECT_EQ(budget.used_this_window(), 1) << "a reservation of the last window takes nothing from this one";
 }
 
 TEST_F(RequestBudgetTest, AProbeReservedAndNotSentLetsTheNextCallProbe) {
@@ -192,7 +195,7 @@ TEST_F(RequestBudgetTest, AProbeReservedAndNotSentLetsTheNextCallProbe) {
 }
 
 TEST_F(RequestBudgetTest, RefusesLimitsThatCannotWork) {
-  EXPECT_EQ(BudgetLimits{0}.check().error().message(), "request budget: calls_per_cycle 0 must be at least 1");
+  EXPECT_EQ(BudgetLimits{0}.check().error().message(), "request budget: calls_per_second 0 must be at least 1");
   EXPECT_EQ((BudgetLimits{10, milliseconds(0)}).check().error().message(),
             "request budget: initial_backoff must be at least 1 ms");
   EXPECT_EQ((BudgetLimits{10, seconds(10), seconds(1)}).check().error().message(),
@@ -202,7 +205,88 @@ TEST_F(RequestBudgetTest, RefusesLimitsThatCannotWork) {
   BudgetLimits never;
   never.failures_before_backoff = 0;
   EXPECT_EQ(never.check().error().message(), "request budget: failures_before_backoff 0 must be at least 1");
+  BudgetLimits no_floor;
+  no_floor.floor_per_second = 0;
+  EXPECT_EQ(no_floor.check().error().message(), "request budget: floor_per_second 0 must be at least 1");
+  BudgetLimits never_slow;
+  never_slow.slow_answer = milliseconds(0);
+  EXPECT_EQ(never_slow.check().error().message(), "request budget: slow_answer must be at least 1 ms");
   EXPECT_TRUE(BudgetLimits{}.check().ok());
+}
+
+TEST_F(RequestBudgetTest, AWindowIsOneSecondAndItsRefusalSaysWhenTheNextBegins) {
+  RequestBudget budget(m_clock, BudgetLimits{2});
+  ASSERT_TRUE(budget.admit().granted);
+  m_clock.advance(milliseconds(400));
+  ASSERT_TRUE(budget.admit().granted);
+  const TimePoint next = m_clock.now() + milliseconds(600);
+  EXPECT_EQ(budget.refused_until(), next);
+  EXPECT_EQ(budget.admit().retry_at, next);
+  m_clock.advance(milliseconds(599));
+  EXPECT_FALSE(budget.admit().granted);
+  m_clock.advance(milliseconds(1));
+  EXPECT_FALSE(budget.refused_until());
+  EXPECT_TRUE(budget.admit().granted) << "a new second";
+  m_clock.set(m_clock.now() - std::chrono::hours(1));
+  EXPECT_FALSE(budget.refused_until()) << "a clock stepped back starts a new window, never waits an hour";
+  EXPECT_TRUE(budget.admit().granted);
+}
+
+// As TCP's window: halved by a slow or failed answer, at most once a second, never below the
+// floor; grown back by a tenth of the ceiling for each second's worth of quick answers.
+TEST_F(RequestBudgetTest, ASlowOrFailedAnswerHalvesTheRateOnceASecondDownToTheFloor) {
+  BudgetLimits limits{100};
+  limits.floor_per_second = 20;
+  limits.slow_answer = seconds(1);
+  RequestBudget budget(m_clock, limits);
+  EXPECT_EQ(budget.rate(), 100) << "it starts at the ceiling";
+  budget.record(Outcome::ok, milliseconds(1001));
+  EXPECT_EQ(budget.rate(), 50) << "a slow answer";
+  budget.record(Outcome::uncertain, milliseconds(3));
+  EXPECT_EQ(budget.rate(), 50) << "the same second: the calls that were out say the same";
+  m_clock.advance(seconds(1));
+  budget.record(Outcome::rejected_transient, milliseconds(3));
+  EXPECT_EQ(budget.rate(), 25) << "a failed answer";
+  m_clock.advance(seconds(1));
+  budget.record(Outcome::ok, seconds(5));
+  EXPECT_EQ(budget.rate(), 20) << "never below the floor";
+  budget.record(Outcome::ok, milliseconds(1000));
+  budget.record(Outcome::rejected, milliseconds(2));
+  budget.record(Outcome::not_found, milliseconds(2));
+  EXPECT_GT(budget.rate(), 20) << "an answer at the limit, a rejection and a 404 are quick answers";
+}
+
+TEST_F(RequestBudgetTest, QuickAnswersGrowTheRateBackToTheCeilingAndNeverAbove) {
+  RequestBudget budget(m_clock, BudgetLimits{100});
+  budget.record(Outcome::uncertain);
+  ASSERT_EQ(budget.rate(), 50);
+  for (int i = 0; i < 50; ++i) budget.record(Outcome::ok, milliseconds(5));
+  EXPECT_GE(budget.rate(), 58) << "one second's worth of quick answers: about a tenth of the ceiling more";
+  EXPECT_LE(budget.rate(), 60);
+  for (int i = 0; i < 10'000; ++i) budget.record(Outcome::ok, milliseconds(5));
+  EXPECT_EQ(budget.rate(), 100);
+  for (int i = 0; i < 100; ++i) EXPECT_TRUE(budget.admit().granted) << i;
+  EXPECT_FALSE(budget.admit().granted) << "a window holds as many calls as the rate";
+}
+
+TEST_F(RequestBudgetTest, AWindowHoldsAsManyCallsAsTheRateOfNow) {
+  BudgetLimits limits{8};
+  limits.floor_per_second = 2;
+  RequestBudget budget(m_clock, limits);
+  budget.record(Outcome::uncertain);
+  ASSERT_EQ(budget.rate(), 4);
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(budget.admit().granted) << i;
+  const Admission refused = budget.admit();
+  EXPECT_FALSE(refused.granted);
+  EXPECT_EQ(refused.reason, "request budget: all 4 calls of this second are used");
+}
+
+TEST_F(RequestBudgetTest, ACeilingBelowTheFloorIsTheRateThroughout) {
+  BudgetLimits limits{5};
+  limits.floor_per_second = 10;
+  RequestBudget budget(m_clock, limits);
+  budget.record(Outcome::uncertain);
+  EXPECT_EQ(budget.rate(), 5);
 }
 
 // Through the client: after two failed calls the next one is refused without touching the
@@ -250,7 +334,7 @@ TEST_F(RequestBudgetTest, AReservedSubmitIsCountedOnceAndOneNotSentGivesItsCallB
   ASSERT_TRUE(reserved.admission.granted);
   const SubmitResult submit = (*client)->submit(testing::cpu_description(), std::move(reserved.reservation));
   EXPECT_EQ(submit.outcome, Outcome::ok) << submit.message;
-  EXPECT_EQ(budget.used_this_cycle(), 1);
+  EXPECT_EQ(budget.used_this_window(), 1);
   EXPECT_EQ(transport.requests().size(), 1u);
 
   NoTokens no_tokens;
@@ -258,10 +342,50 @@ TEST_F(RequestBudgetTest, AReservedSubmitIsCountedOnceAndOneNotSentGivesItsCallB
   ASSERT_TRUE(without.ok());
   Reserved again = budget.reserve_submit(2);
   ASSERT_TRUE(again.admission.granted);
-  EXPECT_EQ(budget.used_this_cycle(), 2);
+  EXPECT_EQ(budget.used_this_window(), 2);
   EXPECT_EQ((*without)->submit(testing::cpu_description(), std::move(again.reservation)).outcome, Outcome::auth);
-  EXPECT_EQ(budget.used_this_cycle(), 1) << "nothing was sent: the call is back";
+  EXPECT_EQ(budget.used_this_window(), 1) << "nothing was sent: the call is back";
   EXPECT_EQ(transport.requests().size(), 1u);
+}
+
+// Waits `delay` before each answer of the transport it wraps.
+class SlowTransport final : public Transport {
+ public:
+  SlowTransport(Transport& inner, milliseconds delay) : m_inner(inner), m_delay(delay) {}
+  HttpExchange perform(const HttpRequest& request) override {
+    std::this_thread::sleep_for(m_delay);
+    return m_inner.perform(request);
+  }
+  std::string endpoint() const override { return m_inner.endpoint(); }
+
+ private:
+  Transport& m_inner;
+  milliseconds m_delay;
+};
+
+// Through the client: how long an answer took is what the budget hears.
+TEST_F(RequestBudgetTest, TheClientTellsTheBudgetHowLongAnAnswerTook) {
+  testing::FakeTransport transport;
+  testing::StaticTokenSource tokens;
+  transport.answer("/slurm/v0.0.45/job/12", 200, R"({"jobs": [], "errors": [], "warnings": []})");
+  BudgetLimits limits{100};
+  limits.slow_answer = milliseconds(1);
+  RequestBudget budget(m_clock, limits);
+  RestClientOptions options;
+  options.clock = &m_clock;
+  options.budget = &budget;
+  SlowTransport slow(transport, milliseconds(5));
+  auto slowly = RestClient::create(slow, tokens, "v0.0.45", options);
+  ASSERT_TRUE(slowly.ok());
+  (void)(*slowly)->get_job({12, ""});
+  EXPECT_EQ(budget.rate(), 50) << "an answer after 5 ms, slow at 1 ms";
+
+  RequestBudget patient(m_clock, BudgetLimits{100});
+  options.budget = &patient;
+  auto quickly = RestClient::create(transport, tokens, "v0.0.45", options);
+  ASSERT_TRUE(quickly.ok());
+  (void)(*quickly)->get_job({12, ""});
+  EXPECT_EQ(patient.rate(), 100) << "a quick answer (slow is 1 s by default)";
 }
 
 }  // namespace

@@ -55,8 +55,9 @@
 // = request targets + bodies, received = response bodies); the calls per route come from the
 // simulator's /sim/stats. CPU: this process (client, reconciler, SQLite) and the simulator
 // (standing in for slurmrestd; /proc, 10 ms ticks).
-// --budget: the request budget per cycle (TUNEPLANE_REQUEST_BUDGET); default: the daemon's
-// default (200), raised when a cycle's goal needs more, and the output says so.
+// --budget: the request budget's calls per second (TUNEPLANE_SLURM_REQUEST_RATE); default: the
+// daemon's default (200), raised when a cycle's goal needs more, and the output says so (each
+// cycle starts a new one-second window of the budget).
 // Prints numbers only; asserts nothing.
 #include <malloc.h>
 
@@ -195,7 +196,7 @@ struct SizeRun {
   long long n = 0;
   long long bulk_calls = 0;                             // ceil(N/500): a quiet cycle's goal
   long long changed = 0;                                // the jobs e) sets RUNNING
-  int budget = 0;                                       // the request budget per cycle
+  int budget = 0;                                       // the request budget's calls per second
   int budget_flag = 0;                                  // --budget, 0 when not given
   double baseline = 0;                                  // a) the warm read, ms
   double cold_baseline = 0;                             // a) the restart baseline, ms
@@ -212,9 +213,9 @@ void print_size(const SizeRun& run) {
   std::printf("  fixture built in %.1f s; journal %s = %s per attempt (page_count * page_size after a checkpoint)\n",
               run.built.seconds, human_bytes(run.built.journal_bytes).c_str(),
               human_bytes(run.built.journal_bytes / static_cast<double>(n)).c_str());
-  std::printf("  request budget %d calls per cycle%s\n", run.budget,
+  std::printf("  request budget %d calls per second%s\n", run.budget,
               run.budget_flag > 0 ? " (--budget)"
-              : run.budget == run.world.settings.request_budget
+              : run.budget == run.world.settings.request_rate
                   ? " (the daemon's default)"
                   : " (raised from the daemon's default 200: a cycle needs more)");
 }
@@ -406,7 +407,7 @@ void bench_size(const std::string& sim_binary, long long n, double pending_perce
   const long long changed =
       std::clamp<long long>(std::llround(static_cast<double>(n) * changed_percent / 100), 1, built.pending);
   const int needed = static_cast<int>(bulk_calls + changed + 10);
-  const int budget = budget_flag > 0 ? budget_flag : std::max(world.settings.request_budget, needed);
+  const int budget = budget_flag > 0 ? budget_flag : std::max(world.settings.request_rate, needed);
   SizeRun run{.world = world,
               .built = built,
               .n = n,
@@ -443,7 +444,8 @@ int main(int argc, char** argv) {
   app.add_option("--changed-percent", changed_percent, "share of the jobs changed per cycle")
       ->check(CLI::Range(0.0, 100.0));
   app.add_option("--steady", steady_cycles, "steady cycles measured")->check(CLI::Range(1, 1 << 30));
-  app.add_option("--budget", budget, "request budget per cycle (0: the default)")->check(CLI::Range(0, 1 << 30));
+  app.add_option("--budget", budget, "request budget, calls per second (0: the default)")
+      ->check(CLI::Range(0, 1 << 30));
   app.add_option("--log", log_level, "the daemon's log level");
   CLI11_PARSE(app, argc, argv);
   if (!std::filesystem::exists(sim_binary)) {

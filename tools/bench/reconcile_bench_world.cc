@@ -117,7 +117,7 @@ std::unique_ptr<slurm::RestClient> World::client(int budget) {
   options.clock = &m_clock;
   if (budget > 0) {
     slurm::BudgetLimits limits;
-    limits.calls_per_cycle = budget;
+    limits.calls_per_second = budget;
     limits.initial_backoff = settings.backoff_initial;
     limits.max_backoff = settings.backoff_max;
     m_budget = std::make_unique<slurm::RequestBudget>(m_clock, limits);
