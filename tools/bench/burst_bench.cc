@@ -3,10 +3,15 @@
 // Slurm, each next to T_raw: the time the same kind of slurmrestd takes to accept N raw POSTs
 // of the same held submit body from C connections, measured in the same run.
 //
-//   burst_bench [--sim PATH] [--serve PATH] [--jobs N] [--clients C] [--timeout S]
+//   burst_bench [--sim PATH] [--serve PATH] [--jobs N] [--clients C] [--timeout S] [--no-sim]
+//               [--real-url URL --real-jwt-file F --real-user U --real-partition P]
 //
 // Everything on loopback, against tools/slurmrestd-sim 26.05.3 (v0.0.45; --no-auth, a manual
-// clock: a released job stays pending), each part on a fresh simulator:
+// clock: a released job stays pending) unless --no-sim, each part on a fresh simulator, and,
+// when the four --real-* flags are given, against that real slurmrestd (the local Slurm 22.05:
+// tools/local-slurm env prints them) — there the raw POSTs and the sweep each leave N jobs in
+// Slurm, which the bench cancels at its end (every job whose name starts with the run's
+// instance, tp-bst<pid>):
 //   a) T_raw: C threads, each on one reused connection, POST N/C copies of the held submit body
 //      the daemon sends for the sweep's first request (rendered here by the daemon's own
 //      renderer and encoded by its own v0.0.45 dialect);
@@ -19,9 +24,12 @@
 //      bytes per job (page_count * page_size when serve has stopped), journal commits per
 //      attempt (SQLite's own counter, bench_support.h), Slurm jobs created (the simulator's
 //      count: N, no more) and serve's CPU seconds.
-// Goals (against the simulator): t_201 <= 5 T_raw, t_released <= 10 T_raw; <= 5 feed items and
-// <= 4 kB of journal per job; <= 2 commits per attempt; N Slurm jobs. Prints numbers and
-// whether each goal is met; asserts nothing.
+//      On the real server the jobs created are the distinct job ids the journal holds, and the
+//      server's own listing must show no other job under the sweep's names (a duplicate would).
+// Goals: t_201 <= 5 T_raw and t_released <= 10 T_raw against the simulator (which accepts
+// faster than a real slurmrestd and is single-threaded), <= 0.5 and <= 2.5 T_raw against the
+// real one; <= 5 feed items and <= 4 kB of journal per job; <= 2 commits per attempt; N Slurm
+// jobs. Prints numbers and whether each goal is met; asserts nothing.
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,10 +44,12 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/uuid.h"
 #include "bench_site.h"
 #include "bench_support.h"
@@ -47,6 +57,8 @@
 #include "config/settings_loader.h"
 #include "render/render_request.h"
 #include "slurm/dialect.h"
+#include "slurm/jwt_source.h"
+#include "slurm/rest_client.h"
 #include "storage/layout.h"
 
 namespace {
@@ -71,6 +83,21 @@ struct Options {
   int jobs = 1000;
   int clients = 16;
   int timeout_s = 900;
+  bool no_sim = false;
+  std::string real_url, real_jwt_file, real_user, real_partition;
+};
+
+// The slurmrestd a run is measured against: the simulator, or a real one.
+struct Target {
+  std::string url;       // empty for the simulator: each part starts a fresh one
+  std::string dialect;   // what the raw POSTs are encoded in
+  std::string user;      // X-SLURM-USER-NAME
+  std::string jwt_file;  // empty: the never-expiring token the simulator takes (--no-auth)
+  std::string partition;
+  std::string instance;  // TUNEPLANE_INSTANCE: jobs are named tp-<instance>-...
+  double goal_201 = 5;   // in T_raw
+  double goal_released = 10;
+  bool real() const { return !url.empty(); }
 };
 
 double seconds_between(Steady::time_point from, Steady::time_point to) {
@@ -80,19 +107,21 @@ double seconds_between(Steady::time_point from, Steady::time_point to) {
 // The temporary directory of one sweep: catalogs, storage, state, secrets and serve's log.
 struct Site {
   fs::path dir;
-  std::string sim_url;
+  std::string url;  // slurmrestd's
+  Target target;
 
+  std::string jwt_file() const { return target.jwt_file.empty() ? (dir / "slurm.jwt").string() : target.jwt_file; }
   // The environment `serve` runs with: its defaults but for where things are.
   std::vector<std::string> environment() const {
     return {"TUNEPLANE_STATE_DIR=" + (dir / "state").string(),
             "TUNEPLANE_STORAGE_ROOT=" + (dir / "storage").string(),
             "TUNEPLANE_RUNTIME_REGISTRY_FILE=" + (dir / "registry.json").string(),
             "TUNEPLANE_GPU_SERIES_FILE=" + (dir / "gpu-series.json").string(),
-            "TUNEPLANE_INSTANCE=burst",
-            "TUNEPLANE_SLURM_PARTITION=debug",
-            "TUNEPLANE_SLURM_REST_URL=" + sim_url,
-            "TUNEPLANE_SLURM_REST_USER=bench",
-            "TUNEPLANE_SLURM_JWT_FILE=" + (dir / "slurm.jwt").string(),
+            "TUNEPLANE_INSTANCE=" + target.instance,
+            "TUNEPLANE_SLURM_PARTITION=" + target.partition,
+            "TUNEPLANE_SLURM_REST_URL=" + url,
+            "TUNEPLANE_SLURM_REST_USER=" + target.user,
+            "TUNEPLANE_SLURM_JWT_FILE=" + jwt_file(),
             "TUNEPLANE_API_LISTEN=unix:" + socket(),
             "TUNEPLANE_API_TOKENS_FILE=" + (dir / "api-tokens").string(),
             "TUNEPLANE_LOG_LEVEL=warn",
@@ -102,14 +131,14 @@ struct Site {
   std::string journal() const { return (dir / "state/journal.db").string(); }
 };
 
-Site make_site(const std::string& sim_url) {
-  Site site{make_bench_site("burst_bench"), sim_url};
+Site make_site(const std::string& url, const Target& target) {
+  Site site{make_bench_site("burst_bench"), url, target};
   write_file(site.dir / "slurm.jwt", kSlurmJwt + "\n");
   write_file(site.dir / "api-tokens", "bench " + kApiToken + "\n");
   return site;
 }
 
-// The held submit body `serve` would send for the sweep's first request.
+// The held submit body `serve` would send for the sweep's first request, in the target's dialect.
 std::string held_submit_body(const Site& site) {
   config::Environment env;
   for (const auto& entry : site.environment()) {
@@ -129,7 +158,7 @@ std::string held_submit_body(const Site& site) {
   if (!rendered.ok()) die("render: " + rendered.error().to_text());
   model::SubmitDescription description = rendered->attempt.submit;
   description.hold = true;
-  auto body = slurm::make_dialect("v0.0.45")->encode_submit(description);
+  auto body = slurm::make_dialect(site.target.dialect)->encode_submit(description);
   if (!body.ok()) die("encode: " + body.error().message());
   return *body;
 }
@@ -167,18 +196,29 @@ double post_from_clients(const std::string& url, int clients, int count, int exp
   return seconds;
 }
 
-double raw_posts(const Options& options, const std::string& body) {
+// The headers a raw POST carries: the target's user and token.
+std::vector<std::pair<std::string, std::string>> slurm_headers(const Target& target) {
+  std::string token = kSlurmJwt;
+  if (!target.jwt_file.empty()) {
+    SystemClock clock;
+    slurm::FileTokenSource tokens(target.user, target.jwt_file, clock);
+    auto credentials = tokens.credentials();
+    if (!credentials.ok()) die(credentials.error().message());
+    token = credentials->token;
+  }
+  return {{"Content-Type", "application/json"}, {"X-SLURM-USER-NAME", target.user}, {"X-SLURM-USER-TOKEN", token}};
+}
+
+double raw_posts(const Options& options, const Target& target, const std::string& body) {
   Simulator sim;
-  start_simulator(sim, options.sim, "26.05.3");
-  return post_from_clients(sim.url, options.clients, options.jobs, 200, [&](int) {
-    HttpRequest request;
-    request.method = HttpMethod::post;
-    request.target = "/slurm/v0.0.45/job/submit";
-    request.body = body;
-    request.headers = {
-        {"Content-Type", "application/json"}, {"X-SLURM-USER-NAME", "bench"}, {"X-SLURM-USER-TOKEN", kSlurmJwt}};
-    return request;
-  });
+  if (!target.real()) start_simulator(sim, options.sim, "26.05.3");
+  HttpRequest request;
+  request.method = HttpMethod::post;
+  request.target = slurm::make_dialect(target.dialect)->submit_path();
+  request.body = body;
+  request.headers = slurm_headers(target);
+  return post_from_clients(target.real() ? target.url : sim.url, options.clients, options.jobs, 200,
+                           [&](int) { return request; });
 }
 
 HttpRequest api_request(HttpMethod method, const std::string& target, std::string body = {}) {
@@ -253,21 +293,25 @@ void wait_until_ready(const Site& site, const Serve& serve) {
   die("serve's API did not answer within 30 s; its log: " + (site.dir / "serve.log").string());
 }
 
-long long count_released(const std::string& journal) {
+// Each row of a one-column integer query on the journal (read-only; empty when it cannot be read).
+std::vector<long long> journal_column(const std::string& journal, const char* sql) {
   sqlite3* db = nullptr;
-  long long released = -1;
+  std::vector<long long> values;
   if (sqlite3_open_v2(journal.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
     sqlite3_busy_timeout(db, 1000);
     sqlite3_stmt* query = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM attempts WHERE released_at IS NOT NULL", -1, &query, nullptr) ==
-            SQLITE_OK &&
-        sqlite3_step(query) == SQLITE_ROW) {
-      released = sqlite3_column_int64(query, 0);
+    if (sqlite3_prepare_v2(db, sql, -1, &query, nullptr) == SQLITE_OK) {
+      while (sqlite3_step(query) == SQLITE_ROW) values.push_back(sqlite3_column_int64(query, 0));
     }
     sqlite3_finalize(query);
   }
   sqlite3_close_v2(db);
-  return released;
+  return values;
+}
+
+long long count_released(const std::string& journal) {
+  const auto counted = journal_column(journal, "SELECT count(*) FROM attempts WHERE released_at IS NOT NULL");
+  return counted.empty() ? -1 : counted.front();
 }
 
 long long journal_bytes(const std::string& journal) {
@@ -328,10 +372,64 @@ double wait_released(const Options& options, const Site& site, Steady::time_poin
   return seconds_between(start, Steady::now());
 }
 
-Sweep sweep(const Options& options) {
+// A client of the target's slurmrestd, for the listing and the cancels on a real server.
+struct RealClient {
+  explicit RealClient(const Target& target) : tokens(target.user, target.jwt_file, clock) {
+    slurm::CurlTransportOptions options;
+    options.url = target.url;
+    options.total_timeout = std::chrono::minutes(2);
+    auto made = slurm::CurlTransport::create(options);
+    if (!made.ok()) die(made.error().message());
+    transport = std::move(*made);
+    slurm::RestClientOptions client_options;
+    client_options.clock = &clock;
+    auto rest = slurm::RestClient::create(*transport, tokens, "auto", client_options);
+    if (!rest.ok()) die(rest.error().message());
+    client = std::move(*rest);
+  }
+  // The ids of the jobs Slurm lists under names starting with `prefix`.
+  std::set<std::uint32_t> listed(const std::string& prefix) {
+    std::set<std::uint32_t> ids;
+    const slurm::JobsResult all = client->jobs_changed_since(std::nullopt);
+    if (!all.ok()) die("listing the real server's jobs: " + all.message);
+    for (const auto& record : all.jobs) {
+      if (record.name.rfind(prefix, 0) == 0) ids.insert(record.het_job_id.value_or(record.job_id));
+    }
+    return ids;
+  }
+  // Cancels every job listed under `prefix`; returns how many.
+  std::size_t cancel_all(const std::string& prefix) {
+    const std::set<std::uint32_t> ids = listed(prefix);
+    int failed = 0;
+    for (const std::uint32_t id : ids) failed += client->cancel(slurm::JobRef{id}).ok() ? 0 : 1;
+    if (failed > 0) std::printf("  WARNING: %d of %zu cancels failed; check squeue\n", failed, ids.size());
+    return ids.size();
+  }
+
+  SystemClock clock;
+  slurm::FileTokenSource tokens;
+  std::unique_ptr<slurm::CurlTransport> transport;
+  std::unique_ptr<slurm::RestClient> client;
+};
+
+// The Slurm jobs the sweep created: the simulator counts them; on a real server, the distinct
+// ids the journal holds, plus any job listed under the sweep's names that the journal lacks.
+long long slurm_jobs_created(const Site& site, Simulator& sim) {
+  if (!site.target.real()) return number_after(sim.call(HttpMethod::get, "/sim/stats"), "jobs_created");
+  const std::vector<long long> journaled =
+      journal_column(site.journal(), "SELECT DISTINCT slurm_job_id FROM attempts WHERE slurm_job_id IS NOT NULL");
+  const std::set<long long> ids(journaled.begin(), journaled.end());
+  long long extra = 0;
+  RealClient real(site.target);
+  for (const std::uint32_t id : real.listed("tp-" + site.target.instance + "-")) extra += ids.count(id) == 0 ? 1 : 0;
+  if (extra > 0) std::printf("  %lld job(s) listed under the sweep's names are not in the journal\n", extra);
+  return static_cast<long long>(ids.size()) + extra;
+}
+
+Sweep sweep(const Options& options, const Target& target) {
   Simulator sim;
-  start_simulator(sim, options.sim, "26.05.3");
-  const Site site = make_site(sim.url);
+  if (!target.real()) start_simulator(sim, options.sim, "26.05.3");
+  const Site site = make_site(target.real() ? target.url : sim.url, target);
   Serve serve(options.serve, site);
   wait_until_ready(site, serve);
   Sweep s;
@@ -345,9 +443,9 @@ Sweep sweep(const Options& options) {
   s.t_released = wait_released(options, site, start, s.released);
   s.commits = journal_commits(site.journal()) - commits_before;
   s.feed_items = feed_items(site);
-  s.slurm_jobs = number_after(sim.call(HttpMethod::get, "/sim/stats"), "jobs_created");
   s.serve_cpu_s = cpu_seconds_of(serve.pid());
   serve.stop();
+  s.slurm_jobs = slurm_jobs_created(site, sim);
   s.journal_bytes = journal_bytes(site.journal());
   std::error_code ignored;
   if (s.released >= options.jobs) fs::remove_all(site.dir, ignored);
@@ -356,14 +454,15 @@ Sweep sweep(const Options& options) {
 
 const char* verdict(bool met) { return met ? "met" : "MISSED"; }
 
-void print(const Options& options, double t_raw, const Sweep& s) {
+void print(const Options& options, const Target& target, double t_raw, const Sweep& s) {
   const double n = options.jobs;
   std::printf("  a) T_raw: %d raw held POSTs from %d connections: %.2f s (%.0f POSTs/s)\n", options.jobs,
               options.clients, t_raw, n / t_raw);
-  std::printf("  b) all %d answered 201 after %.2f s = %.1f T_raw  goal <= 5  %s\n", options.jobs, s.t_201,
-              s.t_201 / t_raw, verdict(s.t_201 <= 5 * t_raw));
-  std::printf("     %lld of %d released in Slurm after %.2f s = %.1f T_raw  goal <= 10  %s\n", s.released, options.jobs,
-              s.t_released, s.t_released / t_raw, verdict(s.released >= options.jobs && s.t_released <= 10 * t_raw));
+  std::printf("  b) all %d answered 201 after %.2f s = %.1f T_raw  goal <= %g  %s\n", options.jobs, s.t_201,
+              s.t_201 / t_raw, target.goal_201, verdict(s.t_201 <= target.goal_201 * t_raw));
+  std::printf("     %lld of %d released in Slurm after %.2f s = %.1f T_raw  goal <= %g  %s\n", s.released, options.jobs,
+              s.t_released, s.t_released / t_raw, target.goal_released,
+              verdict(s.released >= options.jobs && s.t_released <= target.goal_released * t_raw));
   std::printf("  c) change-feed items: %.2f per job  goal <= 5  %s\n", static_cast<double>(s.feed_items) / n,
               verdict(static_cast<double>(s.feed_items) <= 5 * n));
   std::printf("     journal: %s = %s per job  goal <= 4 kB  %s\n",
@@ -385,15 +484,51 @@ Options parse_options(int argc, char** argv) {
   app.add_option("--jobs", options.jobs, "requests in the sweep")->check(CLI::Range(1, 100000));
   app.add_option("--clients", options.clients, "API clients (and raw connections)")->check(CLI::Range(1, 200));
   app.add_option("--timeout", options.timeout_s, "seconds to wait for every release")->check(CLI::Range(1, 86400));
+  app.add_flag("--no-sim", options.no_sim, "skip the simulator (only a real server)");
+  app.add_option("--real-url", options.real_url, "a real slurmrestd (with the three below)");
+  app.add_option("--real-jwt-file", options.real_jwt_file, "its token file");
+  app.add_option("--real-user", options.real_user, "its REST user");
+  app.add_option("--real-partition", options.real_partition, "its partition");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     std::exit(app.exit(error));
   }
+  const int real_flags = !options.real_url.empty() + !options.real_jwt_file.empty() + !options.real_user.empty() +
+                         !options.real_partition.empty();
+  if (real_flags != 0 && real_flags != 4) {
+    die("--real-url, --real-jwt-file, --real-user and --real-partition go together; give all four");
+  }
+  if (options.no_sim && real_flags == 0) die("--no-sim leaves nothing to measure without the --real-* flags");
   for (const auto& binary : {options.sim, options.serve}) {
     if (!fs::exists(binary)) die(binary + " does not exist; build it or pass --sim / --serve");
   }
   return options;
+}
+
+// One target: T_raw, then the sweep; on a real server, every job of the run cancelled after.
+void measure(const Options& options, const Target& target) {
+  std::printf("burst_bench: %d LaunchRequests from %d API clients through `serve` (its defaults), against\n",
+              options.jobs, options.clients);
+  std::printf("  %s; T_raw measured %s in the same run\n",
+              target.real() ? ("the real slurmrestd at " + target.url + " (" + target.dialect + ")").c_str()
+                            : "slurmrestd-sim 26.05.3 (v0.0.45)",
+              target.real() ? "on the same server" : "on a fresh simulator");
+  Target raw = target;
+  raw.instance += "raw";
+  const Site probe = make_site(target.real() ? target.url : "http://127.0.0.1:1", raw);
+  const std::string body = held_submit_body(probe);
+  std::error_code ignored;
+  fs::remove_all(probe.dir, ignored);
+  const double t_raw = raw_posts(options, target, body);
+  Target swept = target;
+  swept.instance += "api";
+  const Sweep s = sweep(options, swept);
+  print(options, target, t_raw, s);
+  if (target.real()) {
+    RealClient real(target);
+    std::printf("     cancelled %zu jobs of this run\n", real.cancel_all("tp-" + target.instance));
+  }
 }
 
 }  // namespace
@@ -401,15 +536,13 @@ Options parse_options(int argc, char** argv) {
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv);
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  std::printf("burst_bench: %d LaunchRequests from %d API clients through `serve` (its defaults), against\n",
-              options.jobs, options.clients);
-  std::printf("  slurmrestd-sim 26.05.3 (v0.0.45); T_raw measured on a fresh simulator in the same run\n");
-  const Site probe = make_site("http://127.0.0.1:1");
-  const std::string body = held_submit_body(probe);
-  std::error_code ignored;
-  fs::remove_all(probe.dir, ignored);
-  const double t_raw = raw_posts(options, body);
-  const Sweep s = sweep(options);
-  print(options, t_raw, s);
+  const std::string instance = "bst" + std::to_string(::getpid());
+  if (!options.no_sim) {
+    measure(options, Target{"", "v0.0.45", "bench", "", "debug", instance + "s", 5, 10});
+  }
+  if (!options.real_url.empty()) {
+    measure(options, Target{options.real_url, "v0.0.38", options.real_user, options.real_jwt_file,
+                            options.real_partition, instance + "r", 0.5, 2.5});
+  }
   return 0;
 }
