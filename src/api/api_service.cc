@@ -24,10 +24,13 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   // The local key signs each new job's credential: read once, not for every POST.
   auto key = storage::load_state_key(settings.state_dir);
   if (!key.ok()) return key.error();
+  auto submits = SubmitQueue::start(settings, clock, *key);
+  if (!submits.ok()) return submits.error();
+  service->m_submits = std::move(*submits);
   service->m_readiness = std::make_unique<Readiness>(*service->m_journal, settings.journal_path, slurm);
-  service->m_routes =
-      std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens, clock, slurm,
-                                            service->m_readiness.get(), metrics, std::move(*key)});
+  service->m_routes = std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens,
+                                                            clock, slurm, service->m_readiness.get(), metrics,
+                                                            std::move(*key), service->m_submits.get()});
   Routes* routes = service->m_routes.get();
   std::optional<ServerTls> tls;
   if (!settings.api_tls_cert.empty()) tls = ServerTls{settings.api_tls_cert, settings.api_tls_key};
@@ -40,6 +43,8 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
 }
 
 ApiService::~ApiService() {
+  // The queue first, while the server can still carry its answers; a POST after it is refused.
+  if (m_submits) m_submits->stop();
   if (m_server) m_server->stop();
 }
 

@@ -1,10 +1,10 @@
 // ApiService: the platform API as `serve` runs it — its own journal connection (so the
 // daemon sees the API's commits through data_version as it sees the CLI's, and picks them up
-// within its 200 ms tick), the token store, the readiness checks, the routes and the server,
-// started together and stopped together (the destructor). `slurm` (may be null) is the client
-// resolve's adopt and /readyz ask; it must outlive the service. Requires settings.api_tokens_file; start() fails,
-// naming the cause, when the journal cannot be opened, the tokens file is refused or holds a bad line, or the address
-// cannot be listened on.
+// within its 200 ms tick), the queue that journals new jobs together (submit_queue.h), the token store, the readiness
+// checks, the routes and the server, started together and stopped together (the destructor). `slurm` (may be null) is
+// the client resolve's adopt and /readyz ask; it must outlive the service. Requires settings.api_tokens_file; start()
+// fails, naming the cause, when the journal cannot be opened, the tokens file is refused or holds a bad line, or the
+// address cannot be listened on.
 #pragma once
 
 #include <memory>
@@ -37,6 +37,7 @@ class ApiService {
 
   std::unique_ptr<journal::Journal> m_journal;
   std::unique_ptr<TokenStore> m_tokens;
+  std::unique_ptr<SubmitQueue> m_submits;
   std::unique_ptr<Readiness> m_readiness;
   std::unique_ptr<Routes> m_routes;
   std::unique_ptr<Server> m_server;  // last: stopped first

@@ -1,7 +1,9 @@
 #include "api/connection.h"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/async_result.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -103,13 +105,31 @@ asio::awaitable<Reply> run_later(std::shared_ptr<Deferred> later) {
   }
 }
 
-// The handler's reply, once it is ready: deferred work is done on the worker thread (this
-// connection waits, the others are served); a long poll is asked again after each change the
+// Deferred::start's reply: its `done` resumes this connection on its own executor, from
+// whichever thread calls it.
+asio::awaitable<Reply> wait_started(std::shared_ptr<Deferred> later) {
+  co_return co_await asio::async_initiate<const asio::use_awaitable_t<>&, void(Reply)>(
+      [later](auto handler) {
+        auto waiting = std::make_shared<decltype(handler)>(std::move(handler));
+        auto executor = asio::get_associated_executor(*waiting);
+        later->start([waiting, executor](Reply reply) {
+          asio::post(executor, [waiting, reply = std::move(reply)]() mutable { (*waiting)(std::move(reply)); });
+        });
+      },
+      asio::use_awaitable);
+}
+
+// The handler's reply, once it is ready: deferred work is done on the worker thread, or where
+// its `start` hands it (this connection waits, the others are served); a long poll is asked again after each change the
 // watch sees (`seen`: its generation before the handler first read the journal), and a last
 // time when its wait is over.
 asio::awaitable<Reply> answer(Reply reply, std::uint64_t seen, ConnectionShared& shared) {
   while (reply.later) {
-    reply = co_await asio::co_spawn(shared.worker, run_later(reply.later), asio::use_awaitable);
+    if (reply.later->start) {
+      reply = co_await wait_started(reply.later);
+    } else {
+      reply = co_await asio::co_spawn(shared.worker, run_later(reply.later), asio::use_awaitable);
+    }
   }
   while (reply.wait) {
     const std::shared_ptr<LongPoll> poll = reply.wait;

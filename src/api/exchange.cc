@@ -11,7 +11,13 @@ Reply json_reply(unsigned status, const boost::json::value& body) {
 
 Reply deferred_reply(std::function<Reply()> work) {
   Reply reply;
-  reply.later = std::make_shared<Deferred>(Deferred{std::move(work)});
+  reply.later = std::make_shared<Deferred>(Deferred{std::move(work), {}});
+  return reply;
+}
+
+Reply started_reply(std::function<void(std::function<void(Reply)> done)> start) {
+  Reply reply;
+  reply.later = std::make_shared<Deferred>(Deferred{{}, std::move(start)});
   return reply;
 }
 

@@ -41,9 +41,13 @@ struct LongPoll {
 // A reply that must wait for something slow outside the journal (a call to Slurm): the
 // server runs `work` on its worker thread, one at a time, and answers with what it returns;
 // the other clients are served meanwhile. `work` may use what the routes were given that is
-// thread-safe (the journal, the Slurm client), nothing else.
+// thread-safe (the journal, the Slurm client), nothing else. Or, with `start` set instead,
+// work that something else does, many at once (the new jobs of SubmitQueue): `start` is called
+// on the server's thread and must return at once; it hands its `done` to that work, which
+// calls it exactly once, on any thread, with the reply. No thread of the server waits.
 struct Deferred {
   std::function<Reply()> work;
+  std::function<void(std::function<void(Reply)> done)> start;
 };
 
 struct Reply {
@@ -57,6 +61,8 @@ struct Reply {
 
 // A reply that runs `work` on the server's worker thread (Deferred).
 Reply deferred_reply(std::function<Reply()> work);
+// A reply that `start` hands to work done elsewhere (Deferred::start).
+Reply started_reply(std::function<void(std::function<void(Reply)> done)> start);
 
 // `body` as text (with the newline the CLI's --json output ends in).
 Reply json_reply(unsigned status, const boost::json::value& body);

@@ -31,6 +31,7 @@
 
 #include "api/exchange.h"
 #include "api/readiness.h"
+#include "api/submit_queue.h"
 #include "api/token_store.h"
 #include "base/clock.h"
 #include "journal/journal.h"
@@ -50,6 +51,7 @@ struct RouteContext {
   Readiness* readiness = nullptr;       // none: /readyz answers 503
   metrics::Metrics* metrics = nullptr;  // serve's metrics; none: /metrics is 404
   std::string hmac_key;                 // the local key, read once at start; empty: POST /v1/jobs fails
+  SubmitQueue* submits = nullptr;       // journals POST /v1/jobs together; none: each on the server's thread
 };
 
 class Routes {

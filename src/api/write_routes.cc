@@ -34,6 +34,25 @@ Reply error_from(const Error& error) {
   }
 }
 
+namespace {
+
+// What a submission amounted to, as the platform reads it: 201 created, 200 unchanged, 409.
+Reply submitted_reply(Result<operations::Submitted> submitted, const std::string& job_id, const std::string& actor) {
+  if (!submitted.ok()) return error_from(submitted.error());
+  if (submitted->outcome == model::SubmitOutcome::conflict) {
+    return error_reply(409, "conflict", submitted->conflict);
+  }
+  const bool created = submitted->outcome == model::SubmitOutcome::created;
+  if (created) config::log_info(actor_fields(job_id, actor), "API: job submitted");
+  Reply reply = json_reply(created ? 201 : 200, boost::json::object{{"job_id", job_id},
+                                                                    {"outcome", created ? "created" : "unchanged"},
+                                                                    {"request_sha256", submitted->request_sha256}});
+  reply.headers.emplace_back("Location", "/v1/jobs/" + job_id);
+  return reply;
+}
+
+}  // namespace
+
 Reply submit_job(RouteContext& context, const std::string& actor, std::string_view body) {
   // Text that is not JSON at all is malformed (400); JSON that breaks the request's rules,
   // including the hostile-input limits, gets every problem (422).
@@ -47,18 +66,17 @@ Reply submit_job(RouteContext& context, const std::string& actor, std::string_vi
                        "the LaunchRequest has " + std::to_string(request.error().size()) + " problem(s)",
                        request.error());
   }
-  auto submitted = operations::submit_job(context.journal, context.settings, *request, context.hmac_key, actor);
-  if (!submitted.ok()) return error_from(submitted.error());
-  if (submitted->outcome == model::SubmitOutcome::conflict) {
-    return error_reply(409, "conflict", submitted->conflict);
+  if (context.submits == nullptr) {
+    return submitted_reply(operations::submit_job(context.journal, context.settings, *request, context.hmac_key, actor),
+                           request->job_id, actor);
   }
-  const bool created = submitted->outcome == model::SubmitOutcome::created;
-  if (created) config::log_info(actor_fields(request->job_id, actor), "API: job submitted");
-  Reply reply = json_reply(created ? 201 : 200, boost::json::object{{"job_id", request->job_id},
-                                                                    {"outcome", created ? "created" : "unchanged"},
-                                                                    {"request_sha256", submitted->request_sha256}});
-  reply.headers.emplace_back("Location", "/v1/jobs/" + request->job_id);
-  return reply;
+  SubmitQueue* queue = context.submits;
+  return started_reply([queue, request = std::move(*request), actor](std::function<void(Reply)> done) mutable {
+    const std::string job_id = request.job_id;
+    queue->submit({std::move(request), actor}, [done = std::move(done), job_id, actor](auto submitted) {
+      done(submitted_reply(std::move(submitted), job_id, actor));
+    });
+  });
 }
 
 Reply cancel_job(RouteContext& context, const std::string& actor, std::string_view job_id, std::string_view body) {

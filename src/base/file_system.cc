@@ -51,7 +51,7 @@ Status set_group_and_mode(const std::string& path, mode_t mode, std::optional<gi
   return ok_status();
 }
 
-Status make_directories(const std::string& path, mode_t mode, std::optional<gid_t> group) {
+Status make_directories(const std::string& path, mode_t mode, std::optional<gid_t> group, Flush flush) {
   struct stat info {};
   if (::stat(path.c_str(), &info) == 0) {
     if (!S_ISDIR(info.st_mode)) return invalid_argument(path + " exists and is not a directory");
@@ -60,7 +60,7 @@ Status make_directories(const std::string& path, mode_t mode, std::optional<gid_
   if (errno != ENOENT) return system_error("stat", path, errno);
   const std::string parent = parent_directory(path);
   if (parent != path) {
-    if (Status status = make_directories(parent, mode, group); !status.ok()) return status;
+    if (Status status = make_directories(parent, mode, group, flush); !status.ok()) return status;
   }
   // Created closed; opened to its group only once it has the group.
   if (::mkdir(path.c_str(), 0700) != 0) {
@@ -68,7 +68,17 @@ Status make_directories(const std::string& path, mode_t mode, std::optional<gid_
     return system_error("mkdir", path, errno);
   }
   if (Status given = set_group_and_mode(path, mode, group); !given.ok()) return given;
-  return fsync_directory(parent);
+  return flush == Flush::now ? fsync_directory(parent) : ok_status();
+}
+
+Status flush_filesystem(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return system_error("open", path, errno);
+  const int rc = ::syncfs(fd);
+  const int saved = errno;
+  ::close(fd);
+  if (rc != 0) return system_error("syncfs", path, saved);
+  return ok_status();
 }
 
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {

@@ -17,10 +17,19 @@ namespace tpslurm {
 // The whole file; refuses files larger than `max_bytes` (invalid_argument).
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes);
 
-// Creates `path` and its missing parents, fsyncing each parent it changed, so a directory that
-// exists after a crash is recorded in its parent. Each directory it creates gets exactly `mode`
-// (the umask does not apply) and, when given, `group`; directories that exist stay as they are.
-Status make_directories(const std::string& path, mode_t mode, std::optional<gid_t> group = std::nullopt);
+// When a write is made durable: `now`, by its own fsync; `later`, by the caller, who flushes the
+// whole filesystem (syncfs) once for a batch of writes before anything relies on them.
+enum class Flush { now, later };
+
+// Creates `path` and its missing parents, fsyncing each parent it changed (Flush::now), so a
+// directory that exists after a crash is recorded in its parent. Each directory it creates gets
+// exactly `mode` (the umask does not apply) and, when given, `group`; directories that exist
+// stay as they are.
+Status make_directories(const std::string& path, mode_t mode, std::optional<gid_t> group = std::nullopt,
+                        Flush flush = Flush::now);
+
+// syncfs(2) of the filesystem that holds `path`: every write made to it before is durable.
+Status flush_filesystem(const std::string& path);
 
 // Gives `path` the group (when given), then the mode: in that order, so no other group ever
 // gets the mode's group bits.

@@ -19,28 +19,73 @@ Result<Submitted> journaled(Result<model::SubmitOutcome> outcome, Submitted subm
   return submitted;
 }
 
+// The jobs of the submissions still ok, in one group: one commit. Another writer may have
+// journaled a different request under an id meanwhile: a conflict.
+void journal_all(journal::Journal& journal, const std::vector<Submission>& submissions,
+                 const std::vector<journal::NewJob>& jobs, std::vector<Result<Submitted>>& results) {
+  std::vector<std::size_t> grouped;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (results[i].ok()) grouped.push_back(i);
+  }
+  if (grouped.empty()) return;
+  if (Status began = journal.begin_group(); !began.ok()) {
+    for (const std::size_t i : grouped) results[i] = began.error();
+    return;
+  }
+  for (const std::size_t i : grouped) {
+    results[i] = journaled(journal.add_job(jobs[i], submissions[i].submitted_by), std::move(*results[i]));
+  }
+  if (Status committed = journal.end_group(); !committed.ok()) {
+    for (const std::size_t i : grouped) results[i] = committed.error();
+  }
+}
+
 }  // namespace
 
 Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& settings,
                              const model::LaunchRequest& request, std::string_view hmac_key,
                              std::string_view submitted_by) {
-  Submitted submitted;
-  submitted.request_sha256 = sha256_hex(request.canonical_json);
-  journal::NewJob job{request.job_id, request.canonical_json, submitted.request_sha256, "", "", request.max_attempts};
-  auto existing = journal.job(request.job_id);
-  if (!existing.ok()) return existing.error();
-  // A known job: the journal decides the outcome; its credential is never touched again.
-  if (existing->has_value()) return journaled(journal.add_job(job), submitted);
+  return std::move(submit_jobs(journal, settings, {{request, std::string(submitted_by)}}, hmac_key).front());
+}
 
-  if (hmac_key.empty()) return invalid_argument("no HMAC key to sign the job's credential with");
-  auto credential =
-      storage::write_job_credential(settings.storage_root, request.job_id, request.ingest_token.value_or(""),
-                                    std::string(hmac_key), settings.storage_group);
-  if (!credential.ok()) return credential.error();
-  job.credential_path = credential->path;
-  job.credential_hmac = credential->hmac;
-  // Another writer may have journaled a different request under this id meanwhile: a conflict.
-  return journaled(journal.add_job(job, submitted_by), submitted);
+std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const model::Settings& settings,
+                                           const std::vector<Submission>& submissions, std::string_view hmac_key) {
+  std::vector<Result<Submitted>> results;
+  std::vector<journal::NewJob> jobs;
+  std::vector<storage::CredentialRequest> credentials;
+  std::vector<std::size_t> needs_credential;  // indexes of the submissions of new jobs
+  for (const Submission& submission : submissions) {
+    const model::LaunchRequest& request = submission.request;
+    Submitted submitted;
+    submitted.request_sha256 = sha256_hex(request.canonical_json);
+    jobs.push_back({request.job_id, request.canonical_json, submitted.request_sha256, "", "", request.max_attempts});
+    results.emplace_back(std::move(submitted));
+    auto existing = journal.job(request.job_id);
+    if (!existing.ok()) {
+      results.back() = existing.error();
+    } else if (!existing->has_value()) {
+      // A new job: its credential first. A known one: the journal decides the outcome, and its
+      // credential is never touched again.
+      if (hmac_key.empty()) {
+        results.back() = invalid_argument("no HMAC key to sign the job's credential with");
+        continue;
+      }
+      needs_credential.push_back(results.size() - 1);
+      credentials.push_back({request.job_id, request.ingest_token.value_or("")});
+    }
+  }
+  auto written = storage::write_job_credentials(settings.storage_root, credentials, hmac_key, settings.storage_group);
+  for (std::size_t k = 0; k < needs_credential.size(); ++k) {
+    const std::size_t i = needs_credential[k];
+    if (!written[k].ok()) {
+      results[i] = written[k].error();
+      continue;
+    }
+    jobs[i].credential_path = written[k]->path;
+    jobs[i].credential_hmac = written[k]->hmac;
+  }
+  journal_all(journal, submissions, jobs, results);
+  return results;
 }
 
 }  // namespace tpslurm::operations

@@ -1,4 +1,4 @@
-// Journaling a validated LaunchRequest as a new job — what `submit` and `POST /v1/jobs` do.
+// Journaling validated LaunchRequests as new jobs — what `submit` and `POST /v1/jobs` do.
 //
 // Idempotent by job_id: the same request (the hash of its canonical JSON without credentials)
 // again is `unchanged` and touches nothing, not even the credential; a different request
@@ -6,11 +6,15 @@
 // credential is written first, once, mode 0400 under the storage root (storage/job_credential.h),
 // with the daemon's local HMAC key, which the caller reads once (storage/secret_key.h); the
 // journal keeps its path and HMAC, never the token. Operational failures (journal, disk) are errors.
-// Thread-safe as the journal is; two writers racing on one new job id end with one job.
+// submit_jobs() takes many requests at once (the API's that arrive together): their
+// credentials in one batch (storage::write_job_credentials) and their jobs in one journal
+// group, one commit for all. Thread-safe as the journal is; two writers racing on one new job
+// id end with one job.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "journal/journal.h"
@@ -31,5 +35,16 @@ struct Submitted {
 Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& settings,
                              const model::LaunchRequest& request, std::string_view hmac_key,
                              std::string_view submitted_by = {});
+
+struct Submission {
+  model::LaunchRequest request;
+  std::string submitted_by;
+};
+// One result per submission, in order, each what submit_job() would have answered for it alone
+// (the same job twice: as if one came after the other). The group's commit failing fails every
+// submission that reached it, none of whose jobs is then journaled. `journal` must have no
+// group open, and no other thread may write through it meanwhile (the group is its own).
+std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const model::Settings& settings,
+                                           const std::vector<Submission>& submissions, std::string_view hmac_key);
 
 }  // namespace tpslurm::operations

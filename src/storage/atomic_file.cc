@@ -25,16 +25,16 @@ Status write_all(int fd, std::string_view content, const std::string& path) {
   return ok_status();
 }
 
-// The content, then the group, then the mode (so no other group ever reads it), then fsync;
-// closes fd either way.
+// The content, then the group, then the mode (so no other group ever reads it), then fsync
+// (Flush::now); closes fd either way.
 Status fill_and_close(int fd, std::string_view content, mode_t mode, std::optional<gid_t> group,
-                      const std::string& path) {
+                      const std::string& path, Flush flush = Flush::now) {
   Status status = write_all(fd, content, path);
   if (status.ok() && group && ::fchown(fd, static_cast<uid_t>(-1), *group) != 0) {
     status = system_error("chgrp", path, errno);
   }
   if (status.ok() && ::fchmod(fd, mode) != 0) status = system_error("chmod", path, errno);
-  if (status.ok() && ::fsync(fd) != 0) status = system_error("fsync", path, errno);
+  if (status.ok() && flush == Flush::now && ::fsync(fd) != 0) status = system_error("fsync", path, errno);
   if (::close(fd) != 0 && status.ok()) status = system_error("close", path, errno);
   return status;
 }
@@ -66,13 +66,14 @@ Status write_file_atomically(const std::string& path, std::string_view content, 
   return fsync_directory(parent_directory(path));
 }
 
-Status write_new_file(const std::string& path, std::string_view content, mode_t mode, std::optional<gid_t> group) {
+Status write_new_file(const std::string& path, std::string_view content, mode_t mode, std::optional<gid_t> group,
+                      Flush flush) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
     if (errno == EEXIST) return invalid_argument(path + " already exists; it is never overwritten");
     return system_error("create", path, errno);
   }
-  Status status = fill_and_close(fd, content, mode, group, path);
+  Status status = fill_and_close(fd, content, mode, group, path, flush);
   if (!status.ok()) ::unlink(path.c_str());  // what a full disk left of it is of no use
   return status;
 }

@@ -30,7 +30,8 @@ Status write_file_atomically(const std::string& path, std::string_view content, 
 // fsync as above, but neither a temporary name nor a directory fsync. After a crash it may be
 // absent or half-written, which is why only such directories use it; the caller fsyncs each
 // directory once after all its new files (fsync_directory) and before the voucher is written.
+// Flush::later leaves out the file's fsync too: the caller's flush_filesystem() makes it durable.
 Status write_new_file(const std::string& path, std::string_view content, mode_t mode,
-                      std::optional<gid_t> group = std::nullopt);
+                      std::optional<gid_t> group = std::nullopt, Flush flush = Flush::now);
 
 }  // namespace tpslurm::storage

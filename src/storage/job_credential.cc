@@ -1,6 +1,12 @@
 #include "storage/job_credential.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "base/digest.h"
+#include "base/file_system.h"
+#include "base/uuid.h"
 #include "model/attempt_layout.h"
 #include "storage/atomic_file.h"
 #include "storage/layout.h"
@@ -20,28 +26,84 @@ Status check_existing(const CredentialRef& ref, std::string_view hmac_key, std::
   return ok_status();
 }
 
-}  // namespace
-
-Result<CredentialRef> write_job_credential(std::string_view storage_root, std::string_view job_id,
-                                           std::string_view token, std::string_view hmac_key,
-                                           const std::string& group) {
-  CredentialRef ref{job_credential_path(storage_root, job_id), hmac_sha256_hex(hmac_key, token)};
-  auto storage_group = resolve_storage_group(group);
-  if (!storage_group.ok()) return storage_group.error();
+// The job's directories and its credential's content under a temporary name beside it, none of
+// it flushed yet; returns the temporary name.
+Result<std::string> write_unnamed(std::string_view storage_root, std::string_view job_id, const std::string& path,
+                                  std::string_view token, std::optional<gid_t> storage_group) {
   const std::string job = job_dir(storage_root, job_id);
-  const unsigned job_mode = model::attempt_modes(storage_group->has_value()).directory;
-  if (Status made = make_directories(job, job_mode, *storage_group); !made.ok()) return made.error();
-  const std::string dir = ref.path.substr(0, ref.path.find_last_of('/'));
-  if (Status made = make_directories(dir, 0700); !made.ok()) return made.error();
-  Status written = write_file_atomically(ref.path, token, 0400, Overwrite::no);
-  if (written.ok()) return ref;
-  if (written.error().kind() != ErrorKind::invalid_argument) return written.error();
-  // Already there: the same token makes this a no-op; another token is a conflict.
+  const unsigned job_mode = model::attempt_modes(storage_group.has_value()).directory;
+  if (Status made = make_directories(job, job_mode, storage_group, Flush::later); !made.ok()) return made.error();
+  if (Status made = make_directories(parent_directory(path), 0700, std::nullopt, Flush::later); !made.ok()) {
+    return made.error();
+  }
+  std::string temporary = path + ".tmp-" + new_uuid();
+  if (Status written = write_new_file(temporary, token, 0400, std::nullopt, Flush::later); !written.ok()) {
+    return written.error();
+  }
+  return temporary;
+}
+
+// The flushed temporary file linked under the credential's name, never over an existing one:
+// there already, the same token makes it a no-op and another is a conflict.
+Result<CredentialRef> name_it(const std::string& temporary, const CredentialRef& ref, std::string_view job_id,
+                              std::string_view hmac_key) {
+  const int linked = ::link(temporary.c_str(), ref.path.c_str()) == 0 ? 0 : errno;
+  ::unlink(temporary.c_str());
+  if (linked == 0) return ref;
+  if (linked != EEXIST) return system_error("link to", ref.path, linked);
   if (Status same = check_existing(ref, hmac_key, "holds a different ingest token"); !same.ok()) {
     return invalid_argument("job " + std::string(job_id) +
                             " already has a different ingest credential; a job's credential is written once");
   }
   return ref;
+}
+
+// A failed flush: nothing of the batch may be relied on; the temporary files go.
+std::vector<Result<CredentialRef>> fail_all(std::vector<Result<CredentialRef>>& results,
+                                            const std::vector<std::string>& temporaries, const Error& error) {
+  for (const std::string& temporary : temporaries) {
+    if (!temporary.empty()) ::unlink(temporary.c_str());
+  }
+  for (auto& result : results) {
+    if (result.ok()) result = error;
+  }
+  return std::move(results);
+}
+
+}  // namespace
+
+Result<CredentialRef> write_job_credential(std::string_view storage_root, std::string_view job_id,
+                                           std::string_view token, std::string_view hmac_key,
+                                           const std::string& group) {
+  return std::move(
+      write_job_credentials(storage_root, {{std::string(job_id), std::string(token)}}, hmac_key, group).front());
+}
+
+std::vector<Result<CredentialRef>> write_job_credentials(std::string_view storage_root,
+                                                         const std::vector<CredentialRequest>& requests,
+                                                         std::string_view hmac_key, const std::string& group) {
+  std::vector<Result<CredentialRef>> results;
+  if (requests.empty()) return results;
+  auto storage_group = resolve_storage_group(group);
+  if (!storage_group.ok()) {
+    for (std::size_t i = 0; i < requests.size(); ++i) results.emplace_back(storage_group.error());
+    return results;
+  }
+  std::vector<std::string> temporaries;
+  for (const CredentialRequest& request : requests) {
+    CredentialRef ref{job_credential_path(storage_root, request.job_id), hmac_sha256_hex(hmac_key, request.token)};
+    auto temporary = write_unnamed(storage_root, request.job_id, ref.path, request.token, *storage_group);
+    results.emplace_back(temporary.ok() ? Result<CredentialRef>(std::move(ref))
+                                        : Result<CredentialRef>(temporary.error()));
+    temporaries.push_back(temporary.ok() ? std::move(*temporary) : std::string());
+  }
+  const std::string root(storage_root);
+  if (Status flushed = flush_filesystem(root); !flushed.ok()) return fail_all(results, temporaries, flushed.error());
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (results[i].ok()) results[i] = name_it(temporaries[i], *results[i], requests[i].job_id, hmac_key);
+  }
+  if (Status flushed = flush_filesystem(root); !flushed.ok()) return fail_all(results, {}, flushed.error());
+  return results;
 }
 
 Status verify_job_credential(const CredentialRef& ref, std::string_view hmac_key) {

@@ -12,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 
@@ -27,6 +28,20 @@ struct CredentialRef {
 Result<CredentialRef> write_job_credential(std::string_view storage_root, std::string_view job_id,
                                            std::string_view token, std::string_view hmac_key,
                                            const std::string& group = {});
+
+// Many jobs' credentials at once (the API's submissions that arrive together), each as
+// write_job_credential() writes it and as durable, with two flushes of the storage root's
+// filesystem (syncfs) for all of them instead of a few fsyncs for each: the new directories
+// and every file's content under a temporary name, one flush; then each file linked under its
+// name (never over an existing one), one flush. A crash leaves no credential under its name
+// without its content. One result per request, in order; the same job twice is written once.
+struct CredentialRequest {
+  std::string job_id;
+  std::string token;
+};
+std::vector<Result<CredentialRef>> write_job_credentials(std::string_view storage_root,
+                                                         const std::vector<CredentialRequest>& requests,
+                                                         std::string_view hmac_key, const std::string& group = {});
 
 // The file still holds the token the HMAC was taken over (corrupt if not; not_found if gone).
 Status verify_job_credential(const CredentialRef& ref, std::string_view hmac_key);

@@ -38,6 +38,7 @@ class ApiFixture : public ::testing::Test {
   // The same, returning why the service did not start ("" when it did).
   std::string try_start(ServerLimits limits, const std::string& listen);
   void stop() { m_service.reset(); }
+  const Clock& clock() const { return m_clock; }
   Endpoint endpoint() const;
 
   HttpAnswer call(const std::string& method, const std::string& target, const std::string& token,

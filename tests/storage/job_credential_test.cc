@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <filesystem>
+#include <vector>
+
 #include "base/digest.h"
 #include "storage/secret_key.h"
 #include "support/temp_dir.h"
@@ -57,6 +60,45 @@ TEST(JobCredentialTest, VerifyNoticesATamperedFile) {
   EXPECT_EQ(status.error().kind(), ErrorKind::corrupt);
 }
 
+// Many at once, as the API's submissions that arrive together: each as write_job_credential
+// writes it alone; the same job twice is written once, a different token for it is refused;
+// no temporary file is left beside any credential.
+TEST(JobCredentialTest, ABatchWritesEachAsAloneAndLeavesNoTemporaryFile) {
+  TempDir root;
+  const std::string key(32, 'k');
+  ASSERT_TRUE(write_job_credential(root.path(), "old", "t-old", key).ok());
+  const auto results = write_job_credentials(
+      root.path(), {{"a", "t-a"}, {"b", "t-b"}, {"a", "t-a"}, {"a", "t-other"}, {"old", "t-old"}, {"old", "t-new"}},
+      key);
+  ASSERT_EQ(results.size(), 6u);
+  for (const std::size_t ok : {0u, 1u, 2u, 4u})
+    ASSERT_TRUE(results[ok].ok()) << ok << ": " << results[ok].error().message();
+  EXPECT_EQ(results[0]->path, root.path() + "/slurm/jobs/a/credentials/ingest_token");
+  EXPECT_EQ(results[0]->hmac, hmac_sha256_hex(key, "t-a"));
+  EXPECT_EQ(*results[2], *results[0]) << "the same job and token twice: written once";
+  EXPECT_EQ(results[3].error().message(),
+            "job a already has a different ingest credential; a job's credential is written once");
+  EXPECT_EQ(results[5].error().message(),
+            "job old already has a different ingest credential; a job's credential is written once");
+  EXPECT_EQ(testing::read_test_file(results[1]->path), "t-b");
+  EXPECT_EQ(testing::read_test_file(results[4]->path), "t-old");
+  for (const char* job : {"a", "b", "old"}) {
+    const std::string dir = root.path() + "/slurm/jobs/" + job + "/credentials";
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename());
+    EXPECT_EQ(names, std::vector<std::string>{"ingest_token"}) << dir;
+    struct stat info {};
+    ASSERT_EQ(::stat((dir + "/ingest_token").c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0400u) << dir;
+  }
+}
+
+TEST(JobCredentialTest, AnEmptyBatchWritesNothing) {
+  TempDir root;
+  EXPECT_TRUE(write_job_credentials(root.path(), {}, std::string(32, 'k')).empty());
+  EXPECT_FALSE(std::filesystem::exists(root.path() + "/slurm"));
+}
+
 TEST(SecretKeyTest, CreatedOnceThenReused) {
   TempDir dir;
   const auto first = load_or_create_secret_key(dir.file("hmac.key"));
@@ -71,8 +113,9 @@ TEST(SecretKeyTest, RefusesAKeyOthersCanRead) {
                            std::filesystem::perms::owner_read | std::filesystem::perms::others_read);
   const auto key = load_or_create_secret_key(dir.file("hmac.key"));
   ASSERT_FALSE(key.ok());
-  EXPECT_EQ(key.error().message(), dir.file("hmac.key") + " is accessible by group or others (mode 404); run: chmod 600 " +
-                                       dir.file("hmac.key"));
+  EXPECT_EQ(
+      key.error().message(),
+      dir.file("hmac.key") + " is accessible by group or others (mode 404); run: chmod 600 " + dir.file("hmac.key"));
 }
 
 }  // namespace

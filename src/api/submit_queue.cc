@@ -1,0 +1,82 @@
+#include "api/submit_queue.h"
+
+#include <utility>
+#include <vector>
+
+namespace tpslurm::api {
+
+Result<std::unique_ptr<SubmitQueue>> SubmitQueue::start(const model::Settings& settings, const Clock& clock,
+                                                        std::string hmac_key) {
+  auto journal = journal::Journal::open(settings.journal_path, clock);
+  if (!journal.ok()) return journal.error();
+  return std::unique_ptr<SubmitQueue>(new SubmitQueue(settings, std::move(*journal), std::move(hmac_key)));
+}
+
+SubmitQueue::SubmitQueue(const model::Settings& settings, std::unique_ptr<journal::Journal> journal,
+                         std::string hmac_key)
+    : m_settings(settings), m_journal(std::move(journal)), m_key(std::move(hmac_key)), m_thread([this] { run(); }) {}
+
+SubmitQueue::~SubmitQueue() { stop(); }
+
+void SubmitQueue::stop() {
+  {
+    std::lock_guard lock(m_mutex);
+    m_stopping = true;
+  }
+  m_wake.notify_all();
+  if (m_thread.joinable()) m_thread.join();
+}
+
+void SubmitQueue::submit(operations::Submission submission, Done done) {
+  {
+    std::lock_guard lock(m_mutex);
+    if (!m_stopping) {
+      m_waiting.push_back({std::move(submission), std::move(done)});
+      m_wake.notify_one();
+      return;
+    }
+  }
+  done(transient("the API is stopping; nothing was journaled"));
+}
+
+void SubmitQueue::run() {
+  std::unique_lock lock(m_mutex);
+  for (;;) {
+    m_wake.wait(lock, [this] { return m_stopping || !m_waiting.empty(); });
+    if (m_waiting.empty()) return;  // stopping, and everything queued is journaled
+    std::deque<Waiting> batch;
+    while (!m_waiting.empty() && batch.size() < kMaxBatch) {
+      batch.push_back(std::move(m_waiting.front()));
+      m_waiting.pop_front();
+    }
+    lock.unlock();
+    journal_batch(batch);
+    lock.lock();
+  }
+}
+
+void SubmitQueue::journal_batch(std::deque<Waiting>& batch) {
+  std::vector<operations::Submission> submissions;
+  submissions.reserve(batch.size());
+  for (auto& waiting : batch) submissions.push_back(std::move(waiting.submission));
+  std::vector<Result<operations::Submitted>> results =
+      operations::submit_jobs(*m_journal, m_settings, submissions, m_key);
+  {
+    std::lock_guard lock(m_mutex);
+    ++m_batches;
+    m_submissions += batch.size();
+  }
+  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(results[i]));
+}
+
+std::size_t SubmitQueue::batches() const {
+  std::lock_guard lock(m_mutex);
+  return m_batches;
+}
+
+std::size_t SubmitQueue::submissions() const {
+  std::lock_guard lock(m_mutex);
+  return m_submissions;
+}
+
+}  // namespace tpslurm::api
