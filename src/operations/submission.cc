@@ -1,5 +1,6 @@
 #include "operations/submission.h"
 
+#include "base/crash_point.h"
 #include "base/digest.h"
 #include "storage/job_credential.h"
 
@@ -84,7 +85,9 @@ std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const mode
     jobs[i].credential_path = written[k]->path;
     jobs[i].credential_hmac = written[k]->hmac;
   }
+  crash_point("submit_job.after_credentials");
   journal_all(journal, submissions, jobs, results);
+  crash_point("submit_job.after_commit");
   return results;
 }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "base/crash_point.h"
 #include "base/digest.h"
 #include "cli_fixture.h"
 #include "journal/daemon_lock.h"
@@ -171,6 +172,34 @@ TEST_F(CliTest, SubmitIsIdempotentByJobId) {
   EXPECT_NE(conflict.err.find("tuneplane-slurm: job ft-7f3c2a was already submitted with a different request"),
             std::string::npos)
       << conflict.err;
+}
+
+// A crash once the credential is durable but before the job's commit, or after the commit but
+// before the answer: the same request sent again is journaled (or found journaled), its
+// credential the one file written.
+TEST_F(CliTest, ASubmitThatCrashedIsSafeToSendAgain) {
+  const std::string example = source("etc/launch-request.example.json");
+  const std::string credential = dir.file("storage/slurm/jobs/ft-7f3c2a/credentials/ingest_token");
+  env["TUNEPLANE_CRASH_AT"] = "submit_job.after_credentials";
+  ASSERT_EQ(cli({"submit", example}).exit_code, kCrashExitCode);
+  EXPECT_EQ(testing::read_test_file(credential), "example-ingest-token-replace-me");
+  env.erase("TUNEPLANE_CRASH_AT");
+  const auto journaled = cli({"submit", example});
+  ASSERT_EQ(journaled.exit_code, 0) << journaled.err;
+  EXPECT_EQ(journaled.out.substr(0, 44), "ft-7f3c2a: submitted (queued); request sha25");
+
+  const std::string other = example_with("ft-7f3c2a", "ft-crashed");
+  env["TUNEPLANE_CRASH_AT"] = "submit_job.after_commit";
+  ASSERT_EQ(cli({"submit", other}).exit_code, kCrashExitCode);
+  env.erase("TUNEPLANE_CRASH_AT");
+  const auto found = cli({"submit", other});
+  ASSERT_EQ(found.exit_code, 0) << found.err;
+  EXPECT_EQ(found.out, "ft-crashed: already submitted with this request; nothing changed\n");
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.file("storage/slurm/jobs/ft-crashed/credentials"))) {
+    names.push_back(entry.path().filename());
+  }
+  EXPECT_EQ(names, std::vector<std::string>{"ingest_token"});
 }
 
 TEST_F(CliTest, SubmitKeepsTheTokenOutOfTheJournalAndOutput) {
