@@ -35,14 +35,25 @@ std::string join_path(std::string_view root, std::string_view relative) {
   return out;
 }
 
-Status fsync_directory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return system_error("open directory", dir, errno);
-  const int rc = ::fsync(fd);
+namespace {
+
+// `sync` (fsync, syncfs) of what `path` opens to with `flags`; `opening` and `syncing` name the
+// steps in an error.
+Status sync_opened(const std::string& path, int flags, int (*sync)(int), std::string_view opening,
+                   std::string_view syncing) {
+  const int fd = ::open(path.c_str(), flags | O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return system_error(opening, path, errno);
+  const int rc = sync(fd);
   const int saved = errno;
   ::close(fd);
-  if (rc != 0) return system_error("fsync directory", dir, saved);
+  if (rc != 0) return system_error(syncing, path, saved);
   return ok_status();
+}
+
+}  // namespace
+
+Status fsync_directory(const std::string& dir) {
+  return sync_opened(dir, O_DIRECTORY, ::fsync, "open directory", "fsync directory");
 }
 
 Status set_group_and_mode(const std::string& path, mode_t mode, std::optional<gid_t> group) {
@@ -71,15 +82,7 @@ Status make_directories(const std::string& path, mode_t mode, std::optional<gid_
   return flush == Flush::now ? fsync_directory(parent) : ok_status();
 }
 
-Status flush_filesystem(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return system_error("open", path, errno);
-  const int rc = ::syncfs(fd);
-  const int saved = errno;
-  ::close(fd);
-  if (rc != 0) return system_error("syncfs", path, saved);
-  return ok_status();
-}
+Status flush_filesystem(const std::string& path) { return sync_opened(path, 0, ::syncfs, "open", "syncfs"); }
 
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
