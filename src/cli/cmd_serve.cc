@@ -139,7 +139,7 @@ int run_serve(Context& context, bool once) {
                                     context.clock(),
                                     *key,
                                     slurm->budget.get(),
-                                    4,
+                                    settings->pass_threads,
                                     reconcile::kSweepEvery,
                                     {},
                                     metrics.get()});

@@ -451,6 +451,8 @@ void apply_daemon(Applier& apply, model::Settings& s) {
   apply.with("TUNEPLANE_POLL_INTERVAL", [&](const std::string& v) {
     return duration_between(v, s.poll_interval, std::chrono::seconds(1), std::chrono::hours(1));
   });
+  apply.with("TUNEPLANE_PASS_THREADS",
+             [&](const std::string& v) { return integer_between(v, s.pass_threads, "passes at once", 1, 64); });
   apply.with("TUNEPLANE_SUBMIT_MODE", [&](const std::string& v) -> std::optional<std::string> {
     if (v == "held") {
       s.submit_mode = model::SubmitMode::held;

@@ -238,6 +238,7 @@ TEST(SettingsLoaderTest, SubmitModeAndSlurmLimitsHaveTheirDefaults) {
   const model::Settings& s = loaded->settings;
   EXPECT_EQ(s.submit_mode, model::SubmitMode::held);
   EXPECT_EQ(s.request_rate, 200);
+  EXPECT_EQ(s.pass_threads, 4);
   EXPECT_EQ(s.request_rate_floor, 10);
   EXPECT_EQ(s.slow_answer, std::chrono::milliseconds(1000));
   EXPECT_EQ(s.backoff_initial, std::chrono::milliseconds(1000));
@@ -255,6 +256,7 @@ TEST(SettingsLoaderTest, SubmitModeAndSlurmLimitsHaveTheirDefaults) {
 
 TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
   const auto loaded = load({{"TUNEPLANE_SUBMIT_MODE", "direct"},
+                            {"TUNEPLANE_PASS_THREADS", "64"},
                             {"TUNEPLANE_SLURM_REQUEST_RATE", "100000"},
                             {"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "100000"},
                             {"TUNEPLANE_SLURM_SLOW_ANSWER", "10m"},
@@ -267,6 +269,7 @@ TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
   const model::Settings& s = loaded->settings;
   EXPECT_EQ(s.submit_mode, model::SubmitMode::direct);
   EXPECT_EQ(s.request_rate, 100000);
+  EXPECT_EQ(s.pass_threads, 64);
   EXPECT_EQ(s.request_rate_floor, 100000);
   EXPECT_EQ(s.slow_answer, std::chrono::minutes(10));
   EXPECT_EQ(s.backoff_initial, std::chrono::milliseconds(2000));

@@ -3,7 +3,7 @@
 // Slurm, each next to T_raw: the time the same kind of slurmrestd takes to accept N raw POSTs
 // of the same held submit body from C connections, measured in the same run.
 //
-//   burst_bench [--sim PATH] [--serve PATH] [--jobs N] [--clients C] [--timeout S] [--no-sim]
+//   burst_bench [--sim PATH] [--serve PATH] [--jobs N] [--clients C] [--timeout S] [--no-sim] [--set K=V]...
 //               [--real-url URL --real-jwt-file F --real-user U --real-partition P]
 //
 // Everything on loopback, against tools/slurmrestd-sim 26.05.3 (v0.0.45; --no-auth, a manual
@@ -16,10 +16,10 @@
 //      the daemon sends for the sweep's first request (rendered here by the daemon's own
 //      renderer and encoded by its own v0.0.45 dialect);
 //   b) the sweep: the real `tuneplane-slurm serve` (a child process, its log in the temporary
-//      directory) on its defaults, the API on a unix socket; C client threads (a libcurl
-//      connection each, reused) POST the N requests, each under its own job_id, the same
-//      request otherwise. t_201 is when the last 201 came; t_released when the journal (read
-//      on a connection of the bench's own every 50 ms) shows every attempt released;
+//      directory) on its defaults (but for the --set KEY=VALUE settings given), the API on a unix socket; C client
+//      threads (a libcurl connection each, reused) POST the N requests, each under its own job_id, the same request
+//      otherwise. t_201 is when the last 201 came; t_released when the journal (read on a connection of the bench's own
+//      every 50 ms) shows every attempt released;
 //   c) for the sweep: the change feed's items per job (GET /v1/events, every page), journal
 //      bytes per job (page_count * page_size when serve has stopped), journal commits per
 //      attempt (SQLite's own counter, bench_support.h), Slurm jobs created (the simulator's
@@ -85,6 +85,7 @@ struct Options {
   int timeout_s = 900;
   bool no_sim = false;
   std::string real_url, real_jwt_file, real_user, real_partition;
+  std::vector<std::string> settings;  // --set KEY=VALUE: serve's environment besides its defaults
 };
 
 // The slurmrestd a run is measured against: the simulator, or a real one.
@@ -97,6 +98,7 @@ struct Target {
   std::string instance;  // TUNEPLANE_INSTANCE: jobs are named tp-<instance>-...
   double goal_201 = 5;   // in T_raw
   double goal_released = 10;
+  std::vector<std::string> settings;  // KEY=VALUE for serve, besides its defaults
   bool real() const { return !url.empty(); }
 };
 
@@ -113,6 +115,11 @@ struct Site {
   std::string jwt_file() const { return target.jwt_file.empty() ? (dir / "slurm.jwt").string() : target.jwt_file; }
   // The environment `serve` runs with: its defaults but for where things are.
   std::vector<std::string> environment() const {
+    std::vector<std::string> env = defaults();
+    env.insert(env.end(), target.settings.begin(), target.settings.end());
+    return env;
+  }
+  std::vector<std::string> defaults() const {
     return {"TUNEPLANE_STATE_DIR=" + (dir / "state").string(),
             "TUNEPLANE_STORAGE_ROOT=" + (dir / "storage").string(),
             "TUNEPLANE_RUNTIME_REGISTRY_FILE=" + (dir / "registry.json").string(),
@@ -489,6 +496,7 @@ Options parse_options(int argc, char** argv) {
   app.add_option("--real-jwt-file", options.real_jwt_file, "its token file");
   app.add_option("--real-user", options.real_user, "its REST user");
   app.add_option("--real-partition", options.real_partition, "its partition");
+  app.add_option("--set", options.settings, "KEY=VALUE for serve besides its defaults (repeatable)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -508,8 +516,10 @@ Options parse_options(int argc, char** argv) {
 
 // One target: T_raw, then the sweep; on a real server, every job of the run cancelled after.
 void measure(const Options& options, const Target& target) {
-  std::printf("burst_bench: %d LaunchRequests from %d API clients through `serve` (its defaults), against\n",
-              options.jobs, options.clients);
+  std::string given;
+  for (const auto& setting : target.settings) given += (given.empty() ? "" : ", ") + setting;
+  std::printf("burst_bench: %d LaunchRequests from %d API clients through `serve` (%s), against\n", options.jobs,
+              options.clients, given.empty() ? "its defaults" : given.c_str());
   std::printf("  %s; T_raw measured %s in the same run\n",
               target.real() ? ("the real slurmrestd at " + target.url + " (" + target.dialect + ")").c_str()
                             : "slurmrestd-sim 26.05.3 (v0.0.45)",
@@ -538,11 +548,11 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const std::string instance = "bst" + std::to_string(::getpid());
   if (!options.no_sim) {
-    measure(options, Target{"", "v0.0.45", "bench", "", "debug", instance + "s", 5, 10});
+    measure(options, Target{"", "v0.0.45", "bench", "", "debug", instance + "s", 5, 10, options.settings});
   }
   if (!options.real_url.empty()) {
     measure(options, Target{options.real_url, "v0.0.38", options.real_user, options.real_jwt_file,
-                            options.real_partition, instance + "r", 0.5, 2.5});
+                            options.real_partition, instance + "r", 0.5, 2.5, options.settings});
   }
   return 0;
 }
