@@ -105,18 +105,19 @@ asio::awaitable<Reply> run_later(std::shared_ptr<Deferred> later) {
   }
 }
 
-// Deferred::start's reply: its `done` resumes this connection on its own executor, from
-// whichever thread calls it.
-asio::awaitable<Reply> wait_started(std::shared_ptr<Deferred> later) {
-  co_return co_await asio::async_initiate<const asio::use_awaitable_t<>&, void(Reply)>(
-      [later](auto handler) {
+// Deferred::start's reply, as an awaitable (no coroutine of its own): `done` resumes the
+// waiting connection on its own executor, from whichever thread calls it.
+auto started(std::shared_ptr<Deferred> later) {
+  return asio::async_initiate<const asio::use_awaitable_t<>&, void(Reply)>(
+      [](auto handler, std::shared_ptr<Deferred> deferred) {
         auto waiting = std::make_shared<decltype(handler)>(std::move(handler));
         auto executor = asio::get_associated_executor(*waiting);
-        later->start([waiting, executor](Reply reply) {
-          asio::post(executor, [waiting, reply = std::move(reply)]() mutable { (*waiting)(std::move(reply)); });
+        deferred->start([waiting, executor](Reply reply) {
+          asio::post(executor,
+                     [waiting, reply = std::move(reply)]() mutable { std::move (*waiting)(std::move(reply)); });
         });
       },
-      asio::use_awaitable);
+      asio::use_awaitable, std::move(later));
 }
 
 // The handler's reply, once it is ready: deferred work is done on the worker thread, or where
@@ -126,7 +127,11 @@ asio::awaitable<Reply> wait_started(std::shared_ptr<Deferred> later) {
 asio::awaitable<Reply> answer(Reply reply, std::uint64_t seen, ConnectionShared& shared) {
   while (reply.later) {
     if (reply.later->start) {
-      reply = co_await wait_started(reply.later);
+      // Named, not temporaries of the co_await's full expression: GCC 12 destroys those twice.
+      std::shared_ptr<Deferred> later = reply.later;
+      auto awaiting = started(std::move(later));
+      Reply ready = co_await std::move(awaiting);
+      reply = std::move(ready);
     } else {
       reply = co_await asio::co_spawn(shared.worker, run_later(reply.later), asio::use_awaitable);
     }
