@@ -8,7 +8,8 @@ namespace tpslurm::api {
 
 Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& settings, const model::Catalogs& catalogs,
                                                       const Clock& clock, ServerLimits limits,
-                                                      slurm::SlurmClient* slurm, metrics::Metrics* metrics) {
+                                                      slurm::SlurmClient* slurm, metrics::Metrics* metrics,
+                                                      operations::CommitThrough through) {
   if (settings.api_tokens_file.empty()) {
     return invalid_argument("TUNEPLANE_API_TOKENS_FILE is not set; the API needs its tokens");
   }
@@ -24,7 +25,7 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   // The local key signs each new job's credential: read once, not for every POST.
   auto key = storage::load_state_key(settings.state_dir);
   if (!key.ok()) return key.error();
-  auto submits = SubmitQueue::start(settings, clock, *key);
+  auto submits = SubmitQueue::start(settings, clock, *key, std::move(through));
   if (!submits.ok()) return submits.error();
   service->m_submits = std::move(*submits);
   service->m_readiness = std::make_unique<Readiness>(*service->m_journal, settings.journal_path, slurm);

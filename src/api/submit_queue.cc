@@ -6,15 +6,20 @@
 namespace tpslurm::api {
 
 Result<std::unique_ptr<SubmitQueue>> SubmitQueue::start(const model::Settings& settings, const Clock& clock,
-                                                        std::string hmac_key) {
+                                                        std::string hmac_key, operations::CommitThrough through) {
   auto journal = journal::Journal::open(settings.journal_path, clock);
   if (!journal.ok()) return journal.error();
-  return std::unique_ptr<SubmitQueue>(new SubmitQueue(settings, std::move(*journal), std::move(hmac_key)));
+  return std::unique_ptr<SubmitQueue>(
+      new SubmitQueue(settings, std::move(*journal), std::move(hmac_key), std::move(through)));
 }
 
 SubmitQueue::SubmitQueue(const model::Settings& settings, std::unique_ptr<journal::Journal> journal,
-                         std::string hmac_key)
-    : m_settings(settings), m_journal(std::move(journal)), m_key(std::move(hmac_key)), m_thread([this] { run(); }) {}
+                         std::string hmac_key, operations::CommitThrough through)
+    : m_settings(settings),
+      m_journal(std::move(journal)),
+      m_key(std::move(hmac_key)),
+      m_through(std::move(through)),
+      m_thread([this] { run(); }) {}
 
 SubmitQueue::~SubmitQueue() { stop(); }
 
@@ -60,7 +65,7 @@ void SubmitQueue::journal_batch(std::deque<Waiting>& batch) {
   submissions.reserve(batch.size());
   for (auto& waiting : batch) submissions.push_back(std::move(waiting.submission));
   std::vector<Result<operations::Submitted>> results =
-      operations::submit_jobs(*m_journal, m_settings, submissions, m_key);
+      operations::submit_jobs(*m_journal, m_settings, submissions, m_key, m_through);
   {
     std::lock_guard lock(m_mutex);
     ++m_batches;

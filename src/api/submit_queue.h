@@ -7,8 +7,11 @@
 // go together in the next batch. A fast client alone waits as long as it did before; many at
 // once share the flushes.
 //
-// The queue has a journal connection of its own: the group it holds open is invisible to the
-// API's reads, which never see a job before it is committed. stop() (and the destructor)
+// The queue has a journal connection of its own: it reads which jobs are new there, and
+// without a `through` it commits there too, a group invisible to the API's reads, which never
+// see a job before it is committed. Under `serve` it commits through the reconciler's journal
+// writer instead (operations::CommitThrough): one writer, the API's jobs sharing the commits of
+// the reconciler's own writes, and no wait for SQLite's write lock. stop() (and the destructor)
 // journals what is queued, then ends the thread; a submission after it is answered at once
 // with a transient error. Thread-safe.
 #pragma once
@@ -35,9 +38,10 @@ class SubmitQueue {
   static constexpr std::size_t kMaxBatch = 256;
 
   // Opens the queue's journal connection (an error when it cannot) and starts its thread.
-  // `settings` and `clock` must outlive the queue; `hmac_key` signs the credentials.
+  // `settings` and `clock` must outlive the queue, and `through` (when given) what it calls;
+  // `hmac_key` signs the credentials.
   static Result<std::unique_ptr<SubmitQueue>> start(const model::Settings& settings, const Clock& clock,
-                                                    std::string hmac_key);
+                                                    std::string hmac_key, operations::CommitThrough through = {});
   ~SubmitQueue();
   SubmitQueue(const SubmitQueue&) = delete;
   SubmitQueue& operator=(const SubmitQueue&) = delete;
@@ -54,13 +58,15 @@ class SubmitQueue {
     operations::Submission submission;
     Done done;
   };
-  SubmitQueue(const model::Settings& settings, std::unique_ptr<journal::Journal> journal, std::string hmac_key);
+  SubmitQueue(const model::Settings& settings, std::unique_ptr<journal::Journal> journal, std::string hmac_key,
+              operations::CommitThrough through);
   void run();
   void journal_batch(std::deque<Waiting>& batch);
 
   const model::Settings& m_settings;
   std::unique_ptr<journal::Journal> m_journal;
   const std::string m_key;
+  const operations::CommitThrough m_through;
   mutable std::mutex m_mutex;
   std::condition_variable m_wake;
   std::deque<Waiting> m_waiting;

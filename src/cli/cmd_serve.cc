@@ -119,19 +119,6 @@ int run_serve(Context& context, bool once) {
   }
   note_accounting(*journal, *slurm->client, context.clock());
 
-  // Its Slurm client (resolve's adopt, /readyz) is its own, outside the daemon's request budget.
-  std::optional<SlurmConnection> api_slurm;
-  std::unique_ptr<api::ApiService> service;
-  if (api) {
-    auto connected = connect_slurm(*settings, context.clock(), metrics.get(), Budget::none);
-    if (!connected.ok()) return context.fail(connected.error());
-    api_slurm = std::move(*connected);
-    auto started =
-        api::ApiService::start(*settings, *catalogs, context.clock(), {}, api_slurm->client.get(), metrics.get());
-    if (!started.ok()) return context.fail(started.error());
-    service = std::move(*started);
-    config::log_info({}, "API listening on " + service->server().where());
-  }
   reconcile::Controller controller({*journal,
                                     *slurm->client,
                                     *settings,
@@ -143,6 +130,24 @@ int run_serve(Context& context, bool once) {
                                     reconcile::kSweepEvery,
                                     {},
                                     metrics.get()});
+  // Its Slurm client (resolve's adopt, /readyz) is its own, outside the daemon's request budget.
+  // Its new jobs are committed through the controller's journal writer; declared after the
+  // controller, the service stops first, and its queue's last jobs are still journaled.
+  std::optional<SlurmConnection> api_slurm;
+  std::unique_ptr<api::ApiService> service;
+  if (api) {
+    auto connected = connect_slurm(*settings, context.clock(), metrics.get(), Budget::none);
+    if (!connected.ok()) return context.fail(connected.error());
+    api_slurm = std::move(*connected);
+    auto through = [&controller](const std::function<Status(journal::Journal&)>& change) {
+      return controller.commit_from_outside(change);
+    };
+    auto started = api::ApiService::start(*settings, *catalogs, context.clock(), {}, api_slurm->client.get(),
+                                          metrics.get(), through);
+    if (!started.ok()) return context.fail(started.error());
+    service = std::move(*started);
+    config::log_info({}, "API listening on " + service->server().where());
+  }
   if (!once) return run_daemon(controller);
   const reconcile::CycleReport report = controller.run_once();
   context.out() << "serve --once: " << report.cycles << " cycles, " << report.passes << " passes, " << report.progressed

@@ -20,23 +20,32 @@ Result<Submitted> journaled(Result<model::SubmitOutcome> outcome, Submitted subm
   return submitted;
 }
 
-// The jobs of the submissions still ok, in one group: one commit. Another writer may have
-// journaled a different request under an id meanwhile: a conflict.
+// A journal group of `journal`'s own around `change`: one commit.
+Status own_group(journal::Journal& journal, const std::function<Status(journal::Journal&)>& change) {
+  if (Status began = journal.begin_group(); !began.ok()) return began;
+  Status changed = change(journal);
+  Status committed = journal.end_group();
+  return changed.ok() ? committed : changed;
+}
+
+// The jobs of the submissions still ok, in one commit. Another writer may have journaled a
+// different request under an id meanwhile: a conflict.
 void journal_all(journal::Journal& journal, const std::vector<Submission>& submissions,
-                 const std::vector<journal::NewJob>& jobs, std::vector<Result<Submitted>>& results) {
+                 const std::vector<journal::NewJob>& jobs, std::vector<Result<Submitted>>& results,
+                 const CommitThrough& through) {
   std::vector<std::size_t> grouped;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (results[i].ok()) grouped.push_back(i);
   }
   if (grouped.empty()) return;
-  if (Status began = journal.begin_group(); !began.ok()) {
-    for (const std::size_t i : grouped) results[i] = began.error();
-    return;
-  }
-  for (const std::size_t i : grouped) {
-    results[i] = journaled(journal.add_job(jobs[i], submissions[i].submitted_by), std::move(*results[i]));
-  }
-  if (Status committed = journal.end_group(); !committed.ok()) {
+  const auto add_all = [&](journal::Journal& writing) -> Status {
+    for (const std::size_t i : grouped) {
+      results[i] = journaled(writing.add_job(jobs[i], submissions[i].submitted_by), std::move(*results[i]));
+    }
+    return ok_status();
+  };
+  const Status committed = through ? through(add_all) : own_group(journal, add_all);
+  if (!committed.ok()) {
     for (const std::size_t i : grouped) results[i] = committed.error();
   }
 }
@@ -50,7 +59,8 @@ Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& s
 }
 
 std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const model::Settings& settings,
-                                           const std::vector<Submission>& submissions, std::string_view hmac_key) {
+                                           const std::vector<Submission>& submissions, std::string_view hmac_key,
+                                           const CommitThrough& through) {
   std::vector<Result<Submitted>> results;
   std::vector<journal::NewJob> jobs;
   std::vector<storage::CredentialRequest> credentials;
@@ -86,7 +96,7 @@ std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const mode
     jobs[i].credential_hmac = written[k]->hmac;
   }
   crash_point("submit_job.after_credentials");
-  journal_all(journal, submissions, jobs, results);
+  journal_all(journal, submissions, jobs, results, through);
   crash_point("submit_job.after_commit");
   return results;
 }

@@ -12,6 +12,7 @@
 // id end with one job.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,11 +41,21 @@ struct Submission {
   model::LaunchRequest request;
   std::string submitted_by;
 };
+
+// How submit_jobs() commits its new jobs: runs `change` (every add_job of the batch) as one
+// commit and returns that commit's result. Empty: a journal group of `journal`'s own. The
+// daemon's API hands its jobs to the reconciler's journal writer instead, so they share the
+// commits of the reconciler's own writes (reconcile::Controller::commit_from_outside).
+using CommitThrough = std::function<Status(const std::function<Status(journal::Journal&)>&)>;
+
 // One result per submission, in order, each what submit_job() would have answered for it alone
-// (the same job twice: as if one came after the other). The group's commit failing fails every
-// submission that reached it, none of whose jobs is then journaled. `journal` must have no
-// group open, and no other thread may write through it meanwhile (the group is its own).
+// (the same job twice: as if one came after the other). The commit failing fails every
+// submission that reached it, none of whose jobs is then journaled. `journal` is read (which
+// jobs are new) and, without `through`, written: then it must have no group open, and no other
+// thread may write through it meanwhile (the group is its own). Given `through`, `journal`
+// should be a connection that sees only committed jobs.
 std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const model::Settings& settings,
-                                           const std::vector<Submission>& submissions, std::string_view hmac_key);
+                                           const std::vector<Submission>& submissions, std::string_view hmac_key,
+                                           const CommitThrough& through = {});
 
 }  // namespace tpslurm::operations

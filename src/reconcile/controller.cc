@@ -71,7 +71,8 @@ struct Controller::Impl {
   StopCondition journal_condition{"the journal cannot be written"};
   StopCondition storage_condition{"the storage root cannot be written"};
   PassGates gates;
-  std::atomic<bool> storage_unwritable{false};  // gates.storage_unwritable, for the pool's storage probe
+  std::atomic<bool> storage_unwritable{false};   // gates.storage_unwritable, for the pool's storage probe
+  std::atomic<bool> outside_wake_posted{false};  // a wake for commit_from_outside() waits on the loop
   int round = 0;
   CycleReport report;
 
@@ -235,7 +236,10 @@ struct Controller::Impl {
 };
 
 Controller::Controller(ControllerParts parts) : m_impl(std::make_unique<Impl>(std::move(parts))) {}
-Controller::~Controller() { m_impl->pool.join(); }
+Controller::~Controller() {
+  m_impl->pool.join();
+  m_impl->writer.close();
+}
 
 int Controller::run(const std::function<void()>& serving) {
   Impl& s = *m_impl;
@@ -261,12 +265,27 @@ int Controller::run(const std::function<void()>& serving) {
   if (serving) serving();
   s.io.run();
   s.pool.join();
+  s.writer.close();  // the API's submissions may still come, until its queue stops
   config::log(LogLevel::info, config::LogFields{}, "stopped");
   return 0;
 }
 
 void Controller::request_stop() {
   boost::asio::post(m_impl->io, [this] { m_impl->stopping = true; });
+}
+
+Status Controller::commit_from_outside(const std::function<Status(journal::Journal&)>& change) {
+  Impl& s = *m_impl;
+  Status done = s.writer.write(change);
+  if (done.ok() && !s.outside_wake_posted.exchange(true)) {
+    boost::asio::post(s.io, [&s] {
+      s.outside_wake_posted = false;
+      if (s.stopping) return;
+      for (const auto& id : s.live_jobs()) s.queue.wake(id);
+      s.dispatch(Steady::now());
+    });
+  }
+  return done;
 }
 
 Controller::JournalCounts Controller::journal_counts() const {

@@ -72,6 +72,12 @@ class Controller {
   // Asks run() to stop as a first SIGTERM does; callable from any thread.
   void request_stop();
 
+  // A change journaled for the platform's API (its new jobs): through the journal's one
+  // writer, so it shares the reconciler's commits, and once it is committed every live job is
+  // woken at once, as when another connection commits. Returns the commit's result. Callable
+  // from any thread, also after run() has returned (then the change runs on the caller's thread).
+  Status commit_from_outside(const std::function<Status(journal::Journal&)>& change);
+
   // The journal writes made and the commits they took since construction: writes that waited
   // for the writer thread together share one commit. Callable from any thread.
   struct JournalCounts {

@@ -40,12 +40,22 @@ Status JournalWriter::commit_alone(const Change& change) {
 }
 
 Status JournalWriter::write(const Change& change) {
-  if (!m_writer || std::this_thread::get_id() == m_writer_thread) return commit_alone(change);
+  if (!m_writer) return commit_alone(change);
   Pending pending{&change, {}};
   auto result = pending.done.get_future();
   bool post = false;
   {
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
+    if (m_closed) {
+      lock.unlock();
+      std::lock_guard serial(m_serial);
+      commit_group({&pending});
+      return result.get();
+    }
+    if (std::this_thread::get_id() == m_writer_thread) {
+      lock.unlock();
+      return commit_alone(change);
+    }
     m_queue.push_back(&pending);
     post = !std::exchange(m_drain_posted, true);
   }
@@ -53,7 +63,15 @@ Status JournalWriter::write(const Change& change) {
   return result.get();
 }
 
-// On the writer thread: everything queued since the last drain, as one group.
+void JournalWriter::close() {
+  {
+    std::lock_guard lock(m_mutex);
+    m_closed = true;
+  }
+  drain();
+}
+
+// On the writer thread (or in close()): everything queued since the last drain, as one group.
 void JournalWriter::drain() {
   std::vector<Pending*> batch;
   {
@@ -61,10 +79,12 @@ void JournalWriter::drain() {
     batch.swap(m_queue);
     m_drain_posted = false;
   }
-  if (batch.size() == 1) {
-    batch.front()->done.set_value(commit_alone(*batch.front()->change));
-    return;
-  }
+  if (batch.empty()) return;
+  std::lock_guard serial(m_serial);
+  commit_group(batch);
+}
+
+void JournalWriter::commit_group(const std::vector<Pending*>& batch) {
   const auto start = std::chrono::steady_clock::now();
   if (Status begun = m_journal.begin_group(); !begun.ok()) {
     for (Pending* p : batch) p->done.set_value(begun);

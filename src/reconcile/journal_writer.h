@@ -6,8 +6,14 @@
 // holds, and SQLite sees one writer. The writes that wait while the writer is busy go
 // together: one journal group (Journal::begin_group), one commit and one fsync for all of
 // them, each still all or nothing on its own; none of them returns before that commit, and
-// when it fails every one of them gets the failure. Reads go straight to the journal (it is
-// thread-safe). Called on the writer thread itself, a write runs inline. Thread-safe.
+// when it fails every one of them gets the failure. A change that makes several writes (the
+// API's new jobs) shares that commit too, even when it waits alone. Reads go straight to the
+// journal (it is thread-safe). Called on the writer thread itself, a write runs inline.
+//
+// Writes from outside the reconciler (the API's submission queue) may outlive the writer
+// thread's loop: close() — the controller calls it when its loop has returned — commits what
+// still waits, and every write after it runs inline on its caller's thread, one at a time.
+// Thread-safe.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -41,6 +47,10 @@ class JournalWriter {
   Status write(const Change& change);
   journal::Journal& read() { return m_journal; }
 
+  // The writer thread serves no more writes: the waiting ones are committed now, on the
+  // caller's thread, and later ones inline. Idempotent.
+  void close();
+
   // Commits made and writes served since construction (a group is one commit), and the
   // writes waiting for the writer thread now.
   std::int64_t commits() const;
@@ -54,15 +64,18 @@ class JournalWriter {
   };
   Status commit_alone(const Change& change);
   void drain();
+  void commit_group(const std::vector<Pending*>& batch);
   void count(std::int64_t writes);
 
   journal::Journal& m_journal;
   std::optional<boost::asio::any_io_executor> m_writer;
   metrics::Metrics* m_metrics;
   std::thread::id m_writer_thread;
+  std::mutex m_serial;  // held while a group commits, and by the inline writes after close()
   mutable std::mutex m_mutex;
   std::vector<Pending*> m_queue;  // waiting for the next drain
   bool m_drain_posted = false;
+  bool m_closed = false;
   std::int64_t m_commits = 0;
   std::int64_t m_writes = 0;
 };

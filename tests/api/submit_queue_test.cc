@@ -160,5 +160,34 @@ TEST_F(SubmitQueueTest, AStoppedQueueJournalsWhatItHeldAndRefusesTheRestAtOnce) 
   EXPECT_FALSE(open_journal()->job("late")->has_value());
 }
 
+TEST_F(SubmitQueueTest, ABatchCommittedThroughAnotherWriterIsOneCallAndItsFailureFailsEverySubmission) {
+  // `through` stands for the daemon's journal writer: a connection of its own that commits.
+  auto writer = open_journal();
+  auto reads = open_journal();
+  int commits = 0;
+  bool fail = false;
+  const operations::CommitThrough through = [&](const std::function<Status(journal::Journal&)>& change) -> Status {
+    ++commits;
+    if (Status began = writer->begin_group(); !began.ok()) return began;
+    Status changed = change(*writer);
+    Status committed = writer->end_group();
+    if (fail) return transient("the commit failed");  // as a failed fsync reports it, after the fact
+    return changed.ok() ? committed : changed;
+  };
+  for (const auto& result : operations::submit_jobs(*reads, settings, batch(8, "through-"), m_key, through)) {
+    ASSERT_TRUE(result.ok()) << result.error().message();
+    EXPECT_EQ(result->outcome, model::SubmitOutcome::created);
+  }
+  EXPECT_EQ(commits, 1) << "eight jobs, one commit through the writer";
+  for (int i = 0; i < 8; ++i) EXPECT_TRUE(reads->job("through-" + std::to_string(i))->has_value()) << i;
+
+  fail = true;
+  for (const auto& result : operations::submit_jobs(*reads, settings, batch(3, "lost-"), m_key, through)) {
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().kind(), ErrorKind::transient);
+  }
+  EXPECT_EQ(commits, 2);
+}
+
 }  // namespace
 }  // namespace tpslurm::api::testing

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/eventually.h"
+#include "support/fault_vfs.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::reconcile {
@@ -20,6 +21,7 @@ namespace {
 class JournalWriterTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    tpslurm::testing::FaultVfs::install();  // counts the journal's syncs where a test watches it
     auto opened = journal::Journal::open(dir.file("journal.db"), clock);
     ASSERT_TRUE(opened.ok()) << opened.error().message();
     journal = std::move(*opened);
@@ -92,6 +94,63 @@ TEST_F(JournalWriterTest, AWriteAloneIsItsOwnCommit) {
   ASSERT_TRUE(s.get().ok());
   EXPECT_EQ(writer->commits(), 1);
   EXPECT_EQ(writer->writes(), 1);
+}
+
+TEST_F(JournalWriterTest, AChangeOfSeveralWritesWaitingAloneIsOneCommit) {
+  tpslurm::testing::FaultVfs& vfs = tpslurm::testing::FaultVfs::install();
+  vfs.watch(dir.file("journal.db"));
+  vfs.reset();
+  auto s = std::async(std::launch::async, [this] {
+    return writer->write([](journal::Journal& j) -> Status {
+      for (const char* id : {"a", "b", "c"}) {
+        if (auto added = j.add_job(job(id)); !added.ok()) return added.error();
+      }
+      return {};
+    });
+  });
+  ASSERT_TRUE(s.get().ok());
+  EXPECT_EQ(writer->commits(), 1);
+  EXPECT_EQ(vfs.syncs(), 1) << "SQLite's view: one transaction wrote the three (a savepoint each)";
+  vfs.watch("");
+  auto jobs = journal->jobs();
+  ASSERT_TRUE(jobs.ok());
+  EXPECT_EQ(jobs->size(), 3U);
+}
+
+TEST_F(JournalWriterTest, CloseCommitsWhatWaitsAndLaterWritesRunOnTheirCallersThread) {
+  // The writer thread's loop ends with a write waiting: its drain never runs there.
+  std::promise<void> release;
+  boost::asio::post(io, [this, gate = release.get_future().share()] {
+    gate.wait();
+    io.stop();
+  });
+  auto waiting = std::async(std::launch::async, [this] {
+    return writer->write([](journal::Journal& j) -> Status {
+      auto added = j.add_job(job("waiting"));
+      return added.ok() ? Status{} : Status(added.error());
+    });
+  });
+  ASSERT_TRUE(tpslurm::testing::eventually([&] { return writer->queued() == 1; }));
+  release.set_value();
+  work.reset();
+  loop.join();
+  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout)
+      << "nothing serves the write before close()";
+  writer->close();
+  ASSERT_TRUE(waiting.get().ok());
+  std::thread::id ran_on;
+  const Status later = writer->write([&ran_on](journal::Journal& j) -> Status {
+    ran_on = std::this_thread::get_id();
+    auto added = j.add_job(job("later"));
+    return added.ok() ? Status{} : Status(added.error());
+  });
+  ASSERT_TRUE(later.ok()) << later.error().message();
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+  EXPECT_EQ(writer->commits(), 2);
+  auto jobs = journal->jobs();
+  ASSERT_TRUE(jobs.ok());
+  EXPECT_EQ(jobs->size(), 2U);
+  loop = std::thread([] {});  // TearDown joins it
 }
 
 }  // namespace

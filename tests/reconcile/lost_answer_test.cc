@@ -1,9 +1,15 @@
 // A lost submit answer blocks its job until the original allocation is found (docs/architecture.md
 // §4 step 5): never a second submit, the attempt directory intact, found -> adopted; copies
 // cancelled; an operator's resolve; safe mode after a restore.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
 #include <random>
+#include <set>
 
 #include "reconcile_fixture.h"
+#include "support/eventually.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
@@ -201,6 +207,65 @@ TEST_F(LostAnswerTest, SeededLostAnswersOn2411) {
   const auto faults =
       submit_faults("v0.0.42", {"drop_response", "close_mid_body", "error_response 502", "error_response 511"});
   seeded_runs(faults, 2411, 50);
+}
+
+// The daemon's pass threads send several submits at once while a third of the answers are
+// lost at random (and others come late, keeping submits on the wire together): still one Slurm
+// job per job, each found and adopted, and never a second submit.
+TEST_F(LostAnswerTest, LostAnswersWithSeveralSubmitsInFlightNeverDuplicateAndAlwaysAdopt) {
+  using namespace std::chrono_literals;
+  settings.poll_interval = 1s;  // each cycle's search finds the blocked attempts
+  start();
+  const auto armed = sim->control(slurm::HttpMethod::post, "/sim/faults/random", R"({"seed": 2912, "probability": 0.5,
+      "kinds": ["drop_response", "close_mid_body", "error_response", "garbage", "delay"], "status": 502, "ms": 300,
+      "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})");
+  ASSERT_TRUE(armed.ok()) << armed.error().message();
+  constexpr int kJobs = 24;
+  const Shape shapes[] = {Shape::gpu_single, Shape::three_pools, Shape::cpu_only};
+  std::vector<std::string> ids;
+  for (int i = 0; i < kJobs; ++i) {
+    ids.push_back("inflight-" + std::to_string(i));
+    add_job(ids.back(), shapes[i % 3]);
+  }
+  // Submits on the wire at once: entered `submitting` and not yet left it.
+  std::mutex mutex;
+  std::set<std::string> sending;
+  std::size_t most_at_once = 0;
+  start_daemon(
+      [&](const journal::AttemptKey& key, std::string_view step) {
+        std::lock_guard lock(mutex);
+        if (step == "prepared->submitting") sending.insert(key.job_id);
+        if (step.starts_with("submitting->")) sending.erase(key.job_id);
+        most_at_once = std::max(most_at_once, sending.size());
+      },
+      8);
+  const auto all_released = [&] {
+    // Lost answers in a row make submits hold off (seconds, doubling): local time runs ahead.
+    pass_local_time(std::chrono::seconds(2));
+    return std::all_of(ids.begin(), ids.end(), [&](const std::string& id) {
+      auto attempts = journal().attempts(id);
+      return attempts.ok() && !attempts->empty() && !attempts->back().released_at.empty();
+    });
+  };
+  const bool released = tpslurm::testing::eventually(all_released, 120s);
+  stop_daemon();
+  ASSERT_TRUE(released) << "not every job was found and released";
+  {
+    std::lock_guard lock(mutex);
+    EXPECT_GE(most_at_once, 2u) << "the submits never overlapped: this test proves nothing";
+    std::cout << "submits on the wire at once: at most " << most_at_once << "\n";
+  }
+  int found_by_search = 0;
+  for (const auto& id : ids) {
+    auto attempts = journal().attempts(id);
+    ASSERT_TRUE(attempts.ok());
+    EXPECT_EQ(attempts->size(), 1u) << id << ": a lost answer never costs a new attempt";
+    EXPECT_EQ(slurm_job_count(id), 1) << id;
+    if (attempt(id).found_by == "search") ++found_by_search;
+  }
+  std::cout << "answers lost, each found by the search: " << found_by_search << " of " << kJobs << "\n";
+  EXPECT_GE(found_by_search, 3) << "too few answers were lost to prove anything";
+  EXPECT_EQ(sim->stat("submits_received"), kJobs) << "a lost answer is never followed by another submit";
 }
 
 }  // namespace

@@ -106,7 +106,7 @@ void ReconcileTest::start(std::vector<std::string> args, std::string dialect) {
   m_client = std::move(*client);
 }
 
-void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_attempts) {
+journal::NewJob ReconcileTest::new_job(const std::string& job_id, Shape shape, int max_attempts) {
   const std::string request = R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
       "framework": {"name": "custom", "runtime_id": "custom-test"},
       "command": ["python", "train.py"], "pools": )" +
@@ -116,11 +116,31 @@ void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_atte
                               R"(}}, "credentials": {"ingest_token": "tpcanary-ingest-)" + job_id + R"("}})";
   const render::RenderCatalogs catalogs{m_catalogs.gpu_series, m_catalogs.runtimes};
   auto parsed = render::parse_request(request, catalogs, settings);
-  ASSERT_TRUE(parsed.ok()) << parsed.error().to_text();
+  if (!parsed.ok()) {
+    ADD_FAILURE() << parsed.error().to_text();
+    return {};
+  }
   auto credential = storage::write_job_credential(settings.storage_root, job_id, *parsed->ingest_token, m_key);
-  ASSERT_TRUE(credential.ok()) << credential.error().message();
-  auto added = m_journal->add_job({job_id, parsed->canonical_json, sha256_hex(parsed->canonical_json), credential->path,
-                                   credential->hmac, parsed->max_attempts});
+  if (!credential.ok()) {
+    ADD_FAILURE() << credential.error().message();
+    return {};
+  }
+  return {job_id,           parsed->canonical_json, sha256_hex(parsed->canonical_json),
+          credential->path, credential->hmac,       parsed->max_attempts};
+}
+
+void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_attempts) {
+  auto added = m_journal->add_job(new_job(job_id, shape, max_attempts));
+  ASSERT_TRUE(added.ok()) << added.error().message();
+}
+
+void ReconcileTest::add_job_through_daemon(const std::string& job_id, Shape shape) {
+  ASSERT_TRUE(m_daemon) << "the daemon is not running";
+  const journal::NewJob job = new_job(job_id, shape, 1);
+  const Status added = m_daemon->commit_from_outside([&job](journal::Journal& j) -> Status {
+    auto outcome = j.add_job(job);
+    return outcome.ok() ? ok_status() : Status(outcome.error());
+  });
   ASSERT_TRUE(added.ok()) << added.error().message();
 }
 

@@ -71,6 +71,9 @@ class ReconcileTest : public ::testing::Test {
 
   // Journals a job of `shape` as `submit` does.
   void add_job(const std::string& job_id, Shape shape, int max_attempts = 1);
+  // Journals it as serve's API does: through the running daemon's journal writer
+  // (Controller::commit_from_outside).
+  void add_job_through_daemon(const std::string& job_id, Shape shape);
   // The controller's --once loop. One controller serves every call, as one daemon would:
   // what it keeps between cycles (the status poll's absent counts, the sweep's rounds) carries
   // over; restart() drops it, as a daemon restart does (the next cycle is a first one again).
@@ -139,6 +142,8 @@ class ReconcileTest : public ::testing::Test {
   std::unique_ptr<slurm::testing::SimProcess> sim;
 
  private:
+  journal::NewJob new_job(const std::string& job_id, Shape shape, int max_attempts);
+
   model::Catalogs m_catalogs;
   SteppedClock m_clock;
   std::unique_ptr<journal::Journal> m_journal;
