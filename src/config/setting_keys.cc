@@ -53,7 +53,7 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_STATE_DIR", "/var/lib/tuneplane-slurm (root) or ~/.local/state/tuneplane-slurm",
      "local state: journal, lock, local key"},
     {"TUNEPLANE_POLL_INTERVAL", "10s", "how often Slurm is polled"},
-    {"TUNEPLANE_PASS_THREADS", "4",
+    {"TUNEPLANE_PASS_THREADS", "16",
      "passes `serve` runs at once (1 to 64): how many jobs are prepared, submitted and released concurrently"},
     {"TUNEPLANE_SUBMIT_MODE", "held",
      "held: every job is submitted held and released after its identity check (no copy can run before the journal "

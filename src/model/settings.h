@@ -58,7 +58,7 @@ struct Settings {
   std::string state_dir;
   std::string journal_path;  // defaults to <state_dir>/journal.db
   std::chrono::seconds poll_interval{10};
-  int pass_threads = 4;  // passes run at once: jobs prepared, submitted and released concurrently
+  int pass_threads = 16;  // passes run at once: jobs prepared, submitted and released concurrently
 
   SubmitMode submit_mode = SubmitMode::held;
   int request_rate = 200;                       // most calls to slurmrestd per second: the adaptive rate's ceiling

@@ -7,7 +7,7 @@
 
 namespace tpslurm::reconcile {
 
-StepEnd start_attempt(Step& step);         // no live attempt: a new one, or the job ends
+StepEnd start_attempt(Step& step);         // no live attempt: a new one (when it could be sent), or the job ends
 StepEnd prepare(Step& step);               // preparing -> prepared
 StepEnd send_submit(Step& step);           // prepared -> submitting -> classified
 StepEnd mark_unknown(Step& step);          // submitting found without a receipt
@@ -17,6 +17,14 @@ StepEnd apply_cancel(Step& step);          // a cancel desire on an attempt Slur
 StepEnd follow(Step& step);                // a job Slurm holds: what the status poll saw
 StepEnd clean_interrupted(Step& step);     // cleanup of an attempt that ended before reaching Slurm
 StepEnd clean_up(Step& step);              // cleanup of an ended attempt that reached Slurm
+
+// Whether new submits are held off now, with no intent to journal and take back again: the
+// request budget backs off after failed calls, the pre-flight after answers that did not
+// settle, or this second has no room left for a submit and the calls it brings (the calls go
+// first to the jobs already in Slurm). Each is looked at again when it ends (look_again_at).
+// A new attempt is not begun meanwhile either: a sweep's attempts are prepared as fast as they
+// can be sent, not ahead of it.
+bool submits_held_off(Step& step);
 
 // Why the reconciler cancels a job itself: Slurm will never run it as asked (a pending reason
 // that never clears, the pending limit), or an anomaly (an unexpected requeue, a new SLUID, a

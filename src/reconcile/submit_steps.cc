@@ -58,23 +58,8 @@ StepEnd record_answer(Step& step, const slurm::SubmitResult& answer) {
                    {{"reason", "the submission may have happened: " + answer.message}});
 }
 
-// Whether submits are held off now, with no intent to journal and take back again: the request
-// budget backs off after failed calls, the pre-flight after answers that did not settle, or
-// this second has no room left for a submit and its `follow_ups` (the calls go first to the
-// jobs already in Slurm). Each is looked at again when it ends.
-bool held_off(Step& step, int follow_ups) {
-  std::optional<TimePoint> budget_until;
-  if (const slurm::RequestBudget* budget = step.services.budget; budget != nullptr) {
-    budget_until = budget->refused_submit_until(follow_ups);
-  }
-  for (const auto until :
-       {step.services.slurm.backing_off_until(), step.services.preflight.holding_until(), budget_until}) {
-    if (!until || *until <= step.services.clock.now()) continue;
-    step.look_again_at(*until);
-    return true;
-  }
-  return false;
-}
+// The calls a new submit brings besides its own: a held submit's identify and release.
+int follow_ups(const Step& step) { return step.services.settings.submit_mode == model::SubmitMode::held ? 2 : 1; }
 
 // What prepare rendered in this pass, else the journaled request rendered again (the same
 // bytes: rendering is deterministic, and the files were just verified against the manifest).
@@ -90,6 +75,20 @@ Result<render::RenderedAttempt> rendered_for_send(Step& step) {
 }
 
 }  // namespace
+
+bool submits_held_off(Step& step) {
+  std::optional<TimePoint> budget_until;
+  if (const slurm::RequestBudget* budget = step.services.budget; budget != nullptr) {
+    budget_until = budget->refused_submit_until(follow_ups(step));
+  }
+  for (const auto until :
+       {step.services.slurm.backing_off_until(), step.services.preflight.holding_until(), budget_until}) {
+    if (!until || *until <= step.services.clock.now()) continue;
+    step.look_again_at(*until);
+    return true;
+  }
+  return false;
+}
 
 StepEnd send_submit(Step& step) {
   const PassGates& gates = step.gates;
@@ -112,9 +111,7 @@ StepEnd send_submit(Step& step) {
       return end == StepEnd::next ? mark_unknown(step) : end;
     }
   }
-  const bool held = step.services.settings.submit_mode == model::SubmitMode::held;
-  const int follow_ups = held ? 2 : 1;  // the calls a submit brings: held, identify and release
-  if (held_off(step, follow_ups)) return StepEnd::wait;
+  if (submits_held_off(step)) return StepEnd::wait;
   if (Status intact = verify_prepared(step.services, step.attempt); !intact.ok()) {
     return step.move(AttemptState::preparing, {}, {{"reason", "prepared files changed: " + intact.error().message()}});
   }
@@ -132,12 +129,13 @@ StepEnd send_submit(Step& step) {
   // changes no row and emits no event (docs/architecture.md §4).
   slurm::Reserved reserved;
   if (slurm::RequestBudget* budget = step.services.budget; budget != nullptr) {
-    reserved = budget->reserve_submit(follow_ups);
+    reserved = budget->reserve_submit(follow_ups(step));
     if (!reserved.admission.granted) {
       if (reserved.admission.retry_at) step.look_again_at(*reserved.admission.retry_at);
       return StepEnd::wait;
     }
   }
+  const bool held = step.services.settings.submit_mode == model::SubmitMode::held;
   model::SubmitDescription description = rendered->submit;
   description.hold = held;
 

@@ -238,7 +238,7 @@ TEST(SettingsLoaderTest, SubmitModeAndSlurmLimitsHaveTheirDefaults) {
   const model::Settings& s = loaded->settings;
   EXPECT_EQ(s.submit_mode, model::SubmitMode::held);
   EXPECT_EQ(s.request_rate, 200);
-  EXPECT_EQ(s.pass_threads, 4);
+  EXPECT_EQ(s.pass_threads, 16);
   EXPECT_EQ(s.request_rate_floor, 10);
   EXPECT_EQ(s.slow_answer, std::chrono::milliseconds(1000));
   EXPECT_EQ(s.backoff_initial, std::chrono::milliseconds(1000));

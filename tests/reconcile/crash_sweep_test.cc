@@ -1,4 +1,4 @@
-// A crash with several attempts in flight: the real daemon (`serve`, its 4 pass threads) takes a
+// A crash with several attempts in flight: the real daemon (`serve` on 4 pass threads) takes a
 // sweep of jobs at once and dies at a crash point, reached by the first pass to get there while
 // the others are anywhere between prepared and released; `serve --once` runs twice after it.
 // Every job then has exactly one attempt, and either exactly one Slurm job, released, or — an
@@ -24,6 +24,7 @@ namespace {
 using tpslurm::testing::BackgroundProcess;
 
 constexpr int kJobs = 6;
+constexpr int kPassThreads = 4;  // fewer than the jobs: some wait for a pass at the crash
 constexpr std::chrono::seconds kUntilReleased{60};
 
 class CrashSweepTest : public BinaryTest, public ::testing::WithParamInterface<std::string> {
@@ -34,6 +35,7 @@ class CrashSweepTest : public BinaryTest, public ::testing::WithParamInterface<s
   // reached it is stopped (SIGTERM) once every job is released, or after kUntilReleased.
   bool serve_until_crash(tpslurm::testing::EnvironmentMap env, const std::string& point) {
     env["TUNEPLANE_CRASH_AT"] = point;
+    env["TUNEPLANE_PASS_THREADS"] = std::to_string(kPassThreads);
     std::string error;
     auto daemon = BackgroundProcess::start({TP_BINARY, "serve"}, env, m_dir.file("serve-" + point + ".log"), error);
     EXPECT_TRUE(daemon) << error;
@@ -52,26 +54,18 @@ class CrashSweepTest : public BinaryTest, public ::testing::WithParamInterface<s
     return false;
   }
 
-  static int released(const tpslurm::testing::EnvironmentMap& env) {
+  // Jobs with exactly one attempt, released or not yet.
+  static int attempts_released(const tpslurm::testing::EnvironmentMap& env, bool released) {
     auto reader = tpslurm::testing::open_read_only(journal_of(env));
     int count = 0;
     for (int i = 0; reader && i < kJobs; ++i) {
       auto attempts = reader->attempts(job_id(i));
-      if (attempts.ok() && attempts->size() == 1 && !attempts->front().released_at.empty()) ++count;
+      if (attempts.ok() && attempts->size() == 1 && attempts->front().released_at.empty() != released) ++count;
     }
     return count;
   }
-
-  // Attempts that exist and are not released yet.
-  static int in_flight(const tpslurm::testing::EnvironmentMap& env) {
-    auto reader = tpslurm::testing::open_read_only(journal_of(env));
-    int count = 0;
-    for (int i = 0; reader && i < kJobs; ++i) {
-      auto attempts = reader->attempts(job_id(i));
-      if (attempts.ok() && attempts->size() == 1 && attempts->front().released_at.empty()) ++count;
-    }
-    return count;
-  }
+  static int released(const tpslurm::testing::EnvironmentMap& env) { return attempts_released(env, true); }
+  static int in_flight(const tpslurm::testing::EnvironmentMap& env) { return attempts_released(env, false); }
 
   static std::string job_id(int i) { return "sweep-" + std::to_string(i); }
 
@@ -125,7 +119,8 @@ TEST_P(CrashSweepTest, ACrashWithSeveralAttemptsInFlightLosesNoneAndDuplicatesNo
     ASSERT_TRUE(a.slurm_job_id.has_value()) << job_id(i);
     EXPECT_TRUE(slurm_jobs.insert(*a.slurm_job_id).second) << job_id(i) << " shares a Slurm job";
   }
-  EXPECT_GE(slurm_jobs.size(), static_cast<std::size_t>(kJobs - 4)) << "at most the 4 passes in flight blocked";
+  EXPECT_GE(slurm_jobs.size(), static_cast<std::size_t>(kJobs - kPassThreads))
+      << "at most the passes in flight blocked";
   EXPECT_EQ(m_sim->stat("submits_received"), static_cast<std::int64_t>(slurm_jobs.size()))
       << "one submit per Slurm job reached Slurm";
   EXPECT_EQ(m_sim->stat("jobs_created"), static_cast<std::int64_t>(slurm_jobs.size()));

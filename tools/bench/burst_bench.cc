@@ -25,7 +25,9 @@
 //      attempt (SQLite's own counter, bench_support.h), Slurm jobs created (the simulator's
 //      count: N, no more) and serve's CPU seconds.
 //      On the real server the jobs created are the distinct job ids the journal holds, and the
-//      server's own listing must show no other job under the sweep's names (a duplicate would).
+//      server's own listing must show no other job under the sweep's names (a duplicate would);
+//   d) quiet: serve's CPU over 10 s, 10 s after the last release, while the N jobs pend in
+//      Slurm and nothing changes (each cycle still gives every live job a pass).
 // Goals: t_201 <= 5 T_raw and t_released <= 10 T_raw against the simulator (which accepts
 // faster than a real slurmrestd and is single-threaded), <= 0.5 and <= 2.5 T_raw against the
 // real one; <= 5 feed items and <= 4 kB of journal per job; <= 2 commits per attempt; N Slurm
@@ -366,7 +368,14 @@ struct Sweep {
   long long commits = 0;
   long long slurm_jobs = 0;
   double serve_cpu_s = 0;
+  double quiet_cpu_s = 0;  // serve's CPU over kQuietWindow once the sweep is in Slurm
 };
+
+// After the release, one poll interval (the default 10 s) for the poll to catch up, then the
+// window over which serve's CPU is read while nothing happens: every live job still gets a pass
+// each cycle (the pass is level-triggered), and that is what a quiet cycle costs.
+constexpr std::chrono::seconds kSettle{10};
+constexpr std::chrono::seconds kQuietWindow{10};
 
 // Waits until every attempt is released, or the timeout; returns the seconds from `start`.
 double wait_released(const Options& options, const Site& site, Steady::time_point start, long long& released) {
@@ -451,6 +460,10 @@ Sweep sweep(const Options& options, const Target& target) {
   s.commits = journal_commits(site.journal()) - commits_before;
   s.feed_items = feed_items(site);
   s.serve_cpu_s = cpu_seconds_of(serve.pid());
+  std::this_thread::sleep_for(kSettle);
+  const double quiet_from = cpu_seconds_of(serve.pid());
+  std::this_thread::sleep_for(kQuietWindow);
+  s.quiet_cpu_s = cpu_seconds_of(serve.pid()) - quiet_from;
   serve.stop();
   s.slurm_jobs = slurm_jobs_created(site, sim);
   s.journal_bytes = journal_bytes(site.journal());
@@ -481,6 +494,8 @@ void print(const Options& options, const Target& target, double t_raw, const Swe
   std::printf("     Slurm jobs created: %lld  goal %d  %s\n", s.slurm_jobs, options.jobs,
               verdict(s.slurm_jobs == options.jobs));
   std::printf("     serve's CPU: %.2f s\n", s.serve_cpu_s);
+  std::printf("  d) quiet: serve's CPU over %lld s with the %lld jobs in Slurm and nothing changing: %.2f s\n",
+              static_cast<long long>(kQuietWindow.count()), s.released, s.quiet_cpu_s);
 }
 
 Options parse_options(int argc, char** argv) {

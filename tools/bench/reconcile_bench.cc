@@ -25,7 +25,7 @@
 //      restart must at least do (median of 3);
 //   b) restart to ready: what `serve` does before its first call to Slurm — the journal
 //      reopened (Journal::open: the setup lock, the migration check), a new client and
-//      Controller as `serve` builds them (4 threads, the sweep every 30 cycles, a request
+//      Controller as `serve` builds them (its default pass threads, the sweep every 30 cycles, a request
 //      budget), the live jobs and the followed attempts read (what the first cycle starts
 //      from). Median of 3; time / the restart baseline, goal <= 2 (and / the warm read);
 //   c) the first cycle after it: one run_once() on a cluster where nothing changed, which

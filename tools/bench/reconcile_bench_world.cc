@@ -132,8 +132,16 @@ std::unique_ptr<slurm::RestClient> World::client(int budget) {
 }
 
 std::unique_ptr<reconcile::Controller> World::controller(slurm::SlurmClient& slurm) {
-  return std::make_unique<reconcile::Controller>(reconcile::ControllerParts{
-      *journal, slurm, settings, m_catalogs, m_clock, kHmacKey, m_budget.get(), 4, reconcile::kSweepEvery, {}});
+  return std::make_unique<reconcile::Controller>(reconcile::ControllerParts{*journal,
+                                                                            slurm,
+                                                                            settings,
+                                                                            m_catalogs,
+                                                                            m_clock,
+                                                                            kHmacKey,
+                                                                            m_budget.get(),
+                                                                            settings.pass_threads,
+                                                                            reconcile::kSweepEvery,
+                                                                            {}});
 }
 
 void World::add_job(const std::string& job_id) {
