@@ -107,15 +107,17 @@ Reserved RequestBudget::reserve_submit(int follow_ups) {
   return reserved;
 }
 
-std::optional<TimePoint> RequestBudget::refused_until() const { return refused_submit_until(-1); }
+std::optional<TimePoint> RequestBudget::refused_until() const { return refused_with(std::nullopt); }
 
-// follow_ups < 0: a plain call, which may take a promised one.
-std::optional<TimePoint> RequestBudget::refused_submit_until(int follow_ups) const {
+std::optional<TimePoint> RequestBudget::refused_submit_until(int follow_ups) const { return refused_with(follow_ups); }
+
+// No `follow_ups`: a plain call, which may take a promised one.
+std::optional<TimePoint> RequestBudget::refused_with(std::optional<int> follow_ups) const {
   std::lock_guard lock(m_mutex);
   const TimePoint now = m_clock.now();
   if (m_until && now < *m_until) return std::min(*m_until, now + delay_after(m_failures));
   roll_window(now);
-  const int needed = follow_ups < 0 ? 0 : m_promised + promisable(follow_ups);
+  const int needed = follow_ups ? m_promised + promisable(*follow_ups) : 0;
   if (m_used + needed < allowed()) return std::nullopt;
   return m_window_start + kWindow;
 }

@@ -146,6 +146,8 @@ class RequestBudget {
   Admission admit_locked(int room);
   // `follow_ups` as a submit may promise them: fewer when the window has fewer calls in all.
   int promisable(int follow_ups) const;
+  // refused_until() (no follow_ups) and refused_submit_until() with the lock taken here.
+  std::optional<TimePoint> refused_with(std::optional<int> follow_ups) const;
   int allowed() const;  // calls in this window: the rate, at least 1
   // The rate after an answer: halved by a slow or failed one, grown by a quick one.
   void adapt(bool slow_or_failed, TimePoint now);

@@ -324,21 +324,9 @@ long long count_released(const std::string& journal) {
 }
 
 long long journal_bytes(const std::string& journal) {
-  sqlite3* db = nullptr;
-  long long bytes = 0;
-  if (sqlite3_open_v2(journal.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    for (const char* pragma : {"PRAGMA page_count", "PRAGMA page_size"}) {
-      sqlite3_stmt* query = nullptr;
-      long long value = 0;
-      if (sqlite3_prepare_v2(db, pragma, -1, &query, nullptr) == SQLITE_OK && sqlite3_step(query) == SQLITE_ROW) {
-        value = sqlite3_column_int64(query, 0);
-      }
-      sqlite3_finalize(query);
-      bytes = bytes == 0 ? value : bytes * value;
-    }
-  }
-  sqlite3_close_v2(db);
-  return bytes;
+  const auto bytes =
+      journal_column(journal, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
+  return bytes.empty() ? 0 : bytes.front();
 }
 
 // The change feed's items, every page.
