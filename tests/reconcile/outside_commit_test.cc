@@ -1,6 +1,6 @@
 // Controller::commit_from_outside: a job the API journals through the daemon's own writer
 // (one connection, so SQLite's data_version does not move) still gets its pass at once, not
-// at the next cycle; and after the daemon's loop has ended such a write still commits.
+// at the next cycle. (A write after the loop has ended: JournalWriterTest, close().)
 #include <chrono>
 
 #include "reconcile_fixture.h"
