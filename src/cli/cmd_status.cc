@@ -4,12 +4,14 @@
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 
+#include "base/duration.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/table.h"
 #include "journal/components.h"
 #include "journal/journal.h"
+#include "model/pending_reason.h"
 #include "operations/job_views.h"
 #include "operations/record_json.h"
 
@@ -100,6 +102,40 @@ void show_components(Context& context, const journal::AttemptRecord& attempt) {
   table.print(context.out());
 }
 
+// How many attempts the cluster ended, against this daemon's budget for them.
+void show_infra_failures(Context& context, const std::vector<journal::AttemptRecord>& attempts) {
+  const long n = journal::infra_failures(attempts);
+  if (n == 0) return;
+  const model::Settings* settings = context.settings();
+  context.out() << "the cluster ended " << n << (n == 1 ? " attempt" : " attempts")
+                << " (preemption, node or boot failure), which the job's attempts do not pay for; retried at most "
+                << (settings ? std::to_string(settings->infra_retries) : std::string("?"))
+                << " times (TUNEPLANE_INFRA_RETRIES)\n";
+}
+
+// Why a pending attempt waits, in words, and when Slurm expects it to start.
+void show_wait(Context& context, const journal::AttemptRecord& attempt) {
+  if (attempt.state != model::AttemptState::pending) return;
+  const auto components = journal::parse_components(attempt.components);
+  context.out() << "\nwaiting in Slurm:\n";
+  for (const auto& c : components) {
+    const model::PendingExplanation wait = model::explain_pending(c.reason);
+    context.out() << "  " << (components.size() > 1 ? "component " + std::to_string(c.offset) + ": " : "")
+                  << wait.explanation << " (Slurm: " << (c.reason.empty() ? "no reason yet" : c.reason) << ")\n";
+    if (!wait.what_to_change.empty()) context.out() << "    what you can change: " << wait.what_to_change << "\n";
+  }
+  const auto start = journal::expected_start(components);
+  context.out() << "expected start: ";
+  if (!start) {
+    context.out() << "not known (Slurm's backfill scheduler has not planned it yet)\n";
+    return;
+  }
+  const auto left = std::chrono::duration_cast<std::chrono::seconds>(*start - context.clock().now());
+  context.out() << format_utc(*start)
+                << (left.count() > 0 ? " (in " + format_duration(left) + ")" : " (due now, by Slurm's last estimate)")
+                << "\n";
+}
+
 int show_one(Context& context, journal::Journal& journal, const std::string& job_id, bool json) {
   if (json) {
     auto view = operations::job_status(journal, job_id);
@@ -120,6 +156,7 @@ int show_one(Context& context, journal::Journal& journal, const std::string& job
                 << "), resources held: " << (held ? "yes" : "no") << "\n"
                 << "request sha256 " << j.request_sha256 << ", attempts " << attempts->size() << " of at most "
                 << j.max_attempts << ", submitted " << j.created_at << "\n";
+  show_infra_failures(context, *attempts);
   if (attempts->empty()) return kExitOk;
   context.out() << "\n";
   Table table({"ATTEMPT", "STATE", "SLURM JOB", "SLUID", "SLURM STATE", "EXIT", "CLEANUP", "REASON"});
@@ -131,6 +168,7 @@ int show_one(Context& context, journal::Journal& journal, const std::string& job
   }
   table.print(context.out());
   show_components(context, attempts->back());
+  show_wait(context, attempts->back());
   auto polled = journal.meta("last_status_poll");
   const journal::AttemptRecord& last = attempts->back();
   context.out() << "\nlast change seen in Slurm: " << (last.observed_at.empty() ? "none yet" : last.observed_at)

@@ -75,6 +75,12 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_RESOLVE_QUIET_PERIOD", "30m", "how long after a lost submit answer `resolve --absent` stays refused"},
     {"TUNEPLANE_MAX_PENDING", "0s",
      "a job pending longer than this is cancelled and fails with the time it waited; 0s: no limit (up to 30d)"},
+    {"TUNEPLANE_INFRA_RETRIES", "5",
+     "attempts retried after the cluster ended them (PREEMPTED, NODE_FAIL, BOOT_FAIL), per job, beside the "
+     "request's own max_attempts, which they do not use (0 to 100)"},
+    {"TUNEPLANE_INFRA_RETRY_BACKOFF", "30s",
+     "the wait before the first such retry, from the end of the attempt's cleanup; doubled for each later one, at "
+     "most 30m (0s to 30m)"},
     {"TUNEPLANE_COMPLETING_WARN_AFTER", "30m",
      "a job still COMPLETING (or STAGE_OUT) after this raises a warning event; its cleanup keeps waiting (1m to 7d)"},
     {"TUNEPLANE_ATTEMPT_RETENTION", "0s",

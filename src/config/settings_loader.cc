@@ -469,6 +469,12 @@ void apply_daemon(Applier& apply, model::Settings& s) {
   apply.with("TUNEPLANE_MAX_PENDING", [&](const std::string& v) {
     return duration_between(v, s.max_pending, std::chrono::seconds(0), std::chrono::hours(24 * 30));
   });
+  apply.with("TUNEPLANE_INFRA_RETRIES", [&](const std::string& v) {
+    return integer_between(v, s.infra_retries, "retries after the cluster's failures", 0, 100);
+  });
+  apply.with("TUNEPLANE_INFRA_RETRY_BACKOFF", [&](const std::string& v) {
+    return duration_between(v, s.infra_retry_backoff, std::chrono::seconds(0), model::kLongestInfraBackoff);
+  });
   apply.with("TUNEPLANE_COMPLETING_WARN_AFTER", [&](const std::string& v) {
     return duration_between(v, s.completing_warn_after, std::chrono::minutes(1), std::chrono::hours(24 * 7));
   });

@@ -1,5 +1,6 @@
 #include "journal/components.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 
 #include "base/clock.h"
@@ -22,20 +23,31 @@ std::optional<std::int64_t> number_of(const boost::json::object& o, const char* 
 
 }  // namespace
 
-std::string components_json(const std::vector<model::JobSnapshot>& components) {
+std::vector<JournaledComponent> journaled(const std::vector<model::JobSnapshot>& records) {
+  std::vector<JournaledComponent> out;
+  out.reserve(records.size());
+  for (const auto& r : records) {
+    out.push_back({static_cast<int>(r.het_job_offset.value_or(0)), r.job_id, r.sluid, r.state.to_string(),
+                   r.state_reason, r.exit_code, r.exit_signal, r.nodes, time_text(r.start_time),
+                   time_text(r.end_time)});
+  }
+  return out;
+}
+
+std::string components_json(const std::vector<model::JobSnapshot>& records) {
   boost::json::array out;
-  for (const auto& c : components) {
+  for (const auto& c : journaled(records)) {
     boost::json::object o;
-    o["offset"] = c.het_job_offset.value_or(0);
+    o["offset"] = c.offset;
     o["job_id"] = c.job_id;
     o["sluid"] = c.sluid;
-    o["state"] = c.state.to_string();
-    o["reason"] = c.state_reason;
+    o["state"] = c.state;
+    o["reason"] = c.reason;
     o["exit_code"] = c.exit_code ? boost::json::value(*c.exit_code) : boost::json::value(nullptr);
     o["exit_signal"] = c.exit_signal ? boost::json::value(*c.exit_signal) : boost::json::value(nullptr);
     o["nodes"] = c.nodes;
-    o["start"] = time_text(c.start_time);
-    o["end"] = time_text(c.end_time);
+    o["start"] = c.start;
+    o["end"] = c.end;
     out.push_back(std::move(o));
   }
   return boost::json::serialize(out);
@@ -74,6 +86,17 @@ std::vector<std::uint32_t> component_ids(const std::vector<JournaledComponent>& 
   }
   if (ids.empty() && receipt_id) ids.push_back(*receipt_id);
   return ids;
+}
+
+std::optional<TimePoint> expected_start(const std::vector<JournaledComponent>& components) {
+  std::optional<TimePoint> latest;
+  for (const auto& c : components) {
+    if (!c.state.starts_with("PENDING")) continue;
+    const std::optional<TimePoint> start = parse_utc(c.start);
+    if (!start) return std::nullopt;  // a het job starts when all of its components can
+    latest = latest ? std::max(*latest, *start) : *start;
+  }
+  return latest;
 }
 
 }  // namespace tpslurm::journal

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "model/job_snapshot.h"
 
 namespace tpslurm::journal {
@@ -26,11 +27,18 @@ struct JournaledComponent {
   std::string end;
 };
 
-// [{offset, job_id, sluid, state, reason, exit_code, exit_signal, nodes, start, end}] in the
-// records' order (offset order as Slurm reports them).
-std::string components_json(const std::vector<model::JobSnapshot>& components);
+// What the column keeps of each record, in the records' order (offset order as Slurm reports
+// them).
+std::vector<JournaledComponent> journaled(const std::vector<model::JobSnapshot>& records);
+// [{offset, job_id, sluid, state, reason, exit_code, exit_signal, nodes, start, end}]: journaled()
+// as JSON.
+std::string components_json(const std::vector<model::JobSnapshot>& records);
 // What components_json wrote; an empty or unreadable column is no components.
 std::vector<JournaledComponent> parse_components(const std::string& json);
+// When Slurm expects a pending attempt to start: a pending component's `start` is Slurm's
+// estimate (set by its backfill scheduler). The latest of the pending components' (a het job
+// starts when all of its components can); empty when none is pending or one has no estimate.
+std::optional<TimePoint> expected_start(const std::vector<JournaledComponent>& components);
 // Every component's own job id, or the receipt's id when none was journaled yet.
 std::vector<std::uint32_t> component_ids(const std::vector<JournaledComponent>& components,
                                          std::optional<std::uint32_t> receipt_id);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/attempt_state.h"
+#include "model/infra_failure.h"
 #include "model/job_phase.h"
 
 namespace tpslurm::journal {
@@ -87,6 +88,15 @@ struct AttemptRecord {
   // A held submit that has not been released yet.
   bool awaiting_release() const { return submit_mode == "held" && released_at.empty(); }
 };
+
+// How many of the attempts the cluster ended (failed with a failure phase of
+// model/infra_failure.h): the job's retries after the cluster's failures, used or refused.
+inline long infra_failures(const std::vector<AttemptRecord>& attempts) {
+  long n = 0;
+  for (const auto& a : attempts)
+    n += a.state == model::AttemptState::failed && model::is_infra_failure(a.failure_phase);
+  return n;
+}
 
 // The columns a transition may set; unset optionals leave the column as it is.
 struct AttemptChanges {

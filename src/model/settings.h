@@ -13,6 +13,8 @@
 
 namespace tpslurm::model {
 
+inline constexpr std::chrono::seconds kLongestInfraBackoff{1800};
+
 enum class LogFormat { text, json };
 
 // held: every job is submitted held and released after its identity check, so no copy can run
@@ -73,6 +75,11 @@ struct Settings {
   std::chrono::seconds resolve_quiet_period{1800};
   // A job pending longer than this is cancelled and its attempt failed; 0: no limit.
   std::chrono::seconds max_pending{0};
+  // Retries after the cluster ended an attempt (model/infra_failure.h), per job, at no cost to
+  // its max_attempts; the first waits infra_retry_backoff after the attempt's cleanup closed,
+  // each later one twice as long as the one before, at most kLongestInfraBackoff.
+  int infra_retries = 5;
+  std::chrono::seconds infra_retry_backoff{30};
   // A job that stays COMPLETING (or STAGE_OUT) longer than this raises a warning event; its
   // cleanup keeps waiting: nothing is released early.
   std::chrono::seconds completing_warn_after{1800};

@@ -8,6 +8,11 @@
 //   "unblocked"       that submission was found, adopted or resolved (submit_unknown -> ...)
 //   "anomaly"         Slurm did something the job did not ask for (an anomaly or duplicate
 //                     event); `reason` says what
+//   "pending"         why a pending attempt waits: when it is first seen pending and Slurm
+//                     has looked at it (a reason other than None, or an expected start), and
+//                     when the reason changes or the expected start moves at the scale of the
+//                     wait left (attempt.pending); with `explanation`, `what_to_change` and
+//                     `expected_start` (record_json.h: wait_json)
 // Other events (observations, searches, desires) are not items, but the page's `next` moves
 // past them, so a client that passes `next` back as `after` never reads an event twice and
 // never misses one: the sequence numbers are the journal's own (events.seq), which survive a

@@ -7,8 +7,21 @@
 
 namespace tpslurm::operations {
 
+namespace {
+
+// The fields of a job that its attempts decide: whether it holds resources, how many of its
+// attempts the cluster ended (each one a retry of TUNEPLANE_INFRA_RETRIES, or the one that
+// found them spent).
+boost::json::object job_json(const journal::JobRecord& job, const std::vector<journal::AttemptRecord>& attempts) {
+  boost::json::object out = to_json(job, resources_held(attempts));
+  out["infra_failures"] = journal::infra_failures(attempts);
+  return out;
+}
+
+}  // namespace
+
 boost::json::object job_row(const journal::JobRecord& job, const std::vector<journal::AttemptRecord>& attempts) {
-  boost::json::object row = to_json(job, resources_held(attempts));
+  boost::json::object row = job_json(job, attempts);
   row["attempt"] = attempts.empty() ? boost::json::value(nullptr) : boost::json::value(to_json(attempts.back()));
   return row;
 }
@@ -19,7 +32,7 @@ Result<std::optional<boost::json::object>> job_status(journal::Journal& journal,
   if (!job->has_value()) return std::optional<boost::json::object>();
   auto attempts = journal.attempts(job_id);
   if (!attempts.ok()) return attempts.error();
-  boost::json::object out = to_json(**job, resources_held(*attempts));
+  boost::json::object out = job_json(**job, *attempts);
   boost::json::array list;
   for (const auto& attempt : *attempts) list.push_back(to_json(attempt));
   out["attempts"] = std::move(list);

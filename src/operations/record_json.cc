@@ -1,6 +1,10 @@
 #include "operations/record_json.h"
 
+#include <boost/json/array.hpp>
 #include <boost/json/parse.hpp>
+
+#include "journal/components.h"
+#include "model/pending_reason.h"
 
 namespace tpslurm::operations {
 namespace json = boost::json;
@@ -30,6 +34,27 @@ bool resources_held(const std::vector<journal::AttemptRecord>& attempts) {
     if (!never_sent && attempt.cleanup != model::CleanupStep::closed) return true;
   }
   return false;
+}
+
+json::object wait_json(std::string_view reason) {
+  const model::PendingExplanation words = model::explain_pending(reason);
+  return {{"reason", reason.empty() ? json::value(nullptr) : json::value(reason)},
+          {"explanation", words.explanation},
+          {"what_to_change", text(words.what_to_change)}};
+}
+
+json::value pending_json(const journal::AttemptRecord& a) {
+  if (a.state != model::AttemptState::pending) return nullptr;
+  const auto components = journal::parse_components(a.components);
+  json::array waits;
+  for (const auto& c : components) {
+    json::object wait = wait_json(c.reason);
+    wait.emplace("offset", c.offset);
+    waits.push_back(std::move(wait));
+  }
+  const auto start = journal::expected_start(components);
+  return json::object{{"expected_start", start ? json::value(format_utc(*start)) : json::value(nullptr)},
+                      {"components", std::move(waits)}};
 }
 
 json::object to_json(const journal::JobRecord& job, bool held) {
@@ -63,6 +88,7 @@ json::object to_json(const journal::AttemptRecord& a) {
           {"exit_code", number(a.exit_code)},
           {"exit_signal", number(a.exit_signal)},
           {"failure_phase", text(a.failure_phase)},
+          {"pending", pending_json(a)},
           {"outcome_reason", text(a.outcome_reason)},
           {"found_by", text(a.found_by)},
           {"cleanup", model::to_string(a.cleanup)},

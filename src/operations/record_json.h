@@ -3,6 +3,8 @@
 #pragma once
 
 #include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <string_view>
 
 #include "journal/records.h"
 
@@ -14,6 +16,14 @@ boost::json::object to_json(const journal::TimelineEntry& entry);
 boost::json::object to_json(const journal::BlockedEntry& entry);
 boost::json::object to_json(const journal::OrphanEntry& entry);
 boost::json::object to_json(const journal::CleanupEntry& entry);
+
+// A wait as the platform reads it (docs/api.md, *Pending, explained*): Slurm's `reason`, its
+// `explanation` and `what_to_change` (null when waiting is the only way; model/pending_reason.h).
+boost::json::object wait_json(std::string_view reason);
+// While the attempt is pending: {"expected_start" (null when Slurm has no estimate),
+// "components": [{offset, reason, explanation, what_to_change}]}; else null. Also an
+// attempt's `pending` field in to_json().
+boost::json::value pending_json(const journal::AttemptRecord& attempt);
 
 // Until an attempt's cleanup is closed, it still holds resources (an allocation finishing its
 // epilog, staging on the shared filesystem).

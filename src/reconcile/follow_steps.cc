@@ -9,6 +9,7 @@
 #include "base/duration.h"
 #include "journal/components.h"
 #include "model/attempt_layout.h"
+#include "model/pending_reason.h"
 #include "reconcile/elapsed_board.h"
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
@@ -43,19 +44,32 @@ std::string pending_limit_problem(const Step& step) {
   return "pending for longer than TUNEPLANE_MAX_PENDING (" + format_duration(limit) + ")";
 }
 
+// What the platform hears of a wait: Slurm's reason and, when Slurm has one, the expected start.
+journal::EventDetail wait_detail(const Verdict& v, const std::vector<journal::JournaledComponent>& components) {
+  journal::EventDetail detail{{"reason", v.reason.empty() ? v.slurm_state : v.reason}};
+  if (v.state != AttemptState::pending) return detail;
+  if (auto start = journal::expected_start(components)) detail.emplace_back("expected_start", format_utc(*start));
+  return detail;
+}
+
 // The job's records say it is still in Slurm's hands (or its end is hidden until next poll).
+// A pending attempt whose wait changed (slurm_verdict.h: pending_news) gets an event the change
+// feed shows; other observations only update the attempt.
 StepEnd follow_live(Step& step, const Verdict& v, const std::vector<model::JobSnapshot>& records) {
   if (v.state == AttemptState::pending && !v.anomaly.size()) {
-    if (pending_forever(v.reason)) {
+    if (model::pending_forever(v.reason)) {
       return cancel_and_fail(step, "Slurm will never start it: pending reason " + v.reason, CancelCause::slurm, "");
     }
   }
   journal::AttemptChanges changes = observed_changes(v, records);
+  const std::vector<journal::JournaledComponent> now = journal::journaled(records);
   if (v.state == step.attempt.state ||
       (v.state == AttemptState::pending && step.attempt.state == AttemptState::running)) {
-    return step.update("", changes, {});
+    const bool news = v.state == AttemptState::pending && step.attempt.state == AttemptState::pending &&
+                      pending_news(journal::parse_components(step.attempt.components), now, step.services.clock.now());
+    return news ? step.update("attempt.pending", changes, wait_detail(v, now)) : step.update("", changes, {});
   }
-  return step.move(v.state, changes, {{"reason", v.reason.empty() ? v.slurm_state : v.reason}});
+  return step.move(v.state, changes, wait_detail(v, now));
 }
 
 }  // namespace
@@ -79,7 +93,11 @@ StepEnd end_attempt(Step& step, const Verdict& v, journal::AttemptChanges change
   changes.outcome_reason = v.outcome;
   if (!v.failure_phase.empty()) changes.failure_phase = v.failure_phase;
   journal::EventDetail detail{{"reason", v.outcome}, {"evidence", found_by}};
-  decide_retry(step, v.state, v.retry_because, changes, detail);
+  if (v.state == AttemptState::failed && !v.infra_failure.empty()) {
+    if (!decide_infra_retry(step, v, changes, detail)) return StepEnd::wait;  // looked at again next cycle
+  } else {
+    decide_retry(step, v.state, v.retry_because, changes, detail);
+  }
   StepEnd end = step.move(v.state, changes, detail);
   if (end == StepEnd::next) crash_point("follow.after_end");
   return end;
@@ -104,8 +122,8 @@ void decide_retry(const Step& step, AttemptState end, const std::string& because
   const int left = step.job.max_attempts - step.attempt.number;
   if (because.empty()) {
     detail.emplace_back("retry",
-                        "no: the end is not one the platform retries (only node, boot and launch "
-                        "failures, preemption and anomalies are)");
+                        "no: the end is not one the platform retries (only the cluster's failures, "
+                        "launch failures and anomalies are)");
   } else if (step.job.desire != model::Desire::run) {
     detail.emplace_back("retry", "no: " + because + ", but a cancel was asked");
   } else if (left <= 0) {

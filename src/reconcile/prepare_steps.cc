@@ -23,7 +23,7 @@ StepEnd start_attempt(Step& step) {
   if (job.phase != JobPhase::queued || step.gates.paused || step.gates.storage_unwritable) return StepEnd::wait;
   const int number = job.current_attempt.value_or(0) + 1;
   if (number > job.max_attempts) return StepEnd::wait;
-  if (submits_held_off(step)) return StepEnd::wait;
+  if (infra_backoff_holds(step) || submits_held_off(step)) return StepEnd::wait;
   const std::string token = new_uuid();
   StepEnd end = step.written(step.services.journal.write([&](journal::Journal& j) -> Status {
     auto added = j.add_attempt(job.job_id, number, token, job.request_sha256);

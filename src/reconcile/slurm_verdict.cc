@@ -2,6 +2,9 @@
 
 #include <boost/json.hpp>
 
+#include "model/infra_failure.h"
+#include "model/pending_reason.h"
+
 namespace tpslurm::reconcile {
 namespace {
 
@@ -22,8 +25,11 @@ bool failed_in_some_way(SlurmBaseState base) {
   }
 }
 
-bool not_the_programs_own(SlurmBaseState base) {
-  return base == SlurmBaseState::node_fail || base == SlurmBaseState::boot_fail || base == SlurmBaseState::preempted;
+// What the cluster did, in words, for an end it caused.
+std::string_view infra_words(std::string_view phase) {
+  if (phase == "preemption") return "its nodes went to a job of higher priority";
+  if (phase == "node_failure") return "a node it ran on failed";
+  return "a node it was given did not boot";
 }
 
 std::string component_name(const model::JobSnapshot& c) {
@@ -71,6 +77,12 @@ void judge_end(Verdict& v, const std::vector<model::JobSnapshot>& components) {
     if (failed == nullptr && failed_in_some_way(c.state.base)) failed = &c;
     if (cancelled == nullptr && c.state.base == SlurmBaseState::cancelled) cancelled = &c;
   }
+  for (const auto& c : components) {
+    if (model::infra_failure_phase(c.state.base)) {
+      failed = &c;  // the cluster's failure may have caused the others'
+      break;
+    }
+  }
   const model::JobSnapshot& decider = failed ? *failed : cancelled ? *cancelled : components.front();
   v.reason = decider.state_reason;
   v.exit_code = decider.exit_code;
@@ -83,7 +95,12 @@ void judge_end(Verdict& v, const std::vector<model::JobSnapshot>& components) {
     if (decider.exit_code && decider.state.base == SlurmBaseState::failed) {
       v.outcome += ", exit code " + std::to_string(*decider.exit_code);
     }
-    if (not_the_programs_own(decider.state.base)) v.retry_because = base + " on " + component_name(decider);
+    if (auto infra = model::infra_failure_phase(decider.state.base)) {
+      v.infra_failure = std::string(*infra);
+      v.failure_phase = v.infra_failure;
+      v.outcome += ": " + std::string(infra_words(*infra)) + ", not the program's failure";
+      v.retry_because = base + " on " + component_name(decider);
+    }
   } else if (cancelled != nullptr) {
     v.state = AttemptState::cancelled;
     v.outcome = component_name(decider) + " was cancelled (" + decider.state_reason + ")";
@@ -99,7 +116,7 @@ void judge_end(Verdict& v, const std::vector<model::JobSnapshot>& components) {
 }
 
 void apply_exit_phase(Verdict& v, const ExitEvidence& exit) {
-  if (exit.exit_status == 0 || exit.failed_phase.empty()) return;
+  if (exit.exit_status == 0 || exit.failed_phase.empty() || !v.infra_failure.empty()) return;
   v.failure_phase = exit.failed_phase;
   if (exit.failed_phase == "container" && v.state == AttemptState::failed && v.retry_because.empty()) {
     v.retry_because = "the container did not start (exit.json: container)";
@@ -160,12 +177,14 @@ Verdict judge(const std::vector<model::JobSnapshot>& components, const std::vect
   return v;
 }
 
-bool pending_forever(std::string_view reason) {
-  for (std::string_view never :
-       {"BadConstraints", "InvalidAccount", "InvalidQOS", "PartitionConfig", "AccountNotAllowed", "QOSNotAllowed"}) {
-    if (reason == never) return true;
+bool pending_news(const std::vector<journal::JournaledComponent>& before,
+                  const std::vector<journal::JournaledComponent>& after, TimePoint now) {
+  for (const auto& a : after) {
+    for (const auto& b : before) {
+      if (b.job_id == a.job_id && b.reason != a.reason) return true;
+    }
   }
-  return reason.find("launch failed requeued held") != std::string_view::npos;
+  return model::estimate_moved(journal::expected_start(before), journal::expected_start(after), now);
 }
 
 }  // namespace tpslurm::reconcile

@@ -4,7 +4,9 @@
 //   - any component not final: running when one runs (or is suspended), else pending;
 //   - every component final: failed when one failed in any way (FAILED, TIMEOUT, NODE_FAIL,
 //     PREEMPTED, BOOT_FAIL, DEADLINE, OUT_OF_MEMORY; that component's state and reason
-//     decide), else cancelled when one was cancelled, else succeeded (all COMPLETED);
+//     decide, a cluster's failure — PREEMPTED, NODE_FAIL, BOOT_FAIL — before the others, which
+//     it may have caused), else cancelled when one was cancelled, else succeeded (all
+//     COMPLETED);
 //   - a v0.0.38 record whose flag replaced the base state (COMPLETING) says nothing about the
 //     end: the end comes from logs/exit.json when the script wrote it, else from a later poll;
 //   - an anomaly, whatever the state: Slurm requeued the job (REQUEUED, a restart count, a new
@@ -12,7 +14,8 @@
 //     retries, so the job is to be cancelled and the attempt failed.
 //
 // Retries (docs/launch-request.md): only for failures that are not the program's own — NODE_FAIL,
-// BOOT_FAIL, PREEMPTED, the LAUNCH_FAILED flag, exit.json's `container` phase, an anomaly.
+// BOOT_FAIL, PREEMPTED (the cluster's: their own budget, `infra_failure`), the LAUNCH_FAILED
+// flag, exit.json's `container` phase, an anomaly (the request's spec.retry.max_attempts).
 // Never for the program's exit, TIMEOUT, OUT_OF_MEMORY, DEADLINE, an image check, a cancel.
 // Pure functions.
 #pragma once
@@ -46,6 +49,9 @@ struct Verdict {
   std::string failure_phase;  // exit.json's phase, "slurm", or "anomaly"
   std::string anomaly;        // non-empty: what Slurm did that the platform must undo
   std::string retry_because;  // non-empty: the failure is not the program's own
+  // Non-empty when the cluster ended it (model/infra_failure.h): "preemption", "node_failure"
+  // or "boot_failure", also the failure phase; retried on TUNEPLANE_INFRA_RETRIES.
+  std::string infra_failure;
 };
 
 // `before`: what the journal holds of the components (SLUIDs, states); `was_running`: the
@@ -53,12 +59,12 @@ struct Verdict {
 Verdict judge(const std::vector<model::JobSnapshot>& components, const std::vector<journal::JournaledComponent>& before,
               const std::optional<ExitEvidence>& exit, bool was_running);
 
+// A pending attempt's wait changed in a way the platform hears of (docs/api.md, *Pending,
+// explained*): a component's reason changed, or the expected start moved (model::estimate_moved).
+bool pending_news(const std::vector<journal::JournaledComponent>& before,
+                  const std::vector<journal::JournaledComponent>& after, TimePoint now);
+
 // The verdict from exit.json alone (the job left slurmctld and slurmdbd has no record).
 Verdict judge_exit(const ExitEvidence& exit);
-
-// Pending reasons that can never clear by waiting: BadConstraints, InvalidAccount,
-// InvalidQOS, PartitionConfig, AccountNotAllowed, QOSNotAllowed, and a launch failure held
-// for requeue ("launch failed requeued held").
-bool pending_forever(std::string_view reason);
 
 }  // namespace tpslurm::reconcile

@@ -7,6 +7,7 @@
 #include "config/logging.h"
 #include "journal/components.h"
 #include "reconcile/journal_writer.h"
+#include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
 #include "reconcile/step.h"
 
@@ -109,16 +110,6 @@ std::optional<std::vector<model::JobSnapshot>> read_full(Services& services, con
   return tagged(records_of(read.jobs, leader), tag);
 }
 
-// A pending attempt whose reason in `records` differs from the journal's.
-bool reason_changed(const Followed& f, const std::vector<model::JobSnapshot>& records) {
-  for (const auto& r : records) {
-    for (const auto& c : f.before) {
-      if (c.job_id == r.job_id && c.reason != r.state_reason) return true;
-    }
-  }
-  return false;
-}
-
 // Every record of slurmctld, once per kReasonEvery polls while an attempt is pending.
 const std::vector<model::JobSnapshot>& reason_listing(CycleListing& listing, const std::vector<Followed>& wanted,
                                                       int round) {
@@ -180,7 +171,7 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state, 
     services.statuses.seen(token, now);
     std::optional<std::vector<model::JobSnapshot>> records = index.records_of(*f.attempt.slurm_job_id);
     if (records) records = tagged(std::move(*records), tag_of(services, f.attempt));
-    const bool changed = differs(f, seen) || (records && reason_changed(f, *records));
+    const bool changed = differs(f, seen) || (records && pending_news(f.before, journal::journaled(*records), now));
     if (!changed) continue;
     if (!records || records->empty()) records = read_full(services, f);
     if (!records) {

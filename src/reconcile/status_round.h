@@ -9,8 +9,10 @@
 // judged here: its pass looks for the end in exit.json and slurmdbd. An attempt seen for the
 // first time after its release is always read in full (its pending reason). A bulk state has
 // no reasons: on the first poll and every kReasonEvery after it, while attempts are pending,
-// the cycle's full listing (`GET jobs`, shared with the sweep: cycle_listing.h) shows their reasons, and the ones that
-// changed are posted (v0.0.38's bulk answer holds the records every time).
+// the cycle's full listing (`GET jobs`, shared with the sweep: cycle_listing.h) shows their
+// reasons and expected starts, and the attempts whose wait changed (slurm_verdict.h:
+// pending_news) are posted (v0.0.38's bulk answer holds the records every time). No call is
+// made for a reason or an estimate alone.
 //
 // Once a minute at most, the time of a poll that answered for every attempt is kept in the
 // journal (journal_meta `last_status_poll`) so that `status` can say when Slurm was last read.

@@ -38,6 +38,19 @@ StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause caus
 // queued again instead of ending. The decision, either way, goes into the event's detail.
 void decide_retry(const Step& step, model::AttemptState end, const std::string& because,
                   journal::AttemptChanges& changes, journal::EventDetail& detail);
+// The same for an attempt the cluster ended (v.infra_failure: PREEMPTED, NODE_FAIL, BOOT_FAIL):
+// retried while the job's retries after the cluster's failures (TUNEPLANE_INFRA_RETRIES, counted
+// from the journal) are not spent, with one more attempt granted, so that it costs none of the
+// attempts the request allows (infra_retries.cc). False when the journal could not be read.
+bool decide_infra_retry(const Step& step, const Verdict& v, journal::AttemptChanges& changes,
+                        journal::EventDetail& detail);
+// The wait before the nth such retry: `first`, doubled for each later one, at most
+// model::kLongestInfraBackoff.
+std::chrono::seconds infra_backoff(std::chrono::seconds first, int nth);
+// start_attempt, after an attempt the cluster ended: true while the next one's back-off lasts
+// (from the end of the cleanup, as the ElapsedBoard measures it), the job looked at again then;
+// also while the journal cannot say how many retries were used.
+bool infra_backoff_holds(Step& step);
 // The same, for an attempt that never ran (Slurm forgot or ended it before it started): the job
 // still wanting to run is queued again with one more attempt granted, so the retry costs none
 // of the attempts its request allows.

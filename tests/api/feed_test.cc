@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "api_fixture.h"
+#include "operations/change_feed.h"
 
 namespace tpslurm::api::testing {
 namespace {
@@ -98,6 +99,49 @@ TEST_F(ApiFeedTest, EveryChangeOfAnAttemptsLifeComesInOrderWithItsSequence) {
   EXPECT_EQ(unblocked.at("slurm_job_id"), 4242);
   EXPECT_EQ(unblocked.at("from"), "submit_unknown");
   EXPECT_EQ(page.at("events").as_array()[7].at("reason"), "requeued by Slurm");
+}
+
+TEST_F(ApiFeedTest, APendingAttemptsWaitComesWithItsWordsAndExpectedStartOnceSlurmSaysSomething) {
+  submitted();
+  auto journal = open_journal();
+  ASSERT_NE(journal, nullptr);
+  const journal::AttemptKey key{kJob, 1};
+  ASSERT_TRUE(journal->add_attempt(kJob, 1, "token-1", "input").ok());
+  ASSERT_TRUE(journal->transition(key, AttemptState::preparing, AttemptState::prepared, {}, {}).ok());
+  ASSERT_TRUE(journal->transition(key, AttemptState::prepared, AttemptState::submitting, {}, {}).ok());
+  journal::AttemptChanges receipt;
+  receipt.slurm_job_id = 4243;
+  ASSERT_TRUE(journal->transition(key, AttemptState::submitting, AttemptState::submitted, receipt, {}).ok());
+  ASSERT_TRUE(journal->transition(key, AttemptState::submitted, AttemptState::pending, {}, {{"reason", "None"}}).ok());
+  EXPECT_EQ(changes(feed("?after=0")).size(), 4u) << "Slurm has not looked at it: no item";
+  ASSERT_TRUE(journal
+                  ->update_attempt(key, AttemptState::pending, {}, "attempt.pending",
+                                   {{"reason", "Resources"}, {"expected_start", "2026-12-24T18:00:00Z"}})
+                  .ok());
+  const auto page = feed("?after=0");
+  ASSERT_EQ(changes(page).back(), "pending");
+  const auto& item = page.at("events").as_array().back().as_object();
+  EXPECT_EQ(item.at("reason"), "Resources");
+  EXPECT_EQ(item.at("expected_start"), "2026-12-24T18:00:00Z");
+  EXPECT_NE(std::string(item.at("explanation").as_string()).find("in use by other jobs"), std::string::npos);
+  EXPECT_TRUE(item.at("what_to_change").is_string());
+}
+
+TEST(FeedChangeTest, TheMoveToPendingIsAnItemWhenSlurmHasLookedAtTheJobOrPlansIt) {
+  journal::TimelineEntry moved;
+  moved.kind = "attempt.state";
+  moved.from_state = "submitted";
+  moved.to_state = "pending";
+  moved.reason = "None";
+  moved.detail = R"({"reason":"None"})";
+  EXPECT_FALSE(operations::feed_change(moved)) << "Slurm has not looked at it yet";
+  moved.detail = R"({"reason":"None","expected_start":"2026-12-24T18:00:00Z"})";
+  EXPECT_EQ(operations::feed_change(moved), "pending") << "an estimate";
+  moved.reason = "Priority";
+  moved.detail = R"({"reason":"Priority"})";
+  EXPECT_EQ(operations::feed_change(moved), "pending") << "a reason";
+  moved.to_state = "running";
+  EXPECT_FALSE(operations::feed_change(moved));
 }
 
 TEST_F(ApiFeedTest, NextAsAfterResumesWithoutRepeatsOrGapsInSmallPages) {

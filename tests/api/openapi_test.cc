@@ -122,6 +122,29 @@ class OpenApiTest : public ApiFixture {
     ASSERT_TRUE(j->advance_cleanup(key, CleanupStep::sealing, CleanupStep::closed, {}, sealed).ok());
   }
 
+  // Attempt 1 of kCpuJob pending in Slurm for Resources, with an expected start and a change of
+  // its wait journaled (the job's `pending` view and a `pending` feed item).
+  void pending_attempt() {
+    auto j = open_journal();
+    const journal::AttemptKey key{kCpuJob, 1};
+    ASSERT_TRUE(j->add_attempt(kCpuJob, 1, "token-cpu-1", "input").ok());
+    ASSERT_TRUE(j->transition(key, AttemptState::preparing, AttemptState::prepared, {}, {}).ok());
+    ASSERT_TRUE(j->transition(key, AttemptState::prepared, AttemptState::submitting, {}, {}).ok());
+    model::JobSnapshot snapshot;
+    snapshot.job_id = 4250;
+    snapshot.state = model::SlurmState::from_text("PENDING");
+    snapshot.state_reason = "Resources";
+    snapshot.start_time = std::chrono::system_clock::now() + std::chrono::hours(3);
+    journal::AttemptChanges receipt;
+    receipt.slurm_job_id = 4250;
+    receipt.components = journal::components_json({snapshot});
+    ASSERT_TRUE(j->transition(key, AttemptState::submitting, AttemptState::submitted, receipt, {}).ok());
+    ASSERT_TRUE(j->transition(key, AttemptState::submitted, AttemptState::pending, {}, {{"reason", "Priority"}}).ok());
+    ASSERT_TRUE(j->update_attempt(key, AttemptState::pending, {}, "attempt.pending",
+                                  {{"reason", "Resources"}, {"expected_start", "2026-12-24T18:00:00Z"}})
+                    .ok());
+  }
+
   std::vector<json::object> m_exchanges;
 
  private:
@@ -147,6 +170,7 @@ TEST_F(OpenApiTest, EveryAnswerMatchesTheDescription) {
   EXPECT_EQ(ask("POST", "/v1/jobs", "/v1/jobs", kAliceToken, "{\"job_id\": ").status, 400);
   ask("PUT", "/v1/jobs", "/v1/jobs");
   live_attempt();
+  pending_attempt();
 
   ask("GET", "/v1/jobs", "/v1/jobs");
   EXPECT_EQ(json::parse(ask("GET", "/v1/jobs", "/v1/jobs?limit=1").body).at("next"), kJob);
@@ -197,6 +221,9 @@ TEST_F(OpenApiTest, EveryAnswerMatchesTheDescription) {
   ASSERT_EQ(feed.status, 200);
   const json::value page = json::parse(feed.body);
   EXPECT_GE(page.at("events").as_array().size(), 8u);
+  const auto& items = page.at("events").as_array();
+  EXPECT_EQ(std::count_if(items.begin(), items.end(), [](const auto& i) { return i.at("change") == "pending"; }), 2)
+      << "a wait's items (the move to pending, and a change) are checked against the description";
   const std::string next = std::to_string(page.at("next").as_int64());
   ask("GET", "/v1/events", "/v1/events?after=2&limit=3");
   ask("GET", "/v1/events", "/v1/events?after=" + next + "&wait=1s");

@@ -1,6 +1,6 @@
 // Following jobs Slurm holds to their end, against the simulator: states and phases, het
-// components, ends with their reasons and exit codes, retries only for failures that are not
-// the program's own, anomalies, pending reasons that never clear, jobs that left slurmctld
+// components, ends with their reasons and exit codes (the cluster's failures and their retries:
+// infra_retry_test.cc), anomalies, pending reasons that never clear, jobs that left slurmctld
 // (exit.json, slurmdbd, lost only when every source answered), cancel with grace, and the
 // cleanup steps to closed.
 #include <filesystem>
@@ -102,30 +102,6 @@ TEST_F(FollowTest, AProgramsOwnFailureEndsTheJobWithoutARetry) {
   EXPECT_EQ(a.cleanup, CleanupStep::closed);
   EXPECT_EQ(journal().attempts("j1")->size(), 1u);
   EXPECT_NE(event_detail("j1", "failed").find("\"retry\":\"no"), std::string::npos) << event_detail("j1", "failed");
-}
-
-TEST_F(FollowTest, ANodeFailureIsRetriedAsANewAttemptAfterTheCleanupClosed) {
-  start();
-  const std::uint32_t id = released("j1", Shape::cpu_only, 2);
-  step(id, R"({"state": "RUNNING"})");
-  once();
-  step(id, R"({"state": "NODE_FAIL"})");
-  once();
-  const auto first = attempt("j1", 1);
-  EXPECT_EQ(first.state, AttemptState::failed);
-  EXPECT_EQ(first.cleanup, CleanupStep::closed);
-  EXPECT_NE(event_detail("j1", "failed").find("\"retry\":\"yes"), std::string::npos);
-  const auto second = attempt("j1", 2);
-  EXPECT_EQ(second.state, AttemptState::pending);
-  EXPECT_NE(second.submit_token, first.submit_token);
-  EXPECT_NE(second.attempt_dir, first.attempt_dir);
-  EXPECT_NE(*second.slurm_job_id, id);
-  EXPECT_EQ(job("j1").phase, JobPhase::pending);
-  // The second failure is the last attempt's: no third.
-  step(*second.slurm_job_id, R"({"state": "NODE_FAIL"})");
-  once();
-  EXPECT_EQ(job("j1").phase, JobPhase::failed);
-  EXPECT_EQ(journal().attempts("j1")->size(), 2u);
 }
 
 TEST_F(FollowTest, AHetJobFailsWithTheFailedComponentsReason) {

@@ -1,11 +1,13 @@
 // From `submit` to a closed cleanup on the real Slurm 22.05 (real_end_to_end_test.h): a
 // CPU-only job, a two-pool heterogeneous job, a failing job, a cancel with grace of a running
-// job, a retry after a node failure, and a daemon SIGKILLed while jobs run that converges
-// without a second submit after its restart; `logs` shows each component's output.
+// job, a retry after a node failure, a daemon SIGKILLed while jobs run that converges
+// without a second submit after its restart, and a job waiting for a GPU that says why and
+// when it is expected to start; `logs` shows each component's output.
 #include "real_end_to_end_test.h"
 
 #include <signal.h>
 
+#include <boost/json.hpp>
 #include <thread>
 
 #include "journal/components.h"
@@ -94,8 +96,9 @@ TEST_F(EndToEndTest, ACancelWithGraceSignalsTheRunningJobThenKillsIt) {
   EXPECT_NE(logs.out.find("got-usr1"), std::string::npos) << "the program saw SIGUSR1 before the kill: " << logs.out;
 }
 
-TEST_F(EndToEndTest, ANodeFailureIsRetriedOnANewAttempt) {
-  submit("node", R"(["/bin/sh", "-c", "sleep 120"])", kOnEmu, 2);
+TEST_F(EndToEndTest, ANodeFailureIsRetriedOnANewAttemptThatCostsNoneOfTheJobsAttempts) {
+  m_extra_env["TUNEPLANE_INFRA_RETRY_BACKOFF"] = "2s";
+  submit("node", R"(["/bin/sh", "-c", "sleep 120"])", kOnEmu);  // max_attempts 1: no retry of its own
   start_serve();
   ASSERT_TRUE(eventually("node", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
   const auto down = slurm_control({"update", "nodename=vm-emu", "state=down", "reason=end-to-end node failure"});
@@ -114,6 +117,12 @@ TEST_F(EndToEndTest, ANodeFailureIsRetriedOnANewAttempt) {
   EXPECT_EQ(list[0].state, AttemptState::failed);
   EXPECT_EQ(list[0].cleanup, model::CleanupStep::closed) << "the retry waits for the cleanup";
   EXPECT_NE(list[0].slurm_state.find("NODE_FAIL"), std::string::npos) << list[0].slurm_state;
+  EXPECT_EQ(list[0].failure_phase, "node_failure");
+  EXPECT_EQ(job("node").max_attempts, 2) << "the retry is granted, not taken from the request's one attempt";
+  const auto audit = cli({"audit", "node", "--json"});
+  EXPECT_NE(audit.out.find("the cluster's failure: retry 1 of 5"), std::string::npos) << audit.out;
+  const auto status = cli({"status", "node"});
+  EXPECT_NE(status.out.find("the cluster ended 1 attempt"), std::string::npos) << status.out;
   ASSERT_TRUE(eventually("node", [](const auto&, const auto& a) { return a.number == 2 && a.slurm_job_id; }));
   EXPECT_NE(attempts("node").back().slurm_job_id, list[0].slurm_job_id);
   ASSERT_EQ(cli({"cancel", "node"}).exit_code, 0);
@@ -134,6 +143,39 @@ TEST_F(EndToEndTest, ADaemonKilledWhileJobsRunConvergesWithoutASecondSubmit) {
     EXPECT_EQ(attempts(id).size(), 1u) << id;
     EXPECT_EQ(slurm_jobs_named(id, 1), 1) << id << ": exactly one Slurm job";
   }
+}
+
+TEST_F(EndToEndTest, AJobWaitingForAGpuSaysWhyAndWhenSlurmExpectsItToStart) {
+  submit("holder", R"(["/bin/sh", "-c", "sleep 240"])", kOnEmu);
+  start_serve();
+  ASSERT_TRUE(eventually("holder", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
+  submit("waiter", R"(["/bin/sh", "-c", "echo waited"])", kOnEmu);
+  // The only emu GPU is taken: Resources, and once the backfill scheduler (bf_interval=1) has
+  // planned it, the end of the holder's time limit as its expected start.
+  const bool planned = eventually(
+      "waiter",
+      [](const auto&, const auto& a) {
+        const auto components = journal::parse_components(a.components);
+        return a.state == AttemptState::pending && !components.empty() && components[0].reason == "Resources" &&
+               journal::expected_start(components).has_value();
+      },
+      std::chrono::seconds(90));
+  const auto json = cli({"status", "waiter", "--json"});
+  const auto human = cli({"status", "waiter"});
+  ASSERT_EQ(cli({"cancel", "waiter"}).exit_code, 0);
+  ASSERT_EQ(cli({"cancel", "holder"}).exit_code, 0);
+  ASSERT_TRUE(planned) << "components: " << attempts("waiter").back().components;
+  EXPECT_NE(human.out.find("waiting in Slurm:"), std::string::npos) << human.out;
+  EXPECT_NE(human.out.find("in use by other jobs"), std::string::npos) << human.out;
+  EXPECT_NE(human.out.find("expected start: 20"), std::string::npos) << human.out;
+  const auto view = boost::json::parse(json.out);
+  const auto& pending = view.at("attempts").as_array().back().at("pending");
+  ASSERT_TRUE(pending.is_object()) << json.out;
+  EXPECT_TRUE(pending.at("expected_start").is_string()) << json.out;
+  EXPECT_EQ(pending.at("components").as_array().at(0).at("reason"), "Resources");
+  EXPECT_TRUE(has(event_kinds("waiter"), "attempt.pending")) << "the change of its wait is an event";
+  EXPECT_TRUE(closed_in("waiter", JobPhase::cancelled));
+  EXPECT_TRUE(closed_in("holder", JobPhase::cancelled));
 }
 
 }  // namespace

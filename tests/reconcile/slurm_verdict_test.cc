@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 namespace tpslurm::reconcile {
 namespace {
 
@@ -74,6 +76,24 @@ TEST(SlurmVerdictTest, OnlyFailuresThatAreNotTheProgramsOwnAreRetried) {
   EXPECT_EQ(judge({record(7, {"CANCELLED"})}, {}, std::nullopt, true).state, AttemptState::cancelled);
 }
 
+TEST(SlurmVerdictTest, TheClustersFailuresHaveTheirOwnPhaseAndDecideAHetJob) {
+  for (auto [state, phase] : {std::pair{"PREEMPTED", "preemption"}, std::pair{"NODE_FAIL", "node_failure"},
+                              std::pair{"BOOT_FAIL", "boot_failure"}}) {
+    const Verdict v = judge({record(7, {state}, "NodeDown")}, {}, ExitEvidence{143, "program"}, true);
+    EXPECT_EQ(v.infra_failure, phase) << state;
+    EXPECT_EQ(v.failure_phase, phase) << state << ": exit.json's program phase is what the cluster's end did";
+    EXPECT_NE(v.outcome.find("not the program's failure"), std::string::npos) << v.outcome;
+  }
+  for (const char* state : {"FAILED", "TIMEOUT", "OUT_OF_MEMORY", "CANCELLED"}) {
+    EXPECT_TRUE(judge({record(7, {state})}, {}, std::nullopt, true).infra_failure.empty()) << state;
+  }
+  // Component 0 failed because component 1's node failed: the node failure decides.
+  const Verdict het = judge({record(20, {"FAILED"}, "NonZeroExitCode", 0), record(21, {"NODE_FAIL"}, "NodeDown", 1)},
+                            {}, std::nullopt, true);
+  EXPECT_EQ(het.infra_failure, "node_failure");
+  EXPECT_NE(het.outcome.find("component 1"), std::string::npos) << het.outcome;
+}
+
 TEST(SlurmVerdictTest, ExitJsonSaysWhichPhaseFailed) {
   const Verdict container = judge({record(7, {"FAILED"}, "NonZeroExitCode")}, {}, ExitEvidence{81, "container"}, true);
   EXPECT_EQ(container.failure_phase, "container");
@@ -123,15 +143,6 @@ TEST(SlurmVerdictTest, ExitEvidenceIsReadStrictly) {
   EXPECT_FALSE(parse_exit_evidence("{\"exit_stat"));
   EXPECT_EQ(judge_exit(*ok).state, AttemptState::failed);
   EXPECT_EQ(judge_exit(*none).state, AttemptState::succeeded);
-}
-
-TEST(SlurmVerdictTest, PendingReasonsThatNeverClear) {
-  for (const char* r :
-       {"BadConstraints", "InvalidAccount", "InvalidQOS", "PartitionConfig", "launch failed requeued held"}) {
-    EXPECT_TRUE(pending_forever(r)) << r;
-  }
-  for (const char* r : {"Resources", "Priority", "JobHeldUser", "BeginTime", "None"})
-    EXPECT_FALSE(pending_forever(r)) << r;
 }
 
 }  // namespace

@@ -38,7 +38,10 @@ TEST(Control, RefusesStepsSlurmWouldNotTakeAndNamesTheFix) {
   HttpResult bad = control_raw(sim, "POST", "/sim/jobs/1/state", R"({"state": "DONE"})");
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(control_raw(sim, "POST", "/sim/jobs/1/state", "{}").json().at("error"),
-            "give \"state\", \"completing\" or \"reason\"");
+            "give \"state\", \"completing\", \"reason\" or \"expected_start\"");
+  HttpResult no_estimate = control_raw(sim, "POST", "/sim/jobs/1/state", R"({"expected_start": 1800000000})");
+  EXPECT_EQ(no_estimate.status, 409);
+  EXPECT_EQ(no_estimate.json().at("error"), "job 1 is COMPLETED; only a pending job has an expected start");
   EXPECT_EQ(control_raw(sim, "POST", "/sim/clock/advance", R"({"ms": -5})").json().at("error"),
             "\"ms\"/\"seconds\" must not be negative: the clock never goes back");
   EXPECT_EQ(control_raw(sim, "GET", "/sim/nope").status, 404);
@@ -56,7 +59,8 @@ TEST(Control, RealTimeClockCannotBeMoved) {
 TEST(Control, BulkCreatesJobsWithoutRestAndAdvanceMovesSomeOfThem) {
   SimOptions options = test_options();
   SimInstance sim(options);
-  json::value made = control(sim, "POST", "/sim/jobs/bulk", R"({"count": 500, "name_prefix": "b-", "het_components": 2})");
+  json::value made =
+      control(sim, "POST", "/sim/jobs/bulk", R"({"count": 500, "name_prefix": "b-", "het_components": 2})");
   EXPECT_EQ(made.at("first_job_id").to_number<int>(), 1);
   EXPECT_EQ(made.at("last_job_id").to_number<int>(), 1000);
   json::value moved = control(sim, "POST", "/sim/jobs/advance", R"({"count": 3, "from": "PENDING", "to": "RUNNING"})");
@@ -156,15 +160,16 @@ TEST(Control, EveryTranscriptIsReplayedOrListedWithAReason) {
     std::string name = entry.path().filename().string();
     std::string stem;
     if (name.size() > 14 && name.substr(name.size() - 14) == ".response.json") {
-      stem = path.substr(std::string("samples-v0.0.45/").size(), path.size() - 14 - std::string("samples-v0.0.45/").size());
+      stem = path.substr(std::string("samples-v0.0.45/").size(),
+                         path.size() - 14 - std::string("samples-v0.0.45/").size());
     } else if (path.rfind("samples-v0.0.38/", 0) == 0 && name.size() > 4 && name.substr(name.size() - 4) == ".txt") {
       stem = name.substr(0, name.size() - 4);
     } else {
       continue;
     }
     if (not_replayed.count(path)) continue;
-    const bool named = sources.find("\"" + stem + "\"") != std::string::npos ||
-                       sources.find(stem + ".txt\"") != std::string::npos;
+    const bool named =
+        sources.find("\"" + stem + "\"") != std::string::npos || sources.find(stem + ".txt\"") != std::string::npos;
     EXPECT_TRUE(named) << path << " is neither replayed nor listed";
     ++replayed;
   }

@@ -42,7 +42,11 @@
 //      job), timed alone;
 //   e) changed: C% of N (default 1) PENDING jobs set RUNNING (/sim/jobs/advance), one more
 //      run_once(), which runs the cycle that journals the changes and the quiet one after it:
-//      calls (goal <= cycles * ceil(N/500) + K) and commits (goal K).
+//      calls (goal <= cycles * ceil(N/500) + K) and commits (goal K);
+//   f) waits: C% of N (default 1) pending jobs get a new pending reason and an expected start
+//      in Slurm, then kReasonEvery run_once(), which reach the next full listing: calls (goal
+//      <= cycles * ceil(N/500) + 1: the listing, no call per job) and commits (goal K, one
+//      attempt.pending event each).
 // The status poll also journals when it last answered in full (last_status_poll, at most once
 // a minute): the commit goals allow for it when it changed, and the output says so.
 // Journal commits are SQLite's own count: the wal-index header's change counter (iChange, in
@@ -77,6 +81,7 @@
 #include "bench_support.h"
 #include "config/logging.h"
 #include "reconcile/controller.h"
+#include "reconcile/status_round.h"
 #include "reconcile_bench_fixture.h"
 #include "reconcile_bench_world.h"
 
@@ -398,6 +403,38 @@ void phase_e_changed(SizeRun& run) {
   print_cost("     ", moved);
 }
 
+// f) K pending jobs' waits change in Slurm (a new reason and an expected start), then the
+// cycles up to and through the next full listing (the first cycle and every kReasonEvery-th
+// read reasons and estimates): what the waits cost beyond quiet cycles.
+void phase_f_waits(SizeRun& run) {
+  auto pending = run.world.journal->attempts_in(model::AttemptState::pending);
+  if (!pending.ok()) die("f) the pending attempts: " + pending.error().message());
+  const long long waits = std::min<long long>(run.changed, static_cast<long long>(pending->size()));
+  const std::int64_t in_two_hours = unix_seconds(std::chrono::system_clock::now() + std::chrono::hours(2));
+  for (long long i = 0; i < waits; ++i) {
+    run.world.sim.call(HttpMethod::post, "/sim/jobs/" + std::to_string(*(*pending)[i].slurm_job_id) + "/state",
+                       R"({"reason": "Resources", "expected_start": )" + std::to_string(in_two_hours) + "}");
+  }
+  const Figures f = measure(run.world, [&] {
+    reconcile::CycleReport sum;
+    for (int i = 0; i < reconcile::kReasonEvery; ++i) {
+      const reconcile::CycleReport one = run.controller->run_once();
+      sum.cycles += one.cycles;
+      sum.passes += one.passes;
+    }
+    return sum;
+  });
+  const long long goal = f.report.cycles * run.bulk_calls + 1;
+  std::printf(
+      "  f) %lld pending jobs' waits change (reason Resources, an expected start), then %d run_once (%d cycles, one "
+      "full listing): %.0f REST calls  goal <= %d x %lld + 1 listing = %lld (no call per job)  %s\n",
+      waits, reconcile::kReasonEvery, f.report.cycles, f.cost.calls, f.report.cycles, run.bulk_calls, goal,
+      verdict(f.cost.calls <= static_cast<double>(goal)));
+  std::printf("     journal commits %s  goal %lld (one attempt.pending event each)  %s\n", commits_text(f).c_str(),
+              waits + f.meta_writes, verdict(f.events == waits && f.commits <= waits + f.meta_writes));
+  print_cost("     ", f);
+}
+
 void bench_size(const std::string& sim_binary, long long n, double pending_percent, double changed_percent,
                 int steady_cycles, int budget_flag) {
   World world(sim_binary, n);
@@ -421,6 +458,7 @@ void bench_size(const std::string& sim_binary, long long n, double pending_perce
   phase_c_first_cycle(run);
   phase_d_steady(run, steady_cycles);
   phase_e_changed(run);
+  phase_f_waits(run);
   std::fflush(stdout);
 }
 

@@ -1,7 +1,6 @@
 // The control endpoints of one job, /sim/jobs/{id}[/...]: read it, change its state, requeue it.
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
-
 #include <string>
 #include <vector>
 
@@ -32,7 +31,10 @@ bool read_state_change(const json::object& body, StateChange& change, std::optio
   std::optional<bool> completing;
   std::optional<std::string> reason;
   std::optional<bool> update_db;
-  if (!get_bool(body, "update_db", update_db, error)) return false;
+  std::optional<std::int64_t> expected_start;
+  if (!get_bool(body, "update_db", update_db, error) || !get_int(body, "expected_start", expected_start, error)) {
+    return false;
+  }
   if (!get_string(body, "state", state, error) || !get_int(body, "exit_code", exit_code, error) ||
       !get_bool(body, "completing", completing, error) || !get_string(body, "reason", reason, error) ||
       !get_bool(body, "component_only", component_only, error)) {
@@ -65,8 +67,9 @@ bool read_state_change(const json::object& body, StateChange& change, std::optio
   change.completing = completing;
   change.reason = reason;
   change.update_db = update_db;
-  if (!change.state && !change.completing && !change.reason && !change.update_db) {
-    error = "give \"state\", \"completing\" or \"reason\"";
+  change.expected_start = expected_start;
+  if (!change.state && !change.completing && !change.reason && !change.update_db && !change.expected_start) {
+    error = "give \"state\", \"completing\", \"reason\" or \"expected_start\"";
     return false;
   }
   return true;

@@ -425,6 +425,14 @@ Status JobStore::apply(JobRecord& record, const StateChange& change) {
     record.state_reason = *change.reason;
     touch(now_ms);
   }
+  if (change.expected_start) {
+    if (record.state != BaseState::pending) {
+      return invalid_argument(who + " is " + std::string(base_state_name(record.state)) +
+                              "; only a pending job has an expected start");
+    }
+    record.start_time = *change.expected_start;
+    touch(now_ms);
+  }
   reschedule(record, now_ms);
   return ok_status();
 }

@@ -39,6 +39,8 @@ struct StateChange {
   std::optional<bool> completing;
   std::optional<std::string> reason;
   std::optional<bool> update_db;  // set or clear the UPDATE_DB state flag
+  // A pending job's start_time: the backfill scheduler's estimate (unix seconds; 0: none).
+  std::optional<std::int64_t> expected_start;
 };
 
 enum class KillResult { signalled, already_done, not_found, pending_het_component, not_running, denied };

@@ -68,6 +68,7 @@ std::optional<Deployment> Deployment::create(const DeploymentConfig& config, std
       {"TUNEPLANE_SLURM_REQUEST_RATE", "5000"},
       {"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "1000"},
       {"TUNEPLANE_SLURM_BACKOFF_MAX", "5s"},
+      {"TUNEPLANE_INFRA_RETRY_BACKOFF", "1s"},
       {"TUNEPLANE_RESOLVE_QUIET_PERIOD", config.quiet_period},
       {"TUNEPLANE_POLL_INTERVAL", config.poll_interval},
       {"TUNEPLANE_LOG_LEVEL", "warn"},
