@@ -44,7 +44,7 @@ CREATE TABLE attempts (
   logs_sha256     TEXT,              -- JSON: sealed scheduler logs and their hashes
   version         INTEGER NOT NULL DEFAULT 1,
   created_at      TEXT NOT NULL,
-  updated_at      TEXT NOT NULL, submit_mode TEXT CHECK (submit_mode IN ('held', 'direct')), identified_at TEXT, released_at TEXT, searched_at TEXT, complete_search_at TEXT, search_report TEXT, observed_at TEXT, signalled_at TEXT, cleanup_at TEXT, search_elapsed_s INTEGER CHECK (search_elapsed_s >= 0), complete_search_elapsed_s INTEGER CHECK (complete_search_elapsed_s >= 0), tag_name TEXT, tag_workdir TEXT,
+  updated_at      TEXT NOT NULL, submit_mode TEXT CHECK (submit_mode IN ('held', 'direct')), identified_at TEXT, released_at TEXT, searched_at TEXT, complete_search_at TEXT, search_report TEXT, observed_at TEXT, signalled_at TEXT, cleanup_at TEXT, search_elapsed_s INTEGER CHECK (search_elapsed_s >= 0), complete_search_elapsed_s INTEGER CHECK (complete_search_elapsed_s >= 0), tag_name TEXT, tag_workdir TEXT, usage TEXT,
   PRIMARY KEY (job_id, number)
 ) STRICT;
 

@@ -12,6 +12,7 @@
 #include "journal/components.h"
 #include "journal/journal.h"
 #include "model/pending_reason.h"
+#include "model/usage.h"
 #include "operations/job_views.h"
 #include "operations/record_json.h"
 
@@ -167,6 +168,11 @@ int show_one(Context& context, journal::Journal& journal, const std::string& job
                a.slurm_state, exit, std::string(model::to_string(a.cleanup)), a.outcome_reason});
   }
   table.print(context.out());
+  for (const auto& a : *attempts) {
+    if (auto usage = model::parse_usage(a.usage)) {
+      context.out() << "attempt " << a.number << " used: " << model::usage_words(*usage) << "\n";
+    }
+  }
   show_components(context, attempts->back());
   show_wait(context, attempts->back());
   auto polled = journal.meta("last_status_poll");

@@ -80,6 +80,7 @@ struct AttemptRecord {
   // prepared before they were journaled (storage/attempt_tag.h computes them then).
   std::string tag_name;
   std::string tag_workdir;
+  std::string usage;  // JSON, once read after the end (model/usage.h); empty before
   std::int64_t version = 1;
   std::string created_at;
   std::string updated_at;
@@ -121,8 +122,9 @@ struct AttemptChanges {
   std::optional<std::string> submit_mode;
   std::optional<std::string> tag_name;
   std::optional<std::string> tag_workdir;
-  bool identified = false;  // stamps identified_at with the journal's time
-  bool released = false;    // stamps released_at
+  std::optional<std::string> usage;  // JSON: what slurmdbd recorded the attempt used (operations/usage.h)
+  bool identified = false;           // stamps identified_at with the journal's time
+  bool released = false;             // stamps released_at
   // A search by tag ran: stamps searched_at (and complete_search_at when `search_complete`)
   // and stores the report.
   std::optional<std::string> search_report;

@@ -25,7 +25,7 @@ const std::string_view kAttemptColumns =
     "slurm_state, slurm_reason, exit_code, exit_signal, failure_phase, outcome_reason, found_by, cleanup, "
     "logs_sha256, version, created_at, updated_at, submit_mode, identified_at, released_at, searched_at, "
     "complete_search_at, search_report, observed_at, signalled_at, cleanup_at, search_elapsed_s, "
-    "complete_search_elapsed_s, tag_name, tag_workdir "
+    "complete_search_elapsed_s, tag_name, tag_workdir, usage "
     "FROM attempts";
 
 JobRecord read_job_row(SQLite::Statement& row) {
@@ -92,6 +92,7 @@ AttemptRecord read_attempt_row(SQLite::Statement& row) {
   a.complete_search_elapsed_s = optional_number<std::int64_t>(row, 39);
   a.tag_name = text(row, 40);
   a.tag_workdir = text(row, 41);
+  a.usage = text(row, 42);
   return a;
 }
 
@@ -166,6 +167,7 @@ AttemptUpdate::AttemptUpdate(StatementCache& statements, const AttemptChanges& c
   text_column("submit_mode", c.submit_mode);
   text_column("tag_name", c.tag_name);
   text_column("tag_workdir", c.tag_workdir);
+  text_column("usage", c.usage);
   text_column("search_report", c.search_report);
   if (c.search_report) number_column("search_elapsed_s", c.search_elapsed_s);
   if (c.search_report && c.search_complete) number_column("complete_search_elapsed_s", c.search_elapsed_s);

@@ -81,6 +81,12 @@ struct Metrics::Impl {
                                          .Register(registry);
   Family<Counter>& submit_outcomes =
       counter(registry, "tuneplane_submit_outcomes_total", "job submissions (POST job/submit) by their classification");
+  Family<Counter>& gpu_hours = counter(registry, "tuneplane_gpu_hours_total",
+                                       "GPU-hours ended attempts used, as slurmdbd recorded them, by partition and GPU "
+                                       "series (counted when `serve` journals them)");
+  Family<Counter>& cpu_hours = counter(registry, "tuneplane_cpu_hours_total",
+                                       "CPU-hours ended attempts used, as slurmdbd recorded them, by partition "
+                                       "(counted when `serve` journals them)");
   Gauge& poll_lag = prometheus::BuildGauge()
                         .Name("tuneplane_status_poll_lag_seconds")
                         .Help("the longest time since the status poll last saw a followed attempt, after each poll")
@@ -128,6 +134,16 @@ void Metrics::count_rest_call(const RestCall& call) {
 void Metrics::count_submit_outcome(std::string_view outcome_class) {
   try {
     m_impl->submit_outcomes.Add({{"class", std::string(outcome_class)}}).Increment();
+  } catch (const std::exception&) {
+  }
+}
+
+void Metrics::count_usage(const std::string& partition, const std::string& gpu_series, double gpu_hours,
+                          double cpu_hours) {
+  try {
+    if (gpu_hours > 0)
+      m_impl->gpu_hours.Add({{"partition", partition}, {"gpu_series", gpu_series}}).Increment(gpu_hours);
+    if (cpu_hours > 0) m_impl->cpu_hours.Add({{"partition", partition}}).Increment(cpu_hours);
   } catch (const std::exception&) {
   }
 }

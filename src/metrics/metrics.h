@@ -67,6 +67,9 @@ class Metrics {
   void count_rest_call(const RestCall& call);
   // tuneplane_submit_outcomes_total{class}: how a POST job/submit was classified (slurm/outcome.h).
   void count_submit_outcome(std::string_view outcome_class);
+  // tuneplane_gpu_hours_total{partition,gpu_series}, tuneplane_cpu_hours_total{partition}: one
+  // ended component's usage, when the reconciler journals it (model/usage.h).
+  void count_usage(const std::string& partition, const std::string& gpu_series, double gpu_hours, double cpu_hours);
   // tuneplane_status_poll_lag_seconds: the status round's worst lag.
   void set_poll_lag(std::chrono::seconds lag);
   // tuneplane_slurm_request_rate: the calls per second the request budget allows now.

@@ -16,18 +16,30 @@
 
 namespace tpslurm::model {
 
+// What slurmdbd recorded a job (one component) was given and how long it ran: `time.elapsed`
+// and `tres.allocated` (cpu, mem in MB, node, gres/gpu). A job that never ran was given nothing.
+struct Allocation {
+  std::int64_t elapsed_seconds = 0;
+  std::int64_t cpus = 0;
+  std::int64_t memory_mb = 0;
+  std::int64_t nodes = 0;
+  std::int64_t gpus = 0;
+
+  bool operator==(const Allocation&) const = default;
+};
+
 struct JobSnapshot {
   std::uint32_t job_id = 0;
-  std::string sluid;                             // "s" + 13 Crockford base32; empty if none
-  std::optional<std::uint32_t> het_job_id;       // the leader's id; empty for a plain job
-  std::optional<std::uint32_t> het_job_offset;   // 0..n-1; empty for a plain job
+  std::string sluid;                            // "s" + 13 Crockford base32; empty if none
+  std::optional<std::uint32_t> het_job_id;      // the leader's id; empty for a plain job
+  std::optional<std::uint32_t> het_job_offset;  // 0..n-1; empty for a plain job
   std::string name;
   std::string comment;
   std::string working_directory;
   std::string partition;
   std::string nodes;  // Slurm's node list ("vm,vm-emu"), empty while pending
   SlurmState state;
-  std::string state_reason;  // "None", "Resources", "NonZeroExitCode", ...
+  std::string state_reason;        // "None", "Resources", "NonZeroExitCode", ...
   std::optional<int> exit_code;    // the program's exit status, when it exited
   std::optional<int> exit_signal;  // the signal that ended it, when signalled
   bool requeue = false;
@@ -37,6 +49,7 @@ struct JobSnapshot {
   std::optional<TimePoint> end_time;
   std::string standard_output;  // expanded paths where the server gives them
   std::string standard_error;
+  std::optional<Allocation> allocation;  // slurmdbd's records only
 
   bool is_het_component() const { return het_job_id.has_value(); }
   JobTag tag() const { return {name, comment, working_directory}; }

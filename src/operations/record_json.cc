@@ -89,6 +89,7 @@ json::object to_json(const journal::AttemptRecord& a) {
           {"exit_signal", number(a.exit_signal)},
           {"failure_phase", text(a.failure_phase)},
           {"pending", pending_json(a)},
+          {"usage", embedded(a.usage)},
           {"outcome_reason", text(a.outcome_reason)},
           {"found_by", text(a.found_by)},
           {"cleanup", model::to_string(a.cleanup)},

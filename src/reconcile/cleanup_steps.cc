@@ -6,8 +6,9 @@
 //                            nothing held, or slurmctld no longer reports the job
 //   none -> staging_pending  the last record seen was final and held nothing
 //   staging_pending -> sealing   credentials/ and scratch/ removed
-//   sealing -> closed            every regular file in logs/ hashed into the journal and made
-//                                read-only
+//   sealing -> closed            what the attempt used read from slurmdbd and journaled
+//                                (usage_steps.cc), then every regular file in logs/ hashed
+//                                into the journal and made read-only
 // The files themselves are storage's (attempt_tree.h, log_seal.h): no link the job left there
 // is followed, and no special file is opened.
 // job.sh, env, manifest.json, logs/ and the evidence files stay. A job that stays COMPLETING
@@ -140,6 +141,7 @@ StepEnd clean_up(Step& step) {
       return advance(step, CleanupStep::sealing, "credentials/ and scratch/ removed");
     }
     case CleanupStep::sealing: {
+      if (step.attempt.usage.empty()) return read_usage(step);
       if (step.storage_missing() || step.not_due("cleanup")) return StepEnd::wait;
       auto sealed = storage::seal_logs(dir);
       if (!sealed.ok()) return step.storage_failed(sealed.error(), "cleanup");

@@ -56,6 +56,9 @@ bool infra_backoff_holds(Step& step);
 // of the attempts its request allows.
 void retry_at_no_cost(const Step& step, const std::string& because, journal::AttemptChanges& changes,
                       journal::EventDetail& detail);
+// What the ended attempt used, read once from slurmdbd and journaled (usage_steps.cc): wait
+// while a spaced try is due; next once the usage, or why there is none, is journaled.
+StepEnd read_usage(Step& step);
 // Removes the attempt's credentials/ and scratch/ (nothing when `dir` is empty).
 
 // slurmctld no longer knows the attempt's job (the poll stopped reporting it; a GET by its id

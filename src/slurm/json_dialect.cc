@@ -111,7 +111,41 @@ model::JobSnapshot JsonDialect::read_db_common(const bj::object& record) {
     job.start_time = json::time_field(time->as_object().if_contains("start"));
     job.end_time = json::time_field(time->as_object().if_contains("end"));
   }
+  job.allocation = read_allocation(record);
   return job;
+}
+
+// `time.elapsed` and `tres.allocated` ({type, name, count}: cpu, mem, node, gres/gpu; every
+// version spells them alike; dbv0.0.38 writes a null name and an energy entry with a null
+// count). GPUs are the `gpu` GRES, or the sum of its typed entries (`gpu:h100`) when the site
+// tracks only those.
+model::Allocation JsonDialect::read_allocation(const bj::object& record) {
+  model::Allocation a;
+  if (const auto* time = record.if_contains("time"); time != nullptr && time->is_object()) {
+    a.elapsed_seconds = json::plain_integer(time->as_object().if_contains("elapsed")).value_or(0);
+  }
+  const auto* tres = record.if_contains("tres");
+  const auto* allocated = tres != nullptr && tres->is_object() ? tres->as_object().if_contains("allocated") : nullptr;
+  if (allocated == nullptr || !allocated->is_array()) return a;
+  std::int64_t typed_gpus = 0;
+  bool untyped_gpu = false;
+  for (const auto& item : allocated->as_array()) {
+    const auto* fields = item.if_object();
+    if (fields == nullptr) continue;
+    const std::string type = json::string_field(*fields, "type");
+    const std::string name = json::string_field(*fields, "name");
+    const std::int64_t count = json::plain_integer(fields->if_contains("count")).value_or(0);
+    if (type == "cpu") a.cpus = count;
+    if (type == "mem") a.memory_mb = count;
+    if (type == "node") a.nodes = count;
+    if (type == "gres" && name == "gpu") {
+      a.gpus = count;
+      untyped_gpu = true;
+    }
+    if (type == "gres" && name.starts_with("gpu:")) typed_gpus += count;
+  }
+  if (!untyped_gpu) a.gpus = typed_gpus;
+  return a;
 }
 
 // Each "jobs" entry is read into a record as it completes; the rest of the answer, once the

@@ -31,6 +31,8 @@ class JsonDialect : public Dialect {
  protected:
   // One slurmctld job record (`jobs[]` of GET /jobs and /job/{id}).
   virtual model::JobSnapshot read_job(const boost::json::object& record) const = 0;
+  // What a slurmdbd record says the job was given and how long it ran.
+  static model::Allocation read_allocation(const boost::json::object& record);
   // One slurmdbd job record (`jobs[]` of GET /slurmdb/vX/jobs).
   virtual model::JobSnapshot read_db_job(const boost::json::object& record) const = 0;
   // The slurmdbd fields every version spells alike: job id, het ids, name, comment, working

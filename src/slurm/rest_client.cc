@@ -399,6 +399,30 @@ AccountingResult RestClient::accounting() {
   return result;
 }
 
+UsageResult RestClient::job_usage(const model::JobTag& tag, TimePoint since) {
+  UsageResult result;
+  auto codec = dialect(result);
+  if (!codec) return result;
+  // The window on the server's clock where its offset is known (as the search for a lost submit).
+  refresh_server_clock(*codec);
+  TimePoint start = since - kSearchWindowMargin;
+  if (auto offset = m_server_clock.offset()) start += *offset;
+  const std::string target = codec->db_jobs_path(tag.name, unix_seconds(start));
+  RecordsCall answer = read_records(m_caller, *codec, target, RecordSource::slurmdbd);
+  static_cast<CallResult&>(result) = answer.call;
+  if (slurmdbd_not_served(answer.call)) {
+    result.outcome = Outcome::ok;
+    result.accounting_off = true;
+    result.message = "slurmrestd serves no slurmdbd endpoints (HTTP 404)";
+    return result;
+  }
+  if (!result.ok() || !answer.reply) return result;
+  for (auto& record : answer.reply->jobs) {
+    if (tag.identifies(record.tag())) result.records.push_back(std::move(record));
+  }
+  return result;
+}
+
 PartitionsResult RestClient::partitions() {
   PartitionsResult result;
   auto codec = dialect(result);

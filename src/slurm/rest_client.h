@@ -63,6 +63,7 @@ class RestClient final : public SlurmClient {
   PingResult ping() override;
   DiagResult diag() override;
   AccountingResult accounting() override;
+  UsageResult job_usage(const model::JobTag& tag, TimePoint since) override;
   PartitionsResult partitions() override;
   std::optional<TimePoint> backing_off_until() const override;
   BulkStateResult bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since = {}) override;

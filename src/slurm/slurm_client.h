@@ -94,6 +94,13 @@ struct AccountingResult : CallResult {
   // absent). Any other outcome says nothing either way.
   bool present = false;
 };
+struct UsageResult : CallResult {
+  // ok and true: slurmrestd serves no slurmdbd endpoints (404): the cluster keeps no accounting.
+  bool accounting_off = false;
+  // slurmdbd's records that carry the asked tag, each with its allocation; empty when slurmdbd
+  // has none (yet: slurmctld may not have sent it).
+  std::vector<model::JobSnapshot> records;
+};
 struct DiagResult : CallResult {
   // Records slurmctld holds for slurmdbd and has not sent yet (diag's dbd_agent_queue_size):
   // while any are queued, slurmdbd's silence about a job proves nothing. Empty when the answer
@@ -264,6 +271,9 @@ class SlurmClient {
   // Whether the cluster keeps accounting that slurmrestd serves: one cheap slurmdbd job search.
   virtual AccountingResult accounting() = 0;
   virtual PartitionsResult partitions() = 0;
+  // What slurmdbd recorded of the jobs carrying `tag` (each component's allocation and elapsed
+  // time): one exact `job_name` search over a window from `since` minus a day.
+  virtual UsageResult job_usage(const model::JobTag& tag, TimePoint since) = 0;
 
   // The states of `ids` in as few calls as the limits allow. Give every component id of a
   // heterogeneous job (a component asked on its own is reported even when its leader is not

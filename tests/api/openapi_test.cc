@@ -17,6 +17,7 @@
 #include "api_fixture.h"
 #include "journal/components.h"
 #include "metrics/metrics.h"
+#include "model/usage.h"
 #include "support/journal_story.h"
 
 namespace tpslurm::api::testing {
@@ -116,6 +117,12 @@ class OpenApiTest : public ApiFixture {
     ASSERT_TRUE(j->transition(key, AttemptState::running, AttemptState::succeeded, ended, {}).ok());
     ASSERT_TRUE(j->advance_cleanup(key, CleanupStep::none, CleanupStep::staging_pending, {}).ok());
     ASSERT_TRUE(j->advance_cleanup(key, CleanupStep::staging_pending, CleanupStep::sealing, {}).ok());
+    model::AttemptUsage usage;
+    usage.components.push_back({0, "gpu", "h100-80g", model::Allocation{3600, 16, 65536, 1, 2}});
+    journal::AttemptChanges used;
+    used.usage = model::usage_json(usage);
+    ASSERT_TRUE(
+        j->update_attempt(key, AttemptState::succeeded, used, "usage", {{"reason", model::usage_words(usage)}}).ok());
     // The shape reconcile/cleanup_steps.cc's seal_logs journals.
     const std::string sealed = json::serialize(json::object{
         {"files", json::object{{"batch.out", std::string(64, 'b')}}}, {"notes", json::array{"batch.err: missing"}}});

@@ -42,6 +42,8 @@ TEST_F(EndToEndTest, ACpuOnlyJobRunsToAClosedCleanupAndItsLogsShowItsOutput) {
   EXPECT_NE(logs.out.find("hello-from-the-cpu-job"), std::string::npos) << logs.out;
   const auto status = cli({"status", "cpu"});
   EXPECT_NE(status.out.find("resources held: no"), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("attempt 1 used: no usage: accounting is off"), std::string::npos)
+      << "this cluster keeps no accounting: " << status.out;
   EXPECT_EQ(slurm_jobs_named("cpu", 1), 1);
 }
 

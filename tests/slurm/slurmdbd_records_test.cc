@@ -24,6 +24,12 @@ constexpr char kV0045Records[] = R"J({
      "state": {"current": ["FAILED"], "reason": "NonZeroExitCode"},
      "het": {"job_id": 21, "job_offset": {"set": true, "infinite": false, "number": 0}},
      "time": {"submission": 1796040000, "start": 1796040005, "end": 1796040065, "elapsed": 60},
+     "tres": {"allocated": [{"type": "cpu", "name": "", "id": 1, "count": 16},
+                            {"type": "mem", "name": "", "id": 2, "count": 65536},
+                            {"type": "node", "name": "", "id": 4, "count": 2},
+                            {"type": "gres", "name": "gpu:h100", "id": 1002, "count": 8},
+                            {"type": "gres", "name": "gpu", "id": 1001, "count": 8}],
+              "requested": [{"type": "cpu", "name": "", "id": 1, "count": 32}]},
      "exit_code": {"status": ["ERROR"], "return_code": {"set": true, "infinite": false, "number": 3},
                    "signal": {"id": {"set": false, "infinite": false, "number": 0}, "name": ""}},
      "restart_cnt": 0, "sluid": "sEE9M8P5KTGY07", "original_sluid": "sEE9M8P5KTGY00",
@@ -61,6 +67,17 @@ TEST(SlurmdbdRecordsTest, V0045ReadsTheCommentWorkingDirectoryStateExitAndOrigin
   EXPECT_FALSE(cancelled.het_job_id);
   EXPECT_EQ(cancelled.exit_signal, 15);
   EXPECT_FALSE(cancelled.start_time);
+}
+
+TEST(SlurmdbdRecordsTest, TheAllocationIsWhatWasGivenNotWhatWasAsked) {
+  const auto reply = make_dialect("v0.0.45")->decode_db_jobs(kV0045Records);
+  ASSERT_TRUE(reply.ok());
+  EXPECT_EQ(reply->jobs[0].allocation, (model::Allocation{60, 16, 65536, 2, 8}))
+      << "the untyped gpu GRES, not it and its typed entry added";
+  EXPECT_EQ(reply->jobs[1].allocation, model::Allocation{}) << "a job that never ran was given nothing";
+  const auto real = make_dialect("v0.0.38")->decode_db_jobs(recorded("dbv0.0.38_jobs_single.json"));
+  ASSERT_TRUE(real.ok());
+  EXPECT_EQ(real->jobs[0].allocation, (model::Allocation{0, 1, 256, 1, 0})) << "22.05's null names and energy count";
 }
 
 TEST(SlurmdbdRecordsTest, OnlyV0045ReadsSluidsFromSlurmdbd) {
@@ -114,7 +131,8 @@ TEST(SlurmdbdRecordsTest, EachVersionWritesTheStartTimeItsServerParses) {
             "/slurmdb/v0.0.38/jobs?job_name=tp-a-b-1&start_time=uts1795958977");
   EXPECT_EQ(make_dialect("v0.0.45")->db_jobs_path("tp-a-b-1", 1795958977),
             "/slurmdb/v0.0.45/jobs?job_name=tp-a-b-1&start_time=1795958977");
-  EXPECT_EQ(make_dialect("v0.0.45")->db_jobs_path("we ird,name", 1), "/slurmdb/v0.0.45/jobs?job_name=we%20ird%2Cname&start_time=1");
+  EXPECT_EQ(make_dialect("v0.0.45")->db_jobs_path("we ird,name", 1),
+            "/slurmdb/v0.0.45/jobs?job_name=we%20ird%2Cname&start_time=1");
 }
 
 TEST(SlurmdbdRecordsTest, DiagGivesTheServersTimeInEitherForm) {
