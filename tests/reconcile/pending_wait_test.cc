@@ -112,14 +112,7 @@ TEST_P(PendingWaitTest, AJobSlurmHasNotLookedAtYetIsNoItem) {
   EXPECT_EQ(count_events("fresh", "attempt.pending"), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Releases, PendingWaitTest,
-                         ::testing::Values("22.05.8", "23.11.11", "24.05.8", "24.11.7", "25.05.0", "25.11.7",
-                                           "26.05.3"),
-                         [](const auto& param_info) {
-                           std::string name = param_info.param;
-                           std::replace(name.begin(), name.end(), '.', '_');
-                           return "Slurm" + name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Releases, PendingWaitTest, every_release(), release_test_name);
 
 }  // namespace
 }  // namespace tpslurm::reconcile::testing

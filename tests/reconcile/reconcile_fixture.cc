@@ -30,6 +30,12 @@ std::string pools_of(Shape shape) {
 
 }  // namespace
 
+std::string release_test_name(const ::testing::TestParamInfo<const char*>& param_info) {
+  std::string name = param_info.param;
+  std::replace(name.begin(), name.end(), '.', '_');
+  return "Slurm" + name;
+}
+
 std::string_view to_string(Shape shape) {
   switch (shape) {
     case Shape::gpu_single: return "single-pool";

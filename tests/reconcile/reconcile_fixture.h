@@ -58,6 +58,13 @@ class TurningTokens final : public slurm::TokenSource {
   std::atomic<int> m_good_left{-1};  // -1: always good
 };
 
+// Every release the simulator serves, each with its own dialect, for tests that run in all of
+// them; and the test name of one ("Slurm26_05_3").
+inline auto every_release() {
+  return ::testing::Values("22.05.8", "23.11.11", "24.05.8", "24.11.7", "25.05.0", "25.11.7", "26.05.3");
+}
+std::string release_test_name(const ::testing::TestParamInfo<const char*>& param_info);
+
 enum class Shape { gpu_single, three_pools, cpu_only };
 std::string_view to_string(Shape shape);
 

@@ -97,14 +97,7 @@ TEST_P(UsageTest, SlurmdbdBehindIsWaitedForAndSlurmdbdDownOnlyForAFewTries) {
   EXPECT_EQ(usage_of("down").none.rfind("slurmdbd did not answer", 0), 0u) << usage_of("down").none;
 }
 
-INSTANTIATE_TEST_SUITE_P(Releases, UsageTest,
-                         ::testing::Values("22.05.8", "23.11.11", "24.05.8", "24.11.7", "25.05.0", "25.11.7",
-                                           "26.05.3"),
-                         [](const auto& param_info) {
-                           std::string name = param_info.param;
-                           std::replace(name.begin(), name.end(), '.', '_');
-                           return "Slurm" + name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Releases, UsageTest, every_release(), release_test_name);
 
 }  // namespace
 }  // namespace tpslurm::reconcile::testing
