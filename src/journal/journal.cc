@@ -249,8 +249,7 @@ Status Journal::set_phase(std::string_view job_id, JobPhase from, JobPhase to, s
   try {
     WriteTransaction transaction = m_impl->begin_write();
     if (from == to) return model::check_transition(from, to);
-    const EventDetail why = reason.empty() ? EventDetail{} : EventDetail{{"reason", std::string(reason)}};
-    if (Status moved = m_impl->move_phase(job_id, from, to, why); !moved.ok()) return moved;
+    if (Status moved = m_impl->move_phase(job_id, from, to, reason); !moved.ok()) return moved;
     transaction.commit();
     return ok_status();
   } catch (const SQLite::Exception& e) {
@@ -362,11 +361,11 @@ Status Journal::transition(const AttemptKey& key, AttemptState from, AttemptStat
     auto job = m_impl->read_job(key.job_id);
     if (job && job->current_attempt == key.number) {
       const JobPhase phase = changes.job_phase.value_or(model::phase_of(to));
-      EventDetail why;
+      std::string reason;
       for (const auto& [k, v] : event) {
-        if ((k == "reason" || k == "expected_start") && !v.empty()) why.emplace_back(k, v);
+        if (k == "reason") reason = v;
       }
-      if (Status moved = m_impl->move_phase(key.job_id, job->phase, phase, why); !moved.ok()) return moved;
+      if (Status moved = m_impl->move_phase(key.job_id, job->phase, phase, reason); !moved.ok()) return moved;
     }
     transaction.commit();
     return ok_status();

@@ -61,8 +61,7 @@ struct Journal::Impl {
   }
 
   // Moves the job's phase inside the caller's transaction.
-  // The job.phase event carries `detail` (why; a wait's expected start).
-  Status move_phase(std::string_view job_id, model::JobPhase from, model::JobPhase to, const EventDetail& detail) {
+  Status move_phase(std::string_view job_id, model::JobPhase from, model::JobPhase to, std::string_view reason) {
     if (from == to) return ok_status();
     if (Status legal = model::check_transition(from, to); !legal.ok()) {
       return legal.error().with_context("job " + std::string(job_id));
@@ -75,7 +74,8 @@ struct Journal::Impl {
     if (update->exec() != 1)
       return transient("job " + std::string(job_id) + " is no longer in phase " + std::string(model::to_string(from)) +
                        "; read it again");
-    append_event(job_id, std::nullopt, "job.phase", model::to_string(from), model::to_string(to), detail);
+    append_event(job_id, std::nullopt, "job.phase", model::to_string(from), model::to_string(to),
+                 reason.empty() ? EventDetail{} : EventDetail{{"reason", std::string(reason)}});
     return ok_status();
   }
 

@@ -75,7 +75,7 @@ Status Journal::resolve_absent(const AttemptKey& key, std::string_view by, std::
     }
     if (job->current_attempt == key.number) {
       const model::JobPhase to = cancel ? model::JobPhase::cancelled : model::JobPhase::queued;
-      if (Status moved = m_impl->move_phase(key.job_id, job->phase, to, {{"reason", words}}); !moved.ok()) return moved;
+      if (Status moved = m_impl->move_phase(key.job_id, job->phase, to, words); !moved.ok()) return moved;
     }
     transaction.commit();
     return ok_status();
@@ -157,7 +157,7 @@ std::string Deployment::describe() const {
 namespace {
 
 constexpr std::string_view kDeploymentKeys[] = {"deployment_instance", "deployment_storage_root",
-                                                "deployment_cluster_root"};
+                                                 "deployment_cluster_root"};
 
 }  // namespace
 

@@ -15,6 +15,9 @@ namespace tpslurm::model {
 
 // "preemption", "node_failure" or "boot_failure" for those states; empty for any other.
 std::optional<std::string_view> infra_failure_phase(SlurmBaseState state);
+// What the cluster did, in words: "its nodes went to a job of higher priority", "a node it ran
+// on failed", "a node it was given did not boot".
+std::string_view infra_failure_words(std::string_view failure_phase);
 // The failure phase is one of those three.
 bool is_infra_failure(std::string_view failure_phase);
 

@@ -45,8 +45,8 @@ bool decide_infra_retry(const Step& step, const Verdict& v, journal::AttemptChan
                                      " of " + budget + ", which costs none of the job's attempts; attempt " +
                                      std::to_string(step.attempt.number + 1) + " starts " + format_duration(wait) +
                                      " after this one's cleanup has closed");
+    detail.emplace_back("infra_retry", std::to_string(nth) + "/" + std::to_string(limit));
   }
-  detail.emplace_back("infra_retry", std::to_string(std::min(nth, limit + 1)) + "/" + std::to_string(limit));
   return true;
 }
 

@@ -25,13 +25,6 @@ bool failed_in_some_way(SlurmBaseState base) {
   }
 }
 
-// What the cluster did, in words, for an end it caused.
-std::string_view infra_words(std::string_view phase) {
-  if (phase == "preemption") return "its nodes went to a job of higher priority";
-  if (phase == "node_failure") return "a node it ran on failed";
-  return "a node it was given did not boot";
-}
-
 std::string component_name(const model::JobSnapshot& c) {
   return c.het_job_offset ? "component " + std::to_string(*c.het_job_offset) : "the job";
 }
@@ -98,7 +91,7 @@ void judge_end(Verdict& v, const std::vector<model::JobSnapshot>& components) {
     if (auto infra = model::infra_failure_phase(decider.state.base)) {
       v.infra_failure = std::string(*infra);
       v.failure_phase = v.infra_failure;
-      v.outcome += ": " + std::string(infra_words(*infra)) + ", not the program's failure";
+      v.outcome += ": " + std::string(model::infra_failure_words(*infra)) + ", not the program's failure";
       v.retry_because = base + " on " + component_name(decider);
     }
   } else if (cancelled != nullptr) {
