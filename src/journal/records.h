@@ -122,7 +122,7 @@ struct AttemptChanges {
   std::optional<std::string> submit_mode;
   std::optional<std::string> tag_name;
   std::optional<std::string> tag_workdir;
-  std::optional<std::string> usage;  // JSON: what slurmdbd recorded the attempt used (operations/usage.h)
+  std::optional<std::string> usage;  // JSON: what slurmdbd recorded the attempt used (model/usage.h)
   bool identified = false;           // stamps identified_at with the journal's time
   bool released = false;             // stamps released_at
   // A search by tag ran: stamps searched_at (and complete_search_at when `search_complete`)

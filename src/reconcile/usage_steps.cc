@@ -16,31 +16,33 @@ namespace {
 constexpr std::string_view kWhat = "usage";
 constexpr int kUsageTries = 4;  // 5 s, 10 s and 20 s apart (RetryBoard)
 
-// The GPU series of the request's pool `offset` (a het job has one component per pool, in
-// order); empty for a CPU-only pool or a request that does not say.
-std::string gpu_series_of(const journal::JobRecord& job, int offset) {
+// The GPU series of each of the request's pools, in order (a het job has one component per
+// pool); empty for a CPU-only pool or a request that does not say.
+std::vector<std::string> pool_gpu_series(const journal::JobRecord& job) {
+  std::vector<std::string> out;
   boost::json::error_code ec;
   const boost::json::value request = boost::json::parse(job.request_json, ec);
-  if (ec) return {};
+  if (ec) return out;
   const boost::json::value* pools = request.is_object() ? request.as_object().if_contains("spec") : nullptr;
   pools = pools != nullptr && pools->is_object() ? pools->as_object().if_contains("pools") : nullptr;
-  if (pools == nullptr || !pools->is_array() || offset < 0 || offset >= static_cast<int>(pools->as_array().size())) {
-    return {};
+  if (pools == nullptr || !pools->is_array()) return out;
+  for (const auto& pool : pools->as_array()) {
+    const boost::json::value* series = pool.is_object() ? pool.as_object().if_contains("gpu_series") : nullptr;
+    out.push_back(series != nullptr && series->is_string() ? std::string(series->as_string()) : std::string());
   }
-  const auto& pool = pools->as_array()[static_cast<std::size_t>(offset)];
-  const boost::json::value* series = pool.is_object() ? pool.as_object().if_contains("gpu_series") : nullptr;
-  return series != nullptr && series->is_string() ? std::string(series->as_string()) : std::string();
+  return out;
 }
 
 // The attempt's own components among slurmdbd's records of its tag.
 model::AttemptUsage usage_of(const Step& step, const std::vector<model::JobSnapshot>& records) {
   model::AttemptUsage usage;
   const std::uint32_t leader = step.attempt.slurm_job_id.value_or(0);
+  const std::vector<std::string> series = pool_gpu_series(step.job);
   for (const auto& r : records) {
     if (r.job_id != leader && r.het_job_id.value_or(0) != leader) continue;
-    const int offset = static_cast<int>(r.het_job_offset.value_or(0));
-    usage.components.push_back(
-        {offset, r.partition, gpu_series_of(step.job, offset), r.allocation.value_or(model::Allocation{})});
+    const std::size_t offset = r.het_job_offset.value_or(0);
+    usage.components.push_back({static_cast<int>(offset), r.partition, offset < series.size() ? series[offset] : "",
+                                r.allocation.value_or(model::Allocation{})});
   }
   return usage;
 }

@@ -403,11 +403,8 @@ UsageResult RestClient::job_usage(const model::JobTag& tag, TimePoint since) {
   UsageResult result;
   auto codec = dialect(result);
   if (!codec) return result;
-  // The window on the server's clock where its offset is known (as the search for a lost submit).
   refresh_server_clock(*codec);
-  TimePoint start = since - kSearchWindowMargin;
-  if (auto offset = m_server_clock.offset()) start += *offset;
-  const std::string target = codec->db_jobs_path(tag.name, unix_seconds(start));
+  const std::string target = codec->db_jobs_path(tag.name, unix_seconds(slurmdbd_window(since, m_server_clock).start));
   RecordsCall answer = read_records(m_caller, *codec, target, RecordSource::slurmdbd);
   static_cast<CallResult&>(result) = answer.call;
   if (slurmdbd_not_served(answer.call)) {

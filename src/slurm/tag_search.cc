@@ -161,6 +161,15 @@ SourceReport slurmdbd_report(SearchResult& result, const model::JobTag& tag, con
 
 }  // namespace
 
+SlurmdbdWindow slurmdbd_window(TimePoint intent, const ServerClock& clock) {
+  SlurmdbdWindow window{intent - kSearchWindowMargin, false};
+  if (auto offset = clock.offset()) {
+    window.start += *offset;
+    window.on_server_clock = true;
+  }
+  return window;
+}
+
 BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, SlurmctldListing& listing,
                                  std::span<const model::JobTag> tags, TimePoint earliest_intent,
                                  const SearchOptions& options, const BulkLimits& limits, const ServerClock& clock,
@@ -184,13 +193,7 @@ BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, Slurm
   note_failure(batch, ctld.call);
   note_release(batch, ctld.call);
 
-  // The intent time on the server's clock: the local time plus the lowest offset observed.
-  TimePoint start = earliest_intent - kSearchWindowMargin;
-  bool on_server_clock = false;
-  if (auto offset = clock.offset()) {
-    start += *offset;
-    on_server_clock = true;
-  }
+  const auto [start, on_server_clock] = slurmdbd_window(earliest_intent, clock);
   const SlurmdbdAnswers dbd = ask_slurmdbd(caller, codec, active_tags, unix_seconds(start), limits, batch);
 
   for (std::size_t k = 0; k < active.size(); ++k) {

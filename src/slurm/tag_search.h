@@ -38,6 +38,14 @@ namespace tpslurm::slurm {
 
 inline constexpr std::chrono::hours kSearchWindowMargin{24};
 
+// Where a slurmdbd search by name starts: `intent` (the local clock's time) less
+// kSearchWindowMargin, moved onto the server's clock by the lowest offset observed when one was.
+struct SlurmdbdWindow {
+  TimePoint start;
+  bool on_server_clock = false;
+};
+SlurmdbdWindow slurmdbd_window(TimePoint intent, const ServerClock& clock);
+
 // The names of each slurmdbd call, in order: each call's target stays within
 // `max_target_bytes` (a single name whose target alone is longer still gets a call of its
 // own); duplicates are searched once. Pure: for tests and benchmarks.
