@@ -5,9 +5,10 @@
 //   - slurmctld killed (SIGKILL) and started again while a job runs, another submitted meanwhile.
 //     slurmctld writes its state file a few seconds after a change: killed before that, it
 //     forgets a job it had just started and hands its id to the next submit (seen here). The
-//     test kills it only once the running job is in the state file, as a site's job would be,
-//     and lets the job end only once slurmctld is back (an end slurmctld heard but had not saved
-//     when it was killed is lost with it: it recovers the job as running).
+//     test makes it save its state once the job runs and kills it only after that save, as a
+//     site's job would be saved, and lets the job end only once slurmctld is back (an end
+//     slurmctld heard but had not saved when it was killed is lost with it: it recovers the job
+//     as running).
 // Each time: no job becomes lost or failed for the outage alone, nothing is submitted twice and
 // nothing blocks (a refused connection, or a slurmrestd whose slurmctld is gone, proves nothing
 // was created: the pre-flight keeps the submit back; a black-holed submit may block, and is then
@@ -104,8 +105,17 @@ class OutageTest : public EndToEndTest {
     EXPECT_LE(calls, 15) << "the daemon did not back off during the outage";
   }
 
-  // Waits (bounded) until slurmctld has written its job state file after `since`.
-  bool state_saved_after(std::filesystem::file_time_type since) {
+  // Has slurmctld write its job state now, and waits (bounded) until the file is written. A
+  // change to a job makes slurmctld save its jobs within seconds: the admin comment, which the
+  // daemon never reads, is set on `slurm_job_id` (a save that came before this one may already
+  // hold the job, but nothing would make a later one come by itself).
+  bool state_saved(std::uint32_t slurm_job_id) {
+    const auto since = std::filesystem::file_time_type::clock::now();
+    const auto updated = slurm_control({"update", "JobId=" + std::to_string(slurm_job_id), "AdminComment=saved"});
+    if (updated.exit_code != 0) {
+      ADD_FAILURE() << "scontrol update: " << updated.err;
+      return false;
+    }
     std::ifstream conf(env_of("TUNEPLANE_LOCAL_SLURM_CONF"));
     std::string location;
     for (std::string line; std::getline(conf, line);) {
@@ -184,7 +194,7 @@ TEST_F(OutageTest, SlurmctldKilledWhileAJobRunsKeepsItThroughItsStateSave) {
       "while [ ! -e \"$TMPDIR/go\" ]; do sleep 1; done; echo survived-the-controller"])");
   start_serve();
   ASSERT_TRUE(eventually("survivor", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
-  ASSERT_TRUE(state_saved_after(std::filesystem::file_time_type::clock::now())) << "slurmctld never saved its state";
+  ASSERT_TRUE(state_saved(*attempts("survivor").back().slurm_job_id)) << "slurmctld never saved its state";
   ASSERT_TRUE(tpslurm::testing::eventually([&] { return rest_calls() > 0; })) << "the API never answered /metrics";
   const auto killed = local_slurm({"kill", "slurmctld"});
   ASSERT_EQ(killed.exit_code, 0) << killed.err;
