@@ -1,6 +1,11 @@
 // A submitted job's identity and release (docs/architecture.md §4 step 4): identify it by the
 // receipt's numeric id (every component must carry the attempt's tag, requeue off), then
-// release it when it was submitted held.
+// release it when it was submitted held. A job identified and released in one pass journals
+// both in one write (after the release): after a crash before it, the next pass identifies the
+// job again and releases it again, which a job no longer held takes no harm from (a refused
+// release is read, and a job no longer held counts as released).
+#include <variant>
+
 #include "base/crash_point.h"
 #include "journal/components.h"
 #include "reconcile/found_jobs.h"
@@ -49,7 +54,16 @@ std::string requeue_problem(const std::vector<model::JobSnapshot>& components) {
   return {};
 }
 
-StepEnd identify(Step& step) {
+// What identify read and checked, to be journaled as `identified`: by itself, or with the
+// release that follows it in the same pass (one write for both).
+struct Identified {
+  journal::AttemptChanges changes;
+  journal::EventDetail detail;
+};
+
+// Reads the job by the receipt's id and checks it: the changes to journal, or how the step
+// ended when it cannot be identified now.
+std::variant<Identified, StepEnd> identify(Step& step) {
   constexpr std::string_view kWhat = "identify";
   if (step.not_due(kWhat) || step.budget_refuses()) return StepEnd::wait;
   const std::uint32_t id = *step.attempt.slurm_job_id;
@@ -68,29 +82,45 @@ StepEnd identify(Step& step) {
     return cancel_and_fail(step, problem, CancelCause::anomaly, "an anomaly: " + problem);
   }
   const FoundJob job = group_found(components, "receipt").front();
-  journal::AttemptChanges changes;
-  changes.identified = true;
-  changes.sluid = job.leader_sluid;
-  changes.het_job_id = components.front().het_job_id;
-  changes.components = journal::components_json(components);
-  if (!read.release.empty()) changes.server_release = read.release;
-  changes.dialect = read.dialect;
-  StepEnd end = step.update("identified", changes, {{"components", std::to_string(components.size())}});
-  if (end == StepEnd::next) {
-    step.attempt.identified_at = "now";
-    step.attempt.sluid = job.leader_sluid;
-    step.carry.identified_job = id;
-    step.carry.identified_components = std::move(components);
-    crash_point("identify.after");
-  }
+  Identified identified;
+  identified.changes.identified = true;
+  identified.changes.sluid = job.leader_sluid;
+  identified.changes.het_job_id = components.front().het_job_id;
+  identified.changes.components = journal::components_json(components);
+  if (!read.release.empty()) identified.changes.server_release = read.release;
+  identified.changes.dialect = read.dialect;
+  identified.detail = {{"components", std::to_string(components.size())}};
+  step.carry.identified_job = id;
+  step.carry.identified_components = std::move(components);
+  crash_point("identify.after");
+  return identified;
+}
+
+// The in-memory attempt after `identified` is journaled.
+void mark_identified(Step& step, const Identified& identified) {
+  step.attempt.identified_at = "now";
+  step.attempt.sluid = identified.changes.sluid.value_or("");
+}
+
+StepEnd journal_identified(Step& step, const Identified& identified) {
+  StepEnd end = step.update("identified", identified.changes, identified.detail);
+  if (end == StepEnd::next) mark_identified(step, identified);
   return end;
 }
 
-StepEnd release(Step& step) {
+// Releases the held job. `identified`: identify's changes of this pass, not journaled yet —
+// written with `released` when the release goes through, alone before any other end.
+StepEnd release(Step& step, const Identified* identified) {
   constexpr std::string_view kWhat = "release";
-  if (step.not_due(kWhat) || step.budget_refuses()) return StepEnd::wait;
+  // Whatever stops the release first journals what identify found, so no pass reads it again.
+  auto stop = [&](auto&& then) -> StepEnd {
+    if (identified != nullptr && journal_identified(step, *identified) == StepEnd::failed) return StepEnd::failed;
+    return then();
+  };
+  if (step.not_due(kWhat) || step.budget_refuses()) return stop([] { return StepEnd::wait; });
   const model::JobTag tag = tag_of(step.services, step.attempt);
-  const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag};
+  const std::string sluid = identified ? identified->changes.sluid.value_or("") : step.attempt.sluid;
+  const slurm::JobRef ref{*step.attempt.slurm_job_id, sluid, tag};
   // Identified in this pass: those records were just checked; else release_hold reads again.
   const bool just_identified = step.carry.identified_job == ref.job_id;
   slurm::ReleaseResult answer = step.services.slurm.release_hold(
@@ -101,19 +131,24 @@ StepEnd release(Step& step) {
   if (!answer.ok()) {
     // A release sent before a crash may have been applied: read the job to know.
     slurm::JobsResult read = step.services.slurm.get_job(ref);
-    if (read.outcome == slurm::Outcome::not_found) return conclude_forgotten(step);
+    if (read.outcome == slurm::Outcome::not_found) return stop([&] { return conclude_forgotten(step); });
     const auto components = components_of(read, ref.job_id);
     const bool held = std::any_of(components.begin(), components.end(), still_held);
     if (!read.ok() || components.empty() || held) {
       step.log(config::LogLevel::warn, "release failed: " + answer.message);
-      return step.retry_spaced(kWhat);
+      return stop([&] { return step.retry_spaced(kWhat); });
     }
     how = "no longer held";
   }
   journal::AttemptChanges changes;
   changes.released = true;
-  StepEnd end = step.update("released", changes, {{"reason", how}});
+  const journal::EventDetail detail{{"reason", how}};
+  StepEnd end = identified == nullptr
+                    ? step.update("released", changes, detail)
+                    : step.update(std::vector<Step::Update>{{"identified", identified->changes, identified->detail},
+                                                            {"released", changes, detail}});
   if (end == StepEnd::next) {
+    if (identified != nullptr) mark_identified(step, *identified);
     step.attempt.released_at = "now";
     crash_point("release.after_commit");
   }
@@ -123,9 +158,12 @@ StepEnd release(Step& step) {
 }  // namespace
 
 StepEnd identify_and_release(Step& step) {
-  if (step.attempt.identified_at.empty()) return identify(step);
-  if (step.attempt.awaiting_release() && step.job.desire == model::Desire::run) return release(step);
-  return StepEnd::wait;
+  const bool to_release = step.attempt.awaiting_release() && step.job.desire == model::Desire::run;
+  if (!step.attempt.identified_at.empty()) return to_release ? release(step, nullptr) : StepEnd::wait;
+  auto identified = identify(step);
+  if (const StepEnd* end = std::get_if<StepEnd>(&identified)) return *end;
+  const Identified& found = std::get<Identified>(identified);
+  return to_release ? release(step, &found) : journal_identified(step, found);
 }
 
 }  // namespace tpslurm::reconcile

@@ -96,13 +96,24 @@ StepEnd Step::move(model::AttemptState to, const journal::AttemptChanges& change
 }
 
 StepEnd Step::update(std::string_view kind, const journal::AttemptChanges& changes, journal::EventDetail detail) {
+  const Update one{kind, changes, std::move(detail)};
+  return update(std::span<const Update>(&one, 1));
+}
+
+StepEnd Step::update(std::span<const Update> updates) {
   const journal::AttemptKey key = attempt.key();
   const model::AttemptState state = attempt.state;
-  StepEnd end = written(
-      services.journal.write([&](journal::Journal& j) { return j.update_attempt(key, state, changes, kind, detail); }));
+  StepEnd end = written(services.journal.write([&](journal::Journal& j) {
+    for (const Update& u : updates) {
+      if (Status done = j.update_attempt(key, state, u.changes, u.kind, u.detail); !done.ok()) return done;
+    }
+    return ok_status();
+  }));
   if (end == StepEnd::next) {
-    log(config::LogLevel::info, kind);
-    if (services.observer) services.observer(key, kind);
+    for (const Update& u : updates) {
+      log(config::LogLevel::info, u.kind);
+      if (services.observer) services.observer(key, u.kind);
+    }
   }
   return end;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,14 @@ struct Step {
   StepEnd move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail);
   // Same-state update with an event of `kind`.
   StepEnd update(std::string_view kind, const journal::AttemptChanges& changes, journal::EventDetail detail);
+  struct Update {
+    std::string_view kind;
+    journal::AttemptChanges changes;
+    journal::EventDetail detail;
+  };
+  // Same-state updates in one write (one commit), in their order, each with its event; should
+  // a later one fail, the earlier ones stand (each is a state the journal may hold).
+  StepEnd update(std::span<const Update> updates);
   // An event alone. Returns wait (or failed).
   StepEnd event(std::string_view kind, journal::EventDetail detail);
   // The result of a journal write: records progress or the failure.
