@@ -26,6 +26,7 @@ Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clo
   limits.calls_per_second = settings.request_rate;
   limits.floor_per_second = settings.request_rate_floor;
   limits.slow_answer = settings.slow_answer;
+  limits.slow_factor = settings.slow_factor;
   limits.initial_backoff = settings.backoff_initial;
   limits.max_backoff = settings.backoff_max;
   if (budget == Budget::limited) c.budget = std::make_unique<slurm::RequestBudget>(clock, limits);

@@ -58,13 +58,17 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_SUBMIT_MODE", "held",
      "held: every job is submitted held and released after its identity check (no copy can run before the journal "
      "holds it); direct: submitted runnable"},
-    {"TUNEPLANE_SLURM_REQUEST_RATE", "200",
+    {"TUNEPLANE_SLURM_REQUEST_RATE", "1000",
      "most calls to slurmrestd per second: the ceiling of the adaptive call rate (1 to 100000)"},
     {"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "10",
      "calls per second below which slow or failed answers never halve the rate (1 to 100000; at most the "
      "ceiling)"},
     {"TUNEPLANE_SLURM_SLOW_ANSWER", "1s",
      "an answer from slurmrestd slower than this halves the call rate (1s to 10m)"},
+    {"TUNEPLANE_SLURM_SLOW_FACTOR", "8",
+     "an answer about one job (submit, read, release, cancel) that takes this many times the quickest of its "
+     "kind in the last 10 to 20 s, and over 10 ms, is late; a second with half of them late halves the call "
+     "rate too (2 to 1000; 0: off)"},
     {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "1s",
      "after two calls in a row that find slurmrestd struggling or unreachable, the wait before the next "
      "one; doubled after each further failure"},

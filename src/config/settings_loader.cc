@@ -232,6 +232,12 @@ void apply_rate(Applier& apply, model::Settings& s, Problems& problems) {
   apply.with("TUNEPLANE_SLURM_SLOW_ANSWER", [&](const std::string& v) {
     return duration_between(v, s.slow_answer, std::chrono::seconds(1), std::chrono::minutes(10));
   });
+  apply.with("TUNEPLANE_SLURM_SLOW_FACTOR", [&](const std::string& v) -> std::optional<std::string> {
+    int factor = 0;
+    if (integer_between(v, factor, "", 0, 1000) || factor == 1) return "expected 0 (off) or a factor from 2 to 1000";
+    s.slow_factor = factor;
+    return std::nullopt;
+  });
 }
 
 // How hard the daemon may press slurmrestd: the call rate, back-off after failures, the size

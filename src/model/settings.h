@@ -63,9 +63,10 @@ struct Settings {
   int pass_threads = 16;  // passes run at once: jobs prepared, submitted and released concurrently
 
   SubmitMode submit_mode = SubmitMode::held;
-  int request_rate = 200;                       // most calls to slurmrestd per second: the adaptive rate's ceiling
+  int request_rate = 1000;                      // most calls to slurmrestd per second: the adaptive rate's ceiling
   int request_rate_floor = 10;                  // the adaptive rate is never halved below this
   std::chrono::milliseconds slow_answer{1000};  // an answer slower than this halves the rate
+  int slow_factor = 8;  // an answer about one job this many times its kind's quickest is late (0: off)
   // Waiting after a failed call to slurmrestd: from the initial delay, growing up to the maximum.
   std::chrono::milliseconds backoff_initial{1000};
   std::chrono::milliseconds backoff_max{300000};

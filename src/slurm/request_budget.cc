@@ -17,6 +17,10 @@ Status BudgetLimits::check() const {
   }
   if (slow_answer < std::chrono::milliseconds(1))
     return invalid_argument("request budget: slow_answer must be at least 1 ms");
+  if (slow_factor != 0 && (slow_factor < 2 || slow_factor > 1000)) {
+    return invalid_argument("request budget: slow_factor " + std::to_string(slow_factor) +
+                            " must be 0 (off) or 2 to 1000");
+  }
   if (initial_backoff < std::chrono::milliseconds(1))
     return invalid_argument("request budget: initial_backoff must be at least 1 ms");
   if (max_backoff < initial_backoff)
@@ -31,6 +35,10 @@ Status BudgetLimits::check() const {
 
 namespace {
 constexpr std::chrono::seconds kWindow{1};
+// How long a kind's quickest answer counts: this, then as long again as the one before.
+constexpr std::chrono::seconds kQuickestFor{10};
+// Answers about one job in a second before half of them late halves the rate.
+constexpr int kTallyAtLeast = 8;
 }  // namespace
 
 RequestBudget::RequestBudget(const Clock& clock, BudgetLimits limits)
@@ -173,11 +181,15 @@ Admission RequestBudget::admit_locked(int room) {
   return {true, {}, std::nullopt};
 }
 
-void RequestBudget::record(Outcome outcome, std::chrono::milliseconds took) {
+void RequestBudget::record(Outcome outcome, std::chrono::milliseconds took, std::string_view kind) {
   std::lock_guard lock(m_mutex);
   m_probe_in_flight = false;
   const TimePoint now = m_clock.now();
-  adapt(is_failure(outcome) || took > m_limits.slow_answer, now);
+  if (is_failure(outcome) || took > m_limits.slow_answer) {
+    adapt(Pace::slow, now);
+  } else {
+    adapt(kind.empty() ? Pace::quick : pace_of(kind, took, now), now);
+  }
   if (!is_failure(outcome)) {
     m_failures = 0;
     m_until.reset();
@@ -187,10 +199,11 @@ void RequestBudget::record(Outcome outcome, std::chrono::milliseconds took) {
   if (m_failures >= m_limits.failures_before_backoff) m_until = m_clock.now() + delay_after(m_failures);
 }
 
-void RequestBudget::adapt(bool slow_or_failed, TimePoint now) {
+void RequestBudget::adapt(Pace pace, TimePoint now) {
   const double ceiling = m_limits.calls_per_second;
   const double floor = std::min(m_limits.floor_per_second, m_limits.calls_per_second);
-  if (!slow_or_failed) {
+  if (pace == Pace::late) return;
+  if (pace == Pace::quick) {
     // A tenth of the ceiling for each second's worth of quick answers at the rate of now.
     m_rate = std::min(ceiling, m_rate + std::max(1.0, ceiling / 10) / m_rate);
     return;
@@ -200,6 +213,36 @@ void RequestBudget::adapt(bool slow_or_failed, TimePoint now) {
   if (halved_lately) return;
   m_rate = std::max(floor, m_rate / 2);
   m_last_halved = now;
+}
+
+RequestBudget::Pace RequestBudget::pace_of(std::string_view kind, std::chrono::milliseconds took, TimePoint now) {
+  if (m_limits.slow_factor == 0) return Pace::quick;
+  if (now < m_tally_start || now - m_tally_start >= kWindow) {
+    m_tally_start = now;
+    m_tallied = 0;
+    m_late = 0;
+  }
+  ++m_tallied;
+  if (!late_for_its_kind(kind, took, now)) return Pace::quick;
+  ++m_late;
+  return m_tallied >= kTallyAtLeast && 2 * m_late >= m_tallied ? Pace::slow : Pace::late;
+}
+
+bool RequestBudget::late_for_its_kind(std::string_view kind, std::chrono::milliseconds took, TimePoint now) {
+  auto found = m_quickest.find(kind);
+  if (found == m_quickest.end()) found = m_quickest.emplace(std::string(kind), Quickest{now, {}, {}}).first;
+  Quickest& quickest = found->second;
+  // A new period every kQuickestFor; one with no answer, or a clock stepped back, forgets all.
+  if (now < quickest.since || now - quickest.since >= 2 * kQuickestFor) {
+    quickest = Quickest{now, {}, {}};
+  } else if (now - quickest.since >= kQuickestFor) {
+    quickest = Quickest{now, {}, quickest.now};
+  }
+  std::optional<std::chrono::milliseconds> best = quickest.now;
+  if (quickest.before && (!best || *quickest.before < *best)) best = quickest.before;
+  if (!quickest.now || took < *quickest.now) quickest.now = took;
+  if (!best) return false;
+  return took > m_limits.slow_at_least && took > *best * m_limits.slow_factor;
 }
 
 std::chrono::milliseconds RequestBudget::delay_after(int failures) const {

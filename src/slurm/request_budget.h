@@ -8,7 +8,15 @@
 //   - the rate adapts, as TCP's window does: it starts at the site's ceiling
 //     (`calls_per_second`), is halved (never below `floor_per_second`, at most once a second)
 //     by a call that failed or that took longer than `slow_answer`, and grows back by a tenth
-//     of the ceiling for each second's worth of calls answered quickly, never above it;
+//     of the ceiling for each second's worth of calls answered quickly, never above it. A call
+//     about one job (a submit, a read, a release, a cancel: record()'s `kind`) is late when it
+//     took more than `slow_factor` times the quickest answer of its kind of the last 10 to 20 s,
+//     and more than `slow_at_least`: a late answer does not grow the rate, and when half of a
+//     second's answers about one job (at least 8 of them) are late, the rate is halved:
+//     slurmctld's queue is growing, long before its answers take a second. A late answer now
+//     and then is the controller's own work (a scheduling pass holds its locks); a late median
+//     is a queue. Listings are judged by `slow_answer` alone (they
+//     grow with the cluster);
 //   - after `failures_before_backoff` calls in a row that failed in a way that says "the server
 //     is struggling or unreachable" (uncertain, not_sent, rejected_transient, auth), no call
 //     until a back-off delay has passed: `initial_backoff`, multiplied by `multiplier` after
@@ -38,9 +46,11 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/clock.h"
 #include "base/result.h"
@@ -49,17 +59,21 @@
 namespace tpslurm::slurm {
 
 struct BudgetLimits {
-  int calls_per_second = 200;  // the ceiling: the site's most calls in one second
+  int calls_per_second = 1000;  // the ceiling: the site's most calls in one second
   std::chrono::milliseconds initial_backoff{1000};
   std::chrono::milliseconds max_backoff{std::chrono::minutes(5)};
   double multiplier = 2.0;
   int failures_before_backoff = 2;  // failed calls in a row that start the back-off
   int floor_per_second = 10;        // the rate is never halved below this (capped at the ceiling)
   std::chrono::milliseconds slow_answer{std::chrono::seconds(2)};  // a call answered later halves the rate
+  // A call about one job answered after this many times its kind's quickest of late (and after
+  // `slow_at_least`) is late; a second with half of them late halves the rate. 0: off.
+  int slow_factor = 8;
+  std::chrono::milliseconds slow_at_least{10};
 
   // invalid_argument naming the field: calls_per_second < 1, initial_backoff < 1 ms,
   // max_backoff < initial_backoff, multiplier < 1, failures_before_backoff < 1,
-  // floor_per_second < 1, slow_answer < 1 ms.
+  // floor_per_second < 1, slow_answer < 1 ms, slow_factor neither 0 nor 2 to 1000.
   Status check() const;
 };
 
@@ -121,8 +135,9 @@ class RequestBudget {
   // the work that precedes its call or reservation.
   std::optional<TimePoint> refused_until() const;
   std::optional<TimePoint> refused_submit_until(int follow_ups) const;
-  // After a granted call, with what it amounted to and how long its answer took.
-  void record(Outcome outcome, std::chrono::milliseconds took = {});
+  // After a granted call, with what it amounted to and how long its answer took. `kind`: the
+  // call's kind when it is about one job (e.g. "POST /slurm/v0.0.45/job/#"), empty otherwise.
+  void record(Outcome outcome, std::chrono::milliseconds took = {}, std::string_view kind = {});
 
   int used_this_window() const;
   // Calls a window may have now: the adaptive rate, floor to ceiling.
@@ -149,8 +164,14 @@ class RequestBudget {
   // refused_until() (no follow_ups) and refused_submit_until() with the lock taken here.
   std::optional<TimePoint> refused_with(std::optional<int> follow_ups) const;
   int allowed() const;  // calls in this window: the rate, at least 1
-  // The rate after an answer: halved by a slow or failed one, grown by a quick one.
-  void adapt(bool slow_or_failed, TimePoint now);
+  // What an answer says of the server's pace: quick (the rate grows), late (it stays), slow
+  // (it is halved).
+  enum class Pace { quick, late, slow };
+  void adapt(Pace pace, TimePoint now);
+  // An answer about one job of `kind` that took `took`: late for its kind (which it then
+  // joins), and slow when it makes half of this second's such answers late.
+  Pace pace_of(std::string_view kind, std::chrono::milliseconds took, TimePoint now);
+  bool late_for_its_kind(std::string_view kind, std::chrono::milliseconds took, TimePoint now);
   // An unused reservation's call and promise, back to `window` if that is still the current
   // one; a probe that never went lets the next call be one.
   void give_back(long long window, int follow_ups, bool probe);
@@ -168,6 +189,17 @@ class RequestBudget {
   int m_failures = 0;
   std::optional<TimePoint> m_until;
   bool m_probe_in_flight = false;
+  // The quickest answer of each kind: in the current 10 s and in the 10 s before.
+  struct Quickest {
+    TimePoint since{};
+    std::optional<std::chrono::milliseconds> now;
+    std::optional<std::chrono::milliseconds> before;
+  };
+  std::map<std::string, Quickest, std::less<>> m_quickest;
+  // This second's answers about one job, and how many of them were late.
+  TimePoint m_tally_start{};
+  int m_tallied = 0;
+  int m_late = 0;
 };
 
 }  // namespace tpslurm::slurm

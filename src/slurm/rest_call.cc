@@ -82,7 +82,7 @@ void RestCaller::fill(CallResult& result, const Sent& sent, const Classification
 }
 
 void RestCaller::record(const Sent& sent, Outcome outcome) {
-  if (m_budget != nullptr) m_budget->record(outcome, sent.took);
+  if (m_budget != nullptr) m_budget->record(outcome, sent.took, sent.one_job_kind);
 }
 
 void RestCaller::remember_release(const std::string& release) {

@@ -37,6 +37,9 @@ class RestCaller {
     std::string refusal;               // why, for the message (never a secret)
     TimePoint received_at;             // local clock, when the exchange ended
     std::chrono::milliseconds took{};  // how long the exchange took (a steady clock's)
+    // A call about one job names its kind ("submit", "read", "release", "cancel"), set by its
+    // caller: the budget compares its answer's time with its kind's quickest of late.
+    std::string_view one_job_kind;
   };
 
   // `timeout` empty: the transport's own (HttpRequest::timeout). `reserved` held: the call

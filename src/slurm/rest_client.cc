@@ -145,6 +145,7 @@ SubmitResult RestClient::submit(const model::SubmitDescription& description, Res
   }
   RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec->submit_path(), std::move(body).value(),
                                         Reuse::forbidden, std::nullopt, std::move(reserved));
+  sent.one_job_kind = "submit";
   if (m_caller.refused(result, sent, codec->version())) return result;
   DecodedFacts facts;
   std::optional<SubmitReply> reply;
@@ -187,6 +188,7 @@ JobsResult RestClient::get_job(const JobRef& job) {
   if (!id) return result;
   std::unique_ptr<JobsDecoder> decoder = codec->jobs_decoder(RecordSource::slurmctld);
   RestCaller::Sent sent = m_caller.send_listing(codec->job_path(*id), *decoder);
+  sent.one_job_kind = "read";
   if (m_caller.refused(result, sent, codec->version())) return result;
   auto reply = m_caller.read(result, sent, *codec, *decoder);
   if (reply && result.ok()) result.jobs = std::move(reply->jobs);
@@ -232,6 +234,7 @@ CancelResult RestClient::cancel(const JobRef& job, std::string_view signal) {
     }
   }
   RestCaller::Sent sent = m_caller.send(HttpMethod::del, codec->cancel_path(*id, signal));
+  sent.one_job_kind = "cancel";
   if (m_caller.refused(result, sent, codec->version())) return result;
   auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_cancel);
   if (!reply || result.outcome == Outcome::auth) return result;
@@ -340,6 +343,7 @@ ReleaseResult RestClient::release_hold(const JobRef& job, std::span<const model:
 ReleaseResult RestClient::post_release(const Dialect& codec, std::uint32_t job_id) {
   ReleaseResult result;
   RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec.update_path(job_id), codec.hold_release_body());
+  sent.one_job_kind = "release";
   if (m_caller.refused(result, sent, codec.version())) return result;
   DecodedFacts facts;
   std::optional<ReplyBase> reply;

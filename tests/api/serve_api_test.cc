@@ -115,7 +115,7 @@ TEST_F(ServeApiTest, MetricsShowTheSubmitItsRestCallsThePollAndTheTokenBehindThe
   EXPECT_GE(e.value("tuneplane_slurm_rest_calls_total", {{"endpoint", "job/{id}"}, {"method", "GET"}}).value_or(0), 1);
   EXPECT_GE(e.value("tuneplane_slurm_rest_calls_total", {{"endpoint", "job/{id}"}, {"method", "POST"}}).value_or(0), 1);
   EXPECT_TRUE(e.value("tuneplane_status_poll_lag_seconds")) << answer.body;
-  EXPECT_EQ(e.value("tuneplane_slurm_request_rate"), 200) << "the default ceiling: every answer came quickly";
+  EXPECT_EQ(e.value("tuneplane_slurm_request_rate"), 1000) << "the default ceiling: every answer came quickly";
   EXPECT_GE(e.value("tuneplane_journal_commit_duration_seconds_count").value_or(0), 4);
   EXPECT_GT(e.value("tuneplane_slurm_token_expiry_timestamp_seconds").value_or(0), 1.7e9);
   EXPECT_EQ(e.value("tuneplane_attempts", {{"state", "submitted"}}).value_or(-1) +

@@ -237,10 +237,11 @@ TEST(SettingsLoaderTest, SubmitModeAndSlurmLimitsHaveTheirDefaults) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
   const model::Settings& s = loaded->settings;
   EXPECT_EQ(s.submit_mode, model::SubmitMode::held);
-  EXPECT_EQ(s.request_rate, 200);
+  EXPECT_EQ(s.request_rate, 1000);
   EXPECT_EQ(s.pass_threads, 16);
   EXPECT_EQ(s.request_rate_floor, 10);
   EXPECT_EQ(s.slow_answer, std::chrono::milliseconds(1000));
+  EXPECT_EQ(s.slow_factor, 8);
   EXPECT_EQ(s.backoff_initial, std::chrono::milliseconds(1000));
   EXPECT_EQ(s.backoff_max, std::chrono::milliseconds(300000));
   EXPECT_EQ(s.bulk_max_ids, 500u);
@@ -248,8 +249,9 @@ TEST(SettingsLoaderTest, SubmitModeAndSlurmLimitsHaveTheirDefaults) {
   EXPECT_EQ(s.resolve_quiet_period, std::chrono::seconds(1800));
   for (const char* key :
        {"TUNEPLANE_SUBMIT_MODE", "TUNEPLANE_SLURM_REQUEST_RATE", "TUNEPLANE_SLURM_REQUEST_RATE_FLOOR",
-        "TUNEPLANE_SLURM_SLOW_ANSWER", "TUNEPLANE_SLURM_BACKOFF_INITIAL", "TUNEPLANE_SLURM_BACKOFF_MAX",
-        "TUNEPLANE_SLURM_BULK_MAX_IDS", "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES", "TUNEPLANE_RESOLVE_QUIET_PERIOD"}) {
+        "TUNEPLANE_SLURM_SLOW_ANSWER", "TUNEPLANE_SLURM_SLOW_FACTOR", "TUNEPLANE_SLURM_BACKOFF_INITIAL",
+        "TUNEPLANE_SLURM_BACKOFF_MAX", "TUNEPLANE_SLURM_BULK_MAX_IDS", "TUNEPLANE_SLURM_BULK_MAX_URL_BYTES",
+        "TUNEPLANE_RESOLVE_QUIET_PERIOD"}) {
     EXPECT_EQ(loaded->sources.at(key), "default") << key;
   }
 }
@@ -260,6 +262,7 @@ TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
                             {"TUNEPLANE_SLURM_REQUEST_RATE", "100000"},
                             {"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "100000"},
                             {"TUNEPLANE_SLURM_SLOW_ANSWER", "10m"},
+                            {"TUNEPLANE_SLURM_SLOW_FACTOR", "0"},
                             {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "2s"},
                             {"TUNEPLANE_SLURM_BACKOFF_MAX", "1h"},
                             {"TUNEPLANE_SLURM_BULK_MAX_IDS", "1"},
@@ -272,6 +275,7 @@ TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
   EXPECT_EQ(s.pass_threads, 64);
   EXPECT_EQ(s.request_rate_floor, 100000);
   EXPECT_EQ(s.slow_answer, std::chrono::minutes(10));
+  EXPECT_EQ(s.slow_factor, 0);
   EXPECT_EQ(s.backoff_initial, std::chrono::milliseconds(2000));
   EXPECT_EQ(s.backoff_max, std::chrono::milliseconds(3600000));
   EXPECT_EQ(s.bulk_max_ids, 1u);
@@ -279,6 +283,7 @@ TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
   EXPECT_EQ(s.resolve_quiet_period, std::chrono::hours(24 * 7));
   EXPECT_EQ(load({{"TUNEPLANE_SUBMIT_MODE", "held"}})->settings.submit_mode, model::SubmitMode::held);
   EXPECT_EQ(load({{"TUNEPLANE_RESOLVE_QUIET_PERIOD", "1s"}})->settings.resolve_quiet_period, std::chrono::seconds(1));
+  EXPECT_EQ(load({{"TUNEPLANE_SLURM_SLOW_FACTOR", "1000"}})->settings.slow_factor, 1000);
 }
 
 TEST(SettingsLoaderTest, EveryBadSubmitModeOrLimitIsOneLine) {
@@ -288,6 +293,7 @@ TEST(SettingsLoaderTest, EveryBadSubmitModeOrLimitIsOneLine) {
       refusal({{"TUNEPLANE_SUBMIT_MODE", "Held"},
                {"TUNEPLANE_SLURM_REQUEST_RATE", "0"},
                {"TUNEPLANE_SLURM_SLOW_ANSWER", "0s"},
+               {"TUNEPLANE_SLURM_SLOW_FACTOR", "1"},
                {"TUNEPLANE_SLURM_BACKOFF_INITIAL", "500ms"},
                {"TUNEPLANE_SLURM_BACKOFF_MAX", "2h"},
                {"TUNEPLANE_SLURM_BULK_MAX_IDS", "5001"},
@@ -295,6 +301,7 @@ TEST(SettingsLoaderTest, EveryBadSubmitModeOrLimitIsOneLine) {
               dir.file("tp.env")),
       "TUNEPLANE_SLURM_REQUEST_RATE \"0\": expected calls per second from 1 to 100000\n"
       "TUNEPLANE_SLURM_SLOW_ANSWER \"0s\": expected a duration from 1s to 10m\n"
+      "TUNEPLANE_SLURM_SLOW_FACTOR \"1\": expected 0 (off) or a factor from 2 to 1000\n"
       "TUNEPLANE_SLURM_BACKOFF_INITIAL \"500ms\": expected a duration such as 10s, 5m, 1h or 1h30m\n"
       "TUNEPLANE_SLURM_BACKOFF_MAX \"2h\": expected a duration from 1s to 1h\n"
       "TUNEPLANE_SLURM_BULK_MAX_IDS \"5001\": expected job ids per bulk query from 1 to 5000\n"
@@ -326,9 +333,9 @@ TEST(SettingsLoaderTest, TheRateFloorIsNeverAboveTheCeiling) {
   EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REQUEST_RATE", "50"}, {"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "60"}}),
             "TUNEPLANE_SLURM_REQUEST_RATE_FLOOR \"60\": the floor is above the ceiling (TUNEPLANE_SLURM_REQUEST_RATE "
             "50); lower it or raise the ceiling\n");
-  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "201"}}),
-            "TUNEPLANE_SLURM_REQUEST_RATE_FLOOR \"201\": the floor is above the ceiling (TUNEPLANE_SLURM_REQUEST_RATE "
-            "200); lower it or raise the ceiling\n");
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_REQUEST_RATE_FLOOR", "1001"}}),
+            "TUNEPLANE_SLURM_REQUEST_RATE_FLOOR \"1001\": the floor is above the ceiling (TUNEPLANE_SLURM_REQUEST_RATE "
+            "1000); lower it or raise the ceiling\n");
 }
 
 // The calls per poll cycle of before are not read any more: set, in the environment or a file,

@@ -211,6 +211,11 @@ TEST_F(RequestBudgetTest, RefusesLimitsThatCannotWork) {
   BudgetLimits never_slow;
   never_slow.slow_answer = milliseconds(0);
   EXPECT_EQ(never_slow.check().error().message(), "request budget: slow_answer must be at least 1 ms");
+  BudgetLimits any_slower;
+  any_slower.slow_factor = 1;
+  EXPECT_EQ(any_slower.check().error().message(), "request budget: slow_factor 1 must be 0 (off) or 2 to 1000");
+  any_slower.slow_factor = 0;
+  EXPECT_TRUE(any_slower.check().ok()) << "0 turns the rule off";
   EXPECT_TRUE(BudgetLimits{}.check().ok());
 }
 
@@ -254,6 +259,74 @@ TEST_F(RequestBudgetTest, ASlowOrFailedAnswerHalvesTheRateOnceASecondDownToTheFl
   budget.record(Outcome::rejected, milliseconds(2));
   budget.record(Outcome::not_found, milliseconds(2));
   EXPECT_GT(budget.rate(), 20) << "an answer at the limit, a rejection and a 404 are quick answers";
+}
+
+// slurmctld's queue grows long before an answer takes a second: a call about one job answered
+// after 8 times its kind's quickest of the last 10 to 20 s (and after 10 ms) is late. A late
+// answer does not grow the rate; a second in which half of the answers about one job (at least
+// 8) are late halves it.
+TEST_F(RequestBudgetTest, LateAnswersStopTheRateGrowingAndALateHalfOfASecondsHalvesIt) {
+  RequestBudget budget(m_clock, BudgetLimits{100});
+  budget.record(Outcome::uncertain);
+  ASSERT_EQ(budget.rate(), 50);
+  m_clock.advance(seconds(1));
+  budget.record(Outcome::ok, milliseconds(2), "read");
+  for (int i = 0; i < 5; ++i) budget.record(Outcome::ok, milliseconds(17), "read");
+  EXPECT_EQ(budget.rate(), 50) << "late answers do not grow it (quick ones would: 1 more), and 6 are too few to judge";
+  budget.record(Outcome::ok, milliseconds(17), "read");
+  budget.record(Outcome::ok, milliseconds(17), "read");
+  EXPECT_EQ(budget.rate(), 25) << "7 of the second's 8 answers are late";
+
+  RequestBudget noisy(m_clock, BudgetLimits{100});
+  for (int i = 0; i < 9; ++i) noisy.record(Outcome::ok, milliseconds(i % 3 == 2 ? 40 : 2), "read");
+  EXPECT_EQ(noisy.rate(), 100) << "3 late of 9: the controller's own work now and then";
+  for (int i = 0; i < 2; ++i) noisy.record(Outcome::ok, milliseconds(40), "read");
+  EXPECT_EQ(noisy.rate(), 100) << "5 late of 11";
+  noisy.record(Outcome::ok, milliseconds(40), "read");
+  EXPECT_EQ(noisy.rate(), 50) << "6 late of 12: half";
+}
+
+TEST_F(RequestBudgetTest, LateIsJudgedAgainstTheQuickestOfTheSameKindAndNeverForAListing) {
+  RequestBudget budget(m_clock, BudgetLimits{100});
+  budget.record(Outcome::ok, milliseconds(2), "read");
+  budget.record(Outcome::ok, milliseconds(9), "submit");
+  for (int i = 0; i < 10; ++i) budget.record(Outcome::ok, milliseconds(70), "submit");
+  EXPECT_EQ(budget.rate(), 100) << "70 ms after a submit of 9 ms is not late, though reads take 2 ms";
+  for (int i = 0; i < 10; ++i) budget.record(Outcome::ok, milliseconds(900));
+  EXPECT_EQ(budget.rate(), 100) << "a listing is judged by the slow answer alone";
+  RequestBudget quick(m_clock, BudgetLimits{100});
+  for (int i = 0; i < 10; ++i) quick.record(Outcome::ok, milliseconds(i == 0 ? 0 : 10), "read");
+  EXPECT_EQ(quick.rate(), 100) << "10 ms is never late, however quick the quickest";
+}
+
+// Eight answers about one job of `kind` that each took `took`, in the same second.
+void eight(RequestBudget& budget, std::string_view kind, milliseconds took) {
+  for (int i = 0; i < 8; ++i) budget.record(Outcome::ok, took, kind);
+}
+
+TEST_F(RequestBudgetTest, TheQuickestOfAKindIsForgottenAfterTenToTwentySeconds) {
+  RequestBudget budget(m_clock, BudgetLimits{100});
+  budget.record(Outcome::ok, milliseconds(2), "release");
+  m_clock.advance(seconds(11));
+  eight(budget, "release", milliseconds(30));
+  EXPECT_EQ(budget.rate(), 50) << "the 10 s before still count";
+  m_clock.advance(seconds(10));
+  eight(budget, "release", milliseconds(30));
+  EXPECT_GT(budget.rate(), 50) << "2 ms is forgotten; 30 ms is the quickest now";
+  const int grown = budget.rate();
+  m_clock.advance(seconds(25));
+  eight(budget, "release", milliseconds(200));
+  EXPECT_GE(budget.rate(), grown) << "nothing for 20 s: every quickest is forgotten";
+  m_clock.set(m_clock.now() - std::chrono::hours(1));
+  eight(budget, "release", milliseconds(300));
+  EXPECT_GE(budget.rate(), grown) << "a clock stepped back forgets too";
+
+  BudgetLimits off;
+  off.slow_factor = 0;
+  RequestBudget absolute(m_clock, off);
+  eight(absolute, "read", milliseconds(1));
+  eight(absolute, "read", milliseconds(500));
+  EXPECT_EQ(absolute.rate(), 1000) << "the rule turned off";
 }
 
 TEST_F(RequestBudgetTest, QuickAnswersGrowTheRateBackToTheCeilingAndNeverAbove) {
@@ -386,6 +459,26 @@ TEST_F(RequestBudgetTest, TheClientTellsTheBudgetHowLongAnAnswerTook) {
   ASSERT_TRUE(quickly.ok());
   (void)(*quickly)->get_job({12, ""});
   EXPECT_EQ(patient.rate(), 100) << "a quick answer (slow is 1 s by default)";
+}
+
+// Through the client: reads of one job are compared with the quickest read; listings are not.
+TEST_F(RequestBudgetTest, TheClientNamesTheKindOfACallAboutOneJob) {
+  testing::FakeTransport transport;
+  testing::StaticTokenSource tokens;
+  transport.answer("/slurm/v0.0.45/job/12", 200, R"({"jobs": [], "errors": [], "warnings": []})");
+  transport.answer("/slurm/v0.0.45/jobs", 200, R"({"jobs": [], "errors": [], "warnings": []})");
+  RequestBudget budget(m_clock, BudgetLimits{100});
+  RestClientOptions options;
+  options.clock = &m_clock;
+  options.budget = &budget;
+  auto quickly = RestClient::create(transport, tokens, "v0.0.45", options);
+  SlowTransport slow(transport, milliseconds(60));
+  auto slowly = RestClient::create(slow, tokens, "v0.0.45", options);
+  ASSERT_TRUE(quickly.ok() && slowly.ok());
+  for (int i = 0; i < 8; ++i) (void)(i < 4 ? *quickly : *slowly)->jobs_changed_since(std::nullopt);
+  EXPECT_EQ(budget.rate(), 100) << "listings after 60 ms, the quickest well under";
+  for (int i = 0; i < 8; ++i) (void)(i < 4 ? *quickly : *slowly)->get_job({12, ""});
+  EXPECT_EQ(budget.rate(), 50) << "4 of 8 reads after 60 ms, the quickest well under";
 }
 
 }  // namespace

@@ -23,7 +23,9 @@
 //   c) for the sweep: the change feed's items per job (GET /v1/events, every page), journal
 //      bytes per job (page_count * page_size when serve has stopped), journal commits per
 //      attempt (SQLite's own counter, bench_support.h), Slurm jobs created (the simulator's
-//      count: N, no more) and serve's CPU seconds.
+//      count: N, no more), serve's CPU seconds, and how slurmrestd answered: the answer times
+//      half and 99% of serve's calls came within (its /metrics histogram's buckets) and the
+//      request budget's adaptive rate at the last release.
 //      On the real server the jobs created are the distinct job ids the journal holds, and the
 //      server's own listing must show no other job under the sweep's names (a duplicate would);
 //   d) quiet: serve's CPU over 10 s, 10 s after the last release, while the N jobs pend in
@@ -45,8 +47,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
+#include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -347,6 +352,44 @@ long long feed_items(const Site& site) {
   }
 }
 
+// How slurmrestd answered the sweep, from serve's /metrics: its calls' answer times (the
+// histogram's buckets, summed over every endpoint) and the request budget's adaptive rate.
+struct Answers {
+  std::map<double, double> within;  // upper bound in seconds -> calls answered within it
+  double calls = 0;
+  double rate = 0;
+  // The smallest bucket bound that holds `share` of the calls (infinity past the last bound).
+  double quantile(double share) const {
+    for (const auto& [bound, count] : within) {
+      if (count >= share * calls) return bound;
+    }
+    return std::numeric_limits<double>::infinity();
+  }
+};
+
+Answers answers(const Site& site) {
+  auto client = api_client(site);
+  const auto answer = client->perform(api_request(HttpMethod::get, "/metrics"));
+  if (answer.response.status != 200) die("GET /metrics: HTTP " + std::to_string(answer.response.status));
+  Answers out;
+  std::istringstream lines(answer.response.body);
+  const std::string bucket = "tuneplane_slurm_rest_call_duration_seconds_bucket{";
+  const std::string count = "tuneplane_slurm_rest_call_duration_seconds_count{";
+  for (std::string line; std::getline(lines, line);) {
+    const double value = std::strtod(line.c_str() + line.rfind(' ') + 1, nullptr);
+    if (line.rfind(bucket, 0) == 0) {
+      const auto le = line.find("le=\"");
+      const std::string bound = line.substr(le + 4, line.find('"', le + 4) - le - 4);
+      if (bound != "+Inf") out.within[std::stod(bound)] += value;
+    } else if (line.rfind(count, 0) == 0) {
+      out.calls += value;
+    } else if (line.rfind("tuneplane_slurm_request_rate ", 0) == 0) {
+      out.rate = value;
+    }
+  }
+  return out;
+}
+
 struct Sweep {
   double t_201 = 0;
   double t_released = 0;
@@ -357,6 +400,7 @@ struct Sweep {
   long long slurm_jobs = 0;
   double serve_cpu_s = 0;
   double quiet_cpu_s = 0;  // serve's CPU over kQuietWindow once the sweep is in Slurm
+  Answers answers;         // when every attempt was released
 };
 
 // After the release, one poll interval (the default 10 s) for the poll to catch up, then the
@@ -445,6 +489,7 @@ Sweep sweep(const Options& options, const Target& target) {
     return api_request(HttpMethod::post, "/v1/jobs", bench_request(id));
   });
   s.t_released = wait_released(options, site, start, s.released);
+  s.answers = answers(site);
   s.commits = journal_commits(site.journal()) - commits_before;
   s.feed_items = feed_items(site);
   s.serve_cpu_s = cpu_seconds_of(serve.pid());
@@ -482,6 +527,10 @@ void print(const Options& options, const Target& target, double t_raw, const Swe
   std::printf("     Slurm jobs created: %lld  goal %d  %s\n", s.slurm_jobs, options.jobs,
               verdict(s.slurm_jobs == options.jobs));
   std::printf("     serve's CPU: %.2f s\n", s.serve_cpu_s);
+  std::printf(
+      "     slurmrestd's answers: %.0f calls, half within %g ms, 99%% within %g ms; the adaptive rate at "
+      "the last release: %.0f calls/s\n",
+      s.answers.calls, s.answers.quantile(0.5) * 1000, s.answers.quantile(0.99) * 1000, s.answers.rate);
   std::printf("  d) quiet: serve's CPU over %lld s with the %lld jobs in Slurm and nothing changing: %.2f s\n",
               static_cast<long long>(kQuietWindow.count()), s.released, s.quiet_cpu_s);
 }

@@ -60,9 +60,8 @@
 // simulator's /sim/stats. CPU: this process (client, reconciler, SQLite) and the simulator
 // (standing in for slurmrestd; /proc, 10 ms ticks).
 // --budget: the request budget's calls per second (TUNEPLANE_SLURM_REQUEST_RATE); default: the
-// daemon's default (200), raised when a cycle's goal needs more, and the output says so (each
-// cycle starts a new one-second window of the budget).
-// Prints numbers only; asserts nothing.
+// daemon's default (TUNEPLANE_SLURM_REQUEST_RATE's), raised when a cycle's goal needs more, and the output says so
+// (each cycle starts a new one-second window of the budget). Prints numbers only; asserts nothing.
 #include <malloc.h>
 
 #include <CLI/CLI.hpp>
@@ -218,11 +217,12 @@ void print_size(const SizeRun& run) {
   std::printf("  fixture built in %.1f s; journal %s = %s per attempt (page_count * page_size after a checkpoint)\n",
               run.built.seconds, human_bytes(run.built.journal_bytes).c_str(),
               human_bytes(run.built.journal_bytes / static_cast<double>(n)).c_str());
+  const std::string raised =
+      " (raised from the daemon's default " + std::to_string(run.world.settings.request_rate) + ": a cycle needs more)";
   std::printf("  request budget %d calls per second%s\n", run.budget,
-              run.budget_flag > 0 ? " (--budget)"
-              : run.budget == run.world.settings.request_rate
-                  ? " (the daemon's default)"
-                  : " (raised from the daemon's default 200: a cycle needs more)");
+              run.budget_flag > 0                             ? " (--budget)"
+              : run.budget == run.world.settings.request_rate ? " (the daemon's default)"
+                                                              : raised.c_str());
 }
 
 // a) the baseline: journal.followed_attempts() warm (median of 3 after one that warms the
