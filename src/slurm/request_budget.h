@@ -15,8 +15,7 @@
 //     second's answers about one job (at least 8 of them) are late, the rate is halved:
 //     slurmctld's queue is growing, long before its answers take a second. A late answer now
 //     and then is the controller's own work (a scheduling pass holds its locks); a late median
-//     is a queue. Listings are judged by `slow_answer` alone (they
-//     grow with the cluster);
+//     is a queue. Listings are judged by `slow_answer` alone (they grow with the cluster);
 //   - after `failures_before_backoff` calls in a row that failed in a way that says "the server
 //     is struggling or unreachable" (uncertain, not_sent, rejected_transient, auth), no call
 //     until a back-off delay has passed: `initial_backoff`, multiplied by `multiplier` after
@@ -136,7 +135,8 @@ class RequestBudget {
   std::optional<TimePoint> refused_until() const;
   std::optional<TimePoint> refused_submit_until(int follow_ups) const;
   // After a granted call, with what it amounted to and how long its answer took. `kind`: the
-  // call's kind when it is about one job (e.g. "POST /slurm/v0.0.45/job/#"), empty otherwise.
+  // call's kind when it is about one job ("submit", "read", "release", "cancel"), empty
+  // otherwise.
   void record(Outcome outcome, std::chrono::milliseconds took = {}, std::string_view kind = {});
 
   int used_this_window() const;
