@@ -140,13 +140,13 @@ StepEnd release(Step& step, const Identified* identified) {
     }
     how = "no longer held";
   }
-  journal::AttemptChanges changes;
-  changes.released = true;
-  const journal::EventDetail detail{{"reason", how}};
-  StepEnd end = identified == nullptr
-                    ? step.update("released", changes, detail)
-                    : step.update(std::vector<Step::Update>{{"identified", identified->changes, identified->detail},
-                                                            {"released", changes, detail}});
+  std::vector<Step::Update> updates;
+  if (identified != nullptr) updates.push_back({"identified", identified->changes, identified->detail});
+  Step::Update& released = updates.emplace_back();
+  released.kind = "released";
+  released.changes.released = true;
+  released.detail = {{"reason", how}};
+  StepEnd end = step.update(updates);
   if (end == StepEnd::next) {
     if (identified != nullptr) mark_identified(step, *identified);
     step.attempt.released_at = "now";
