@@ -139,8 +139,9 @@ int run_serve(Context& context, bool once) {
     auto connected = connect_slurm(*settings, context.clock(), metrics.get(), Budget::none);
     if (!connected.ok()) return context.fail(connected.error());
     api_slurm = std::move(*connected);
-    auto through = [&controller](const std::function<Status(journal::Journal&)>& change) {
-      return controller.commit_from_outside(change);
+    auto through = [&controller](const std::function<Status(journal::Journal&)>& change,
+                                 std::vector<std::string> job_ids) {
+      return controller.commit_from_outside(change, std::move(job_ids));
     };
     auto started = api::ApiService::start(*settings, *catalogs, context.clock(), {}, api_slurm->client.get(),
                                           metrics.get(), through);

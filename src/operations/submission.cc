@@ -44,7 +44,15 @@ void journal_all(journal::Journal& journal, const std::vector<Submission>& submi
     }
     return ok_status();
   };
-  const Status committed = through ? through(add_all) : own_group(journal, add_all);
+  Status committed;
+  if (through) {
+    std::vector<std::string> ids;
+    ids.reserve(grouped.size());
+    for (const std::size_t i : grouped) ids.push_back(jobs[i].job_id);
+    committed = through(add_all, std::move(ids));
+  } else {
+    committed = own_group(journal, add_all);
+  }
   if (!committed.ok()) {
     for (const std::size_t i : grouped) results[i] = committed.error();
   }

@@ -43,10 +43,12 @@ struct Submission {
 };
 
 // How submit_jobs() commits its new jobs: runs `change` (every add_job of the batch) as one
-// commit and returns that commit's result. Empty: a journal group of `journal`'s own. The
-// daemon's API hands its jobs to the reconciler's journal writer instead, so they share the
-// commits of the reconciler's own writes (reconcile::Controller::commit_from_outside).
-using CommitThrough = std::function<Status(const std::function<Status(journal::Journal&)>&)>;
+// commit and returns that commit's result; `job_ids` are the ids it writes. Empty: a journal
+// group of `journal`'s own. The daemon's API hands its jobs to the reconciler's journal writer
+// instead, so they share the commits of the reconciler's own writes, and those jobs get their
+// pass at once (reconcile::Controller::commit_from_outside).
+using CommitThrough =
+    std::function<Status(const std::function<Status(journal::Journal&)>& change, std::vector<std::string> job_ids)>;
 
 // One result per submission, in order, each what submit_job() would have answered for it alone
 // (the same job twice: as if one came after the other). The commit failing fails every

@@ -9,11 +9,14 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <cstdlib>
+#include <iterator>
+#include <mutex>
 #include <set>
 
 #include "base/file_system.h"
 #include "config/logging.h"
 #include "reconcile/elapsed_board.h"
+#include "reconcile/intake_priority.h"
 #include "reconcile/journal_writer.h"
 #include "reconcile/pass.h"
 #include "reconcile/preflight_gate.h"
@@ -51,9 +54,9 @@ struct Controller::Impl {
         hasher(parts.journal.hash_cache()),
         elapsed(parts.clock),
         retries(parts.clock),
-        services{writer, parts.slurm,    parts.settings, parts.catalogs, parts.clock,
-                 hasher, parts.hmac_key, board,          statuses,       elapsed,
-                 gate,   retries,        parts.observer, parts.metrics,  parts.budget} {}
+        services{writer,         parts.slurm,   parts.settings, parts.catalogs, parts.clock, hasher,
+                 parts.hmac_key, board,         statuses,       elapsed,        gate,        retries,
+                 parts.observer, parts.metrics, parts.budget,   &intake} {}
 
   ControllerParts parts;
   boost::asio::io_context io;
@@ -66,15 +69,20 @@ struct Controller::Impl {
   storage::ArtifactHasher hasher;
   ElapsedBoard elapsed;
   RetryBoard retries;
+  IntakePriority intake;
   Services services;
 
   StopCondition journal_condition{"the journal cannot be written"};
   StopCondition storage_condition{"the storage root cannot be written"};
   PassGates gates;
-  std::atomic<bool> storage_unwritable{false};   // gates.storage_unwritable, for the pool's storage probe
-  std::atomic<bool> outside_wake_posted{false};  // a wake for commit_from_outside() waits on the loop
+  std::atomic<bool> storage_unwritable{false};  // gates.storage_unwritable, for the pool's storage probe
+  // The jobs commit_from_outside() has committed and the loop has not woken yet; a wake for
+  // them is posted to the loop when the first one comes.
+  std::mutex outside_mutex;
+  std::vector<std::string> outside_woken;
   int round = 0;
   CycleReport report;
+  std::atomic<std::int64_t> passes_run{0};
 
   // Daemon state, touched on the event loop's thread only.
   WorkQueue queue;
@@ -143,6 +151,7 @@ struct Controller::Impl {
   // The result of a pass that began at `since`.
   void apply(const PassResult& result, Steady::time_point since) {
     ++report.passes;
+    ++passes_run;
     if (result.progressed) ++report.progressed;
     const Steady::time_point now = Steady::now();
     if (result.journal_condition) {
@@ -274,19 +283,35 @@ void Controller::request_stop() {
   boost::asio::post(m_impl->io, [this] { m_impl->stopping = true; });
 }
 
-Status Controller::commit_from_outside(const std::function<Status(journal::Journal&)>& change) {
+Status Controller::commit_from_outside(const std::function<Status(journal::Journal&)>& change,
+                                       std::vector<std::string> woken) {
   Impl& s = *m_impl;
   Status done = s.writer.write(change);
-  if (done.ok() && !s.outside_wake_posted.exchange(true)) {
+  if (!done.ok() || woken.empty()) return done;
+  s.intake.noted(s.parts.clock.steady());
+  bool post = false;
+  {
+    std::lock_guard lock(s.outside_mutex);
+    post = s.outside_woken.empty();
+    s.outside_woken.insert(s.outside_woken.end(), std::make_move_iterator(woken.begin()),
+                           std::make_move_iterator(woken.end()));
+  }
+  if (post) {
     boost::asio::post(s.io, [&s] {
-      s.outside_wake_posted = false;
+      std::vector<std::string> ids;
+      {
+        std::lock_guard lock(s.outside_mutex);
+        ids.swap(s.outside_woken);
+      }
       if (s.stopping) return;
-      for (const auto& id : s.live_jobs()) s.queue.wake(id);
+      for (const auto& id : ids) s.queue.wake(id);
       s.dispatch(Steady::now());
     });
   }
   return done;
 }
+
+std::int64_t Controller::passes() const { return m_impl->passes_run; }
 
 Controller::JournalCounts Controller::journal_counts() const {
   return {m_impl->writer.writes(), m_impl->writer.commits()};

@@ -28,6 +28,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "journal/journal.h"
 #include "metrics/metrics.h"
@@ -73,10 +74,13 @@ class Controller {
   void request_stop();
 
   // A change journaled for the platform's API (its new jobs): through the journal's one
-  // writer, so it shares the reconciler's commits, and once it is committed every live job is
-  // woken at once, as when another connection commits. Returns the commit's result. Callable
-  // from any thread, also after run() has returned (then the change runs on the caller's thread).
-  Status commit_from_outside(const std::function<Status(journal::Journal&)>& change);
+  // writer, so it shares the reconciler's commits, and once it is committed the jobs it names
+  // (`woken`: the ones it wrote) get a pass at once, not at the next cycle. The other jobs are
+  // not woken: a sweep's every batch would otherwise give every live job a pass. While such
+  // commits keep coming, no new attempt begins (intake_priority.h). Returns the
+  // commit's result. Callable from any thread, also after run() has returned (then the change
+  // runs on the caller's thread).
+  Status commit_from_outside(const std::function<Status(journal::Journal&)>& change, std::vector<std::string> woken);
 
   // The journal writes made and the commits they took since construction: writes that waited
   // for the writer thread together share one commit. Callable from any thread.
@@ -85,6 +89,8 @@ class Controller {
     std::int64_t commits = 0;
   };
   JournalCounts journal_counts() const;
+  // Passes run since construction, in either mode. Callable from any thread.
+  std::int64_t passes() const;
 
   struct Impl;
 

@@ -8,8 +8,10 @@
 //
 // What a pass does, by the current attempt's state:
 //   no attempt (or the last one ended and its cleanup closed, the job queued again)
-//                   -> a new attempt in preparing (not while paused); desire cancel -> the
-//                      job ends cancelled, nothing is ever sent
+//                   -> a new attempt in preparing (not while paused, nor while the request
+//                      budget has no room for its submit or the API's new jobs are still
+//                      coming in: intake_priority.h); desire cancel -> the job ends
+//                      cancelled, nothing is ever sent
 //   preparing       -> the attempt directory written, manifest last -> prepared
 //   prepared        -> manifest re-verified, pre-flight passed, `submitting` committed, then
 //                      the submit sent (held unless TUNEPLANE_SUBMIT_MODE=direct) and its

@@ -1,6 +1,7 @@
 // The steps before anything is sent: a new attempt and its directory.
 #include "base/crash_point.h"
 #include "base/uuid.h"
+#include "reconcile/intake_priority.h"
 #include "reconcile/prepare.h"
 #include "reconcile/steps.h"
 
@@ -9,6 +10,18 @@ namespace tpslurm::reconcile {
 using model::AttemptState;
 using model::CleanupStep;
 using model::JobPhase;
+
+namespace {
+
+// The API's new jobs are still coming in: they are journaled first (intake_priority.h).
+bool intake_first(Step& step) {
+  if (step.services.intake == nullptr) return false;
+  const auto left = step.services.intake->holding_for(step.services.clock.steady());
+  if (left) step.look_again_at(step.services.clock.now() + *left);
+  return left.has_value();
+}
+
+}  // namespace
 
 StepEnd start_attempt(Step& step) {
   const journal::JobRecord& job = step.job;
@@ -23,7 +36,7 @@ StepEnd start_attempt(Step& step) {
   if (job.phase != JobPhase::queued || step.gates.paused || step.gates.storage_unwritable) return StepEnd::wait;
   const int number = job.current_attempt.value_or(0) + 1;
   if (number > job.max_attempts) return StepEnd::wait;
-  if (infra_backoff_holds(step) || submits_held_off(step)) return StepEnd::wait;
+  if (infra_backoff_holds(step) || submits_held_off(step) || intake_first(step)) return StepEnd::wait;
   const std::string token = new_uuid();
   StepEnd end = step.written(step.services.journal.write([&](journal::Journal& j) -> Status {
     auto added = j.add_attempt(job.job_id, number, token, job.request_sha256);

@@ -2,8 +2,8 @@
 // the JournalWriter), Slurm, the settings and catalogs, the clock, the artifact hasher, the
 // local HMAC key, the cycle's search and status results, how long attempts have been blocked
 // or pending, the pre-flight gate, the steps' spaced retries, and the metrics and the request
-// budget, if any. Owned by the controller (or a test); steps only borrow it. Every member is
-// safe to use from the pass threads.
+// budget and the API's intake priority, if any. Owned by the controller (or a test); steps only borrow it. Every member
+// is safe to use from the pass threads.
 #pragma once
 
 #include <functional>
@@ -27,6 +27,7 @@ class SearchBoard;
 class StatusBoard;
 class PreflightGate;
 class RetryBoard;
+class IntakePriority;
 
 using model::Catalogs;
 
@@ -50,6 +51,7 @@ struct Services {
   StepObserver observer;
   metrics::Metrics* metrics = nullptr;     // where steps record (submit outcomes); none: nothing recorded
   slurm::RequestBudget* budget = nullptr;  // the client's request budget; none: no limit
+  const IntakePriority* intake = nullptr;  // the API's intake before new attempts; none: no hold
 };
 
 }  // namespace tpslurm::reconcile

@@ -166,7 +166,10 @@ TEST_F(SubmitQueueTest, ABatchCommittedThroughAnotherWriterIsOneCallAndItsFailur
   auto reads = open_journal();
   int commits = 0;
   bool fail = false;
-  const operations::CommitThrough through = [&](const std::function<Status(journal::Journal&)>& change) -> Status {
+  std::vector<std::string> named;
+  const operations::CommitThrough through = [&](const std::function<Status(journal::Journal&)>& change,
+                                                std::vector<std::string> job_ids) -> Status {
+    named.insert(named.end(), job_ids.begin(), job_ids.end());
     ++commits;
     if (Status began = writer->begin_group(); !began.ok()) return began;
     Status changed = change(*writer);
@@ -179,6 +182,9 @@ TEST_F(SubmitQueueTest, ABatchCommittedThroughAnotherWriterIsOneCallAndItsFailur
     EXPECT_EQ(result->outcome, model::SubmitOutcome::created);
   }
   EXPECT_EQ(commits, 1) << "eight jobs, one commit through the writer";
+  EXPECT_EQ(named, (std::vector<std::string>{"through-0", "through-1", "through-2", "through-3", "through-4",
+                                             "through-5", "through-6", "through-7"}))
+      << "the commit names the jobs it writes, for the daemon to wake";
   for (int i = 0; i < 8; ++i) EXPECT_TRUE(reads->job("through-" + std::to_string(i))->has_value()) << i;
 
   fail = true;

@@ -143,10 +143,12 @@ void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_atte
 void ReconcileTest::add_job_through_daemon(const std::string& job_id, Shape shape) {
   ASSERT_TRUE(m_daemon) << "the daemon is not running";
   const journal::NewJob job = new_job(job_id, shape, 1);
-  const Status added = m_daemon->commit_from_outside([&job](journal::Journal& j) -> Status {
-    auto outcome = j.add_job(job);
-    return outcome.ok() ? ok_status() : Status(outcome.error());
-  });
+  const Status added = m_daemon->commit_from_outside(
+      [&job](journal::Journal& j) -> Status {
+        auto outcome = j.add_job(job);
+        return outcome.ok() ? ok_status() : Status(outcome.error());
+      },
+      {job_id});
   ASSERT_TRUE(added.ok()) << added.error().message();
 }
 

@@ -93,6 +93,8 @@ class ReconcileTest : public ::testing::Test {
   // stop_daemon() returns its journal writes and commits.
   void start_daemon(StepObserver observer = {}, int threads = 4);
   Controller::JournalCounts stop_daemon();
+  // The passes the running daemon has run so far (Controller::passes).
+  std::int64_t daemon_passes() const { return m_daemon->passes(); }
 
   journal::Journal& journal() { return *m_journal; }
   journal::AttemptRecord attempt(const std::string& job_id, int number = 1);
