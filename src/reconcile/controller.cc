@@ -36,6 +36,8 @@ namespace tpslurm::reconcile {
 namespace {
 
 constexpr std::chrono::milliseconds kTick{200};
+// How long the first journal write of a group waits for the passes' others (journal_writer.h).
+constexpr std::chrono::microseconds kGather{1000};
 constexpr int kMaxOnceCycles = 200;
 // An attempt the ElapsedBoard was not asked about for this long has left the state it measured.
 constexpr std::chrono::hours kElapsedIdle{24};
@@ -49,7 +51,7 @@ struct Controller::Impl {
   explicit Impl(ControllerParts p)
       : parts(std::move(p)),
         pool(static_cast<std::size_t>(std::max(1, parts.threads))),
-        writer(parts.journal, io.get_executor(), parts.metrics),
+        writer(parts.journal, io.get_executor(), parts.metrics, kGather),
         gate(parts.slurm, parts.clock),
         hasher(parts.journal.hash_cache()),
         elapsed(parts.clock),
@@ -87,6 +89,9 @@ struct Controller::Impl {
   // Daemon state, touched on the event loop's thread only.
   WorkQueue queue;
   std::set<std::string> waiting_for_search;
+  std::set<std::string> waiting_for_intake;
+  boost::asio::steady_timer intake_timer{io};
+  bool intake_timer_armed = false;
   bool round_in_flight = false;
   bool stopping = false;
   std::int64_t data_version = -1;
@@ -219,6 +224,24 @@ struct Controller::Impl {
     });
   }
 
+  // Wakes the jobs whose new attempt waits for the API's intake once it has gone quiet.
+  void watch_intake() {
+    if (intake_timer_armed) return;
+    const auto left = intake.holding_for(parts.clock.steady());
+    if (!left) {
+      for (const auto& id : waiting_for_intake) queue.wake(id);
+      waiting_for_intake.clear();
+      dispatch(Steady::now());
+      return;
+    }
+    intake_timer_armed = true;
+    intake_timer.expires_after(*left);
+    intake_timer.async_wait([this](const boost::system::error_code& error) {
+      intake_timer_armed = false;
+      if (!error && !stopping) watch_intake();
+    });
+  }
+
   // Hands passes to the pool, one per pool thread at most, oldest woken first; called on each
   // tick and whenever a pass finishes.
   void dispatch(std::chrono::steady_clock::time_point now) {
@@ -237,6 +260,10 @@ struct Controller::Impl {
           const auto at = std::chrono::steady_clock::now();
           if (result.look_again) queue.wake_at(id, at + *result.look_again);
           if (result.wants_search) waiting_for_search.insert(id);
+          if (result.waits_for_intake) {
+            waiting_for_intake.insert(id);
+            watch_intake();
+          }
           dispatch(at);
         });
       });
@@ -286,7 +313,7 @@ void Controller::request_stop() {
 Status Controller::commit_from_outside(const std::function<Status(journal::Journal&)>& change,
                                        std::vector<std::string> woken) {
   Impl& s = *m_impl;
-  Status done = s.writer.write(change);
+  Status done = s.writer.write(change, JournalWriter::Urgency::now);
   if (!done.ok() || woken.empty()) return done;
   s.intake.noted(s.parts.clock.steady());
   bool post = false;

@@ -1,14 +1,16 @@
 #include "reconcile/journal_writer.h"
 
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <memory>
 #include <utility>
 
 namespace tpslurm::reconcile {
 
 JournalWriter::JournalWriter(journal::Journal& journal, std::optional<boost::asio::any_io_executor> writer,
-                             metrics::Metrics* metrics)
-    : m_journal(journal), m_writer(std::move(writer)), m_metrics(metrics) {}
+                             metrics::Metrics* metrics, std::chrono::microseconds gather)
+    : m_journal(journal), m_writer(std::move(writer)), m_metrics(metrics), m_gather(gather) {}
 
 void JournalWriter::count(std::int64_t writes) {
   std::lock_guard lock(m_mutex);
@@ -39,10 +41,11 @@ Status JournalWriter::commit_alone(const Change& change) {
   return done;
 }
 
-Status JournalWriter::write(const Change& change) {
+Status JournalWriter::write(const Change& change, Urgency urgency) {
   if (!m_writer) return commit_alone(change);
   Pending pending{&change, {}};
   auto result = pending.done.get_future();
+  if (m_gather.count() == 0) urgency = Urgency::now;
   bool post = false;
   {
     std::unique_lock lock(m_mutex);
@@ -57,9 +60,16 @@ Status JournalWriter::write(const Change& change) {
       return commit_alone(change);
     }
     m_queue.push_back(&pending);
-    post = !std::exchange(m_drain_posted, true);
+    post = !std::exchange(urgency == Urgency::now ? m_now_posted : m_gathering, true);
   }
-  if (post) boost::asio::post(*m_writer, [this] { drain(); });
+  if (post && urgency == Urgency::now) {
+    boost::asio::post(*m_writer, [this] { drain(Urgency::now); });
+  } else if (post) {
+    // A timer of its own each time: armed here, on the caller's thread, and touched again only
+    // by its handler on the writer thread.
+    auto timer = std::make_shared<boost::asio::steady_timer>(*m_writer, m_gather);
+    timer->async_wait([this, timer](const boost::system::error_code&) { drain(Urgency::gather); });
+  }
   return result.get();
 }
 
@@ -68,16 +78,17 @@ void JournalWriter::close() {
     std::lock_guard lock(m_mutex);
     m_closed = true;
   }
-  drain();
+  drain(Urgency::now);
 }
 
 // On the writer thread (or in close()): everything queued since the last drain, as one group.
-void JournalWriter::drain() {
+// `trigger` is the drain that ran (a later one may find nothing left).
+void JournalWriter::drain(Urgency trigger) {
   std::vector<Pending*> batch;
   {
     std::lock_guard lock(m_mutex);
     batch.swap(m_queue);
-    m_drain_posted = false;
+    (trigger == Urgency::now ? m_now_posted : m_gathering) = false;
   }
   if (batch.empty()) return;
   std::lock_guard serial(m_serial);

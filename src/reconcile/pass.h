@@ -61,6 +61,9 @@ struct PassResult {
   // Look again this soon without waiting for a new fact (a back-off); empty: next cycle.
   std::optional<std::chrono::milliseconds> look_again;
   bool wants_search = false;  // a blocked attempt waits for the cycle's search by tag
+  // A new attempt waits for the API's intake to go quiet (intake_priority.h): the controller
+  // wakes the job then, instead of a look every so often.
+  bool waits_for_intake = false;
   // A condition that stops submitting for every job (the journal or the storage cannot be
   // written); the controller logs it once and clears it when a later pass writes again
   // (reconcile/stop_condition.h).

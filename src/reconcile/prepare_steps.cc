@@ -13,12 +13,13 @@ using model::JobPhase;
 
 namespace {
 
-// The API's new jobs are still coming in: they are journaled first (intake_priority.h).
+// The API's new jobs are still coming in: they are journaled first (intake_priority.h), and
+// the controller wakes this job when they stop.
 bool intake_first(Step& step) {
   if (step.services.intake == nullptr) return false;
-  const auto left = step.services.intake->holding_for(step.services.clock.steady());
-  if (left) step.look_again_at(step.services.clock.now() + *left);
-  return left.has_value();
+  if (!step.services.intake->holding_for(step.services.clock.steady())) return false;
+  step.result.waits_for_intake = true;
+  return true;
 }
 
 }  // namespace

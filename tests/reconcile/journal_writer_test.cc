@@ -7,6 +7,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <chrono>
 #include <future>
 #include <thread>
 #include <vector>
@@ -115,6 +116,46 @@ TEST_F(JournalWriterTest, AChangeOfSeveralWritesWaitingAloneIsOneCommit) {
   auto jobs = journal->jobs();
   ASSERT_TRUE(jobs.ok());
   EXPECT_EQ(jobs->size(), 3U);
+}
+
+TEST_F(JournalWriterTest, WritesWithinTheGatherTimeOfTheFirstShareItsCommitThoughTheWriterIsIdle) {
+  JournalWriter gathering(*journal, io.get_executor(), nullptr, std::chrono::milliseconds(500));
+  const auto add = [&gathering](const std::string& id) {
+    return gathering.write([id](journal::Journal& j) -> Status {
+      auto added = j.add_job(job(id));
+      return added.ok() ? Status{} : Status(added.error());
+    });
+  };
+  auto first = std::async(std::launch::async, [&] { return add("first"); });
+  ASSERT_TRUE(tpslurm::testing::eventually([&] { return gathering.queued() == 1; }));
+  auto second = std::async(std::launch::async, [&] { return add("second"); });
+  ASSERT_TRUE(first.get().ok());
+  ASSERT_TRUE(second.get().ok());
+  EXPECT_EQ(gathering.commits(), 1) << "the second came within the first's 500 ms";
+  EXPECT_EQ(gathering.writes(), 2);
+}
+
+TEST_F(JournalWriterTest, AWriteThatAsksForItsCommitNowTakesTheGatheredOnesWithIt) {
+  // An hour's gather: only the write that asks `now` can end it within the test.
+  JournalWriter gathering(*journal, io.get_executor(), nullptr, std::chrono::hours(1));
+  const auto add = [&gathering](const std::string& id, JournalWriter::Urgency urgency) {
+    return gathering.write(
+        [id](journal::Journal& j) -> Status {
+          auto added = j.add_job(job(id));
+          return added.ok() ? Status{} : Status(added.error());
+        },
+        urgency);
+  };
+  auto gathered = std::async(std::launch::async, [&] { return add("gathered", JournalWriter::Urgency::gather); });
+  ASSERT_TRUE(tpslurm::testing::eventually([&] { return gathering.queued() == 1; }));
+  auto now = std::async(std::launch::async, [&] { return add("now", JournalWriter::Urgency::now); });
+  ASSERT_EQ(now.wait_for(std::chrono::seconds(20)), std::future_status::ready) << "the `now` write waited";
+  ASSERT_EQ(gathered.wait_for(std::chrono::seconds(20)), std::future_status::ready)
+      << "the gathered write was left for the hour";
+  EXPECT_TRUE(now.get().ok());
+  EXPECT_TRUE(gathered.get().ok());
+  EXPECT_EQ(gathering.commits(), 1);
+  io.stop();  // the hour's timer: never fired
 }
 
 TEST_F(JournalWriterTest, CloseCommitsWhatWaitsAndLaterWritesRunOnTheirCallersThread) {
