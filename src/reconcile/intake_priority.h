@@ -32,8 +32,9 @@ class IntakePriority {
 
  private:
   mutable std::mutex m_mutex;
-  std::optional<SteadyPoint> m_last;  // the last batch
-  SteadyPoint m_began{};              // the first batch of this run of batches
+  bool m_noted = false;   // a batch ever came
+  SteadyPoint m_last{};   // the last batch
+  SteadyPoint m_began{};  // the first batch of this run of batches
 };
 
 }  // namespace tpslurm::reconcile
