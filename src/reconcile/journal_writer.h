@@ -9,9 +9,10 @@
 // when it fails every one of them gets the failure. Given a `gather` time, the first write of
 // a group waits that long for others to join it (a sweep's passes write within a millisecond
 // of each other far more often than during one commit), unless a write that asks for its
-// commit `now` comes meanwhile (the API's new jobs, which their clients wait for). A change that makes several writes
-// (the API's new jobs) shares that commit too, even when it waits alone. Reads go straight to the journal (it is
-// thread-safe). Called on the writer thread itself, a write runs inline.
+// commit `now` comes meanwhile (the API's new jobs, which their clients wait for). A change
+// that makes several writes (the API's new jobs) shares that commit too, even when it waits
+// alone. Reads go straight to the journal (it is thread-safe). Called on the writer thread
+// itself, a write runs inline.
 //
 // Writes from outside the reconciler (the API's submission queue) may outlive the writer
 // thread's loop: close() — the controller calls it when its loop has returned — commits what

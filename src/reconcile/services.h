@@ -2,8 +2,8 @@
 // the JournalWriter), Slurm, the settings and catalogs, the clock, the artifact hasher, the
 // local HMAC key, the cycle's search and status results, how long attempts have been blocked
 // or pending, the pre-flight gate, the steps' spaced retries, and the metrics and the request
-// budget and the API's intake priority, if any. Owned by the controller (or a test); steps only borrow it. Every member
-// is safe to use from the pass threads.
+// budget and the API's intake priority, if any. Owned by the controller (or a test); steps
+// only borrow it. Every member is safe to use from the pass threads.
 #pragma once
 
 #include <functional>
