@@ -314,7 +314,8 @@ Status Controller::commit_from_outside(const std::function<Status(journal::Journ
                                        std::vector<std::string> woken) {
   Impl& s = *m_impl;
   Status done = s.writer.write(change, JournalWriter::Urgency::now);
-  if (!done.ok() || woken.empty()) return done;
+  // Once the loop has stopped, nothing would wake them: the next start passes every live job.
+  if (!done.ok() || woken.empty() || s.io.stopped()) return done;
   s.intake.noted(s.parts.clock.steady());
   bool post = false;
   {

@@ -79,7 +79,7 @@ class Controller {
   // not woken: a sweep's every batch would otherwise give every live job a pass. While such
   // commits keep coming, no new attempt begins (intake_priority.h). Returns the
   // commit's result. Callable from any thread, also after run() has returned (then the change
-  // runs on the caller's thread).
+  // runs on the caller's thread and wakes nothing: the next start passes every live job).
   Status commit_from_outside(const std::function<Status(journal::Journal&)>& change, std::vector<std::string> woken);
 
   // The journal writes made and the commits they took since construction: writes that waited

@@ -21,7 +21,7 @@ void write_file(const fs::path& path, const std::string& text) {
 }
 
 fs::path make_bench_site(const std::string& name) {
-  std::string pattern = "/tmp/" + name + ".XXXXXX";
+  std::string pattern = (fs::temp_directory_path() / (name + ".XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) die("mkdtemp failed");
   const fs::path dir = pattern;
   const std::string image = "image bytes of the bench runtime\n";

@@ -13,8 +13,8 @@ namespace tpslurm::bench {
 // Writes `text` to `path` (mode 0600), creating its parent directories.
 void write_file(const std::filesystem::path& path, const std::string& text);
 
-// A new directory /tmp/<name>.XXXXXX holding storage/runtimes/bench.sqsh, registry.json and
-// gpu-series.json.
+// A new directory $TMPDIR/<name>.XXXXXX (/tmp without TMPDIR) holding storage/runtimes/bench.sqsh,
+// registry.json and gpu-series.json: the state and storage of the run go on that filesystem.
 std::filesystem::path make_bench_site(const std::string& name);
 
 // A CPU-only request for `custom-bench` under `job_id` running `command_json` (a JSON array),

@@ -9,12 +9,16 @@
 // Everything on loopback, against tools/slurmrestd-sim 26.05.3 (v0.0.45; --no-auth, a manual
 // clock: a released job stays pending) unless --no-sim, each part on a fresh simulator, and,
 // when the four --real-* flags are given, against that real slurmrestd (the local Slurm 22.05:
-// tools/local-slurm env prints them) — there the raw POSTs and the sweep each leave N jobs in
-// Slurm, which the bench cancels at its end (every job whose name starts with the run's
-// instance, tp-bst<pid>):
+// tools/local-slurm env prints them) — there each baseline and the sweep leave N jobs in
+// Slurm, which the bench cancels (every job not ended whose name starts with the run's
+// instance, tp-bst<pid>: the baselines' before the sweep, the sweep's at the end). The run's
+// temporary directory (state, storage) is made under $TMPDIR (/tmp without it), so that the
+// same sweep can be measured on another filesystem:
 //   a) T_raw: C threads, each on one reused connection, POST N/C copies of the held submit body
 //      the daemon sends for the sweep's first request (rendered here by the daemon's own
-//      renderer and encoded by its own v0.0.45 dialect);
+//      renderer and encoded by the target's dialect); T_held, on a fresh simulator again: the
+//      same, each POST followed by a GET of the job its answer names and the release of its
+//      hold — held mode's own three calls, raw: what the server alone needs to take the sweep;
 //   b) the sweep: the real `tuneplane-slurm serve` (a child process, its log in the temporary
 //      directory) on its defaults (but for the --set KEY=VALUE settings given), the API on a unix socket; C client
 //      threads (a libcurl connection each, reused) POST the N requests, each under its own job_id, the same request
@@ -23,7 +27,8 @@
 //   c) for the sweep: the change feed's items per job (GET /v1/events, every page), journal
 //      bytes per job (page_count * page_size when serve has stopped), journal commits per
 //      attempt (SQLite's own counter, bench_support.h), Slurm jobs created (the simulator's
-//      count: N, no more), serve's CPU seconds, and how slurmrestd answered: the answer times
+//      count: N, no more), serve's CPU seconds (from the first request to the last release, and
+//      the part until the last 201), and how slurmrestd answered: the answer times
 //      half and 99% of serve's calls came within (its /metrics histogram's buckets) and the
 //      request budget's adaptive rate at the last release.
 //      On the real server the jobs created are the distinct job ids the journal holds, and the
@@ -33,7 +38,8 @@
 // Goals: t_201 <= 5 T_raw and t_released <= 10 T_raw against the simulator (which accepts
 // faster than a real slurmrestd and is single-threaded), <= 0.5 and <= 2.5 T_raw against the
 // real one; <= 5 feed items and <= 4 kB of journal per job; <= 2 commits per attempt; N Slurm
-// jobs. Prints numbers and whether each goal is met; asserts nothing.
+// jobs. The release is also given in T_held, which has no goal. Prints numbers and whether each
+// goal is met; asserts nothing.
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -177,10 +183,12 @@ std::string held_submit_body(const Site& site) {
   return *body;
 }
 
-// C connections, each POSTing its share of `count` requests one after the other; returns the
-// seconds until the last answer. Dies on any answer but `expected`.
-double post_from_clients(const std::string& url, int clients, int count, int expected,
-                         const std::function<HttpRequest(int)>& request_of) {
+// What one client does with item i of a run, on its own connection: empty, or why it failed.
+using ClientWork = std::function<std::string(slurm::CurlTransport&, int)>;
+
+// C connections, each doing its share of `count` items one after the other; returns the seconds
+// until the last is done. Dies when any item failed, naming the first failure.
+double run_from_clients(const std::string& url, int clients, int count, const ClientWork& work) {
   std::atomic<int> failures = 0;
   std::string first_failure;
   std::mutex mutex;
@@ -194,20 +202,39 @@ double post_from_clients(const std::string& url, int clients, int count, int exp
       auto transport = slurm::CurlTransport::create(options);
       if (!transport.ok()) die(transport.error().message());
       for (int i = c; i < count; i += clients) {
-        const slurm::HttpExchange answer = (*transport)->perform(request_of(i));
-        if (answer.delivery == slurm::Delivery::answered && answer.response.status == expected) continue;
+        std::string failure = work(**transport, i);
+        if (failure.empty()) continue;
         if (failures++ == 0) {
           std::lock_guard lock(mutex);
-          first_failure = request_of(i).target + ": HTTP " + std::to_string(answer.response.status) + " " +
-                          answer.detail + " " + answer.response.body.substr(0, 300);
+          first_failure = std::move(failure);
         }
       }
     });
   }
   for (auto& thread : threads) thread.join();
   const double seconds = seconds_between(start, Steady::now());
-  if (failures > 0) die(std::to_string(failures.load()) + " requests failed; the first: " + first_failure);
+  if (failures > 0) die(std::to_string(failures.load()) + " items failed; the first: " + first_failure);
   return seconds;
+}
+
+// Sends `request`: its answer's body when it came with `expected`, else why not (in `failure`).
+std::string exchange(slurm::CurlTransport& transport, const HttpRequest& request, int expected, std::string& failure) {
+  slurm::HttpExchange answer = transport.perform(request);
+  if (answer.delivery == slurm::Delivery::answered && answer.response.status == expected) {
+    return std::move(answer.response.body);
+  }
+  failure = request.target + ": HTTP " + std::to_string(answer.response.status) + " " + answer.detail + " " +
+            answer.response.body.substr(0, 300);
+  return {};
+}
+
+// Each item one request, answered `expected`.
+ClientWork one_request(int expected, std::function<HttpRequest(int)> request_of) {
+  return [expected, request_of = std::move(request_of)](slurm::CurlTransport& transport, int i) {
+    std::string failure;
+    exchange(transport, request_of(i), expected, failure);
+    return failure;
+  };
 }
 
 // The headers a raw POST carries: the target's user and token.
@@ -223,16 +250,50 @@ std::vector<std::pair<std::string, std::string>> slurm_headers(const Target& tar
   return {{"Content-Type", "application/json"}, {"X-SLURM-USER-NAME", target.user}, {"X-SLURM-USER-TOKEN", token}};
 }
 
+HttpRequest slurm_request(HttpMethod method, std::string target_path, std::string body,
+                          const std::vector<std::pair<std::string, std::string>>& headers) {
+  HttpRequest request;
+  request.method = method;
+  request.target = std::move(target_path);
+  request.body = std::move(body);
+  request.headers = headers;
+  return request;
+}
+
+// T_raw: N raw POSTs of the held submit body.
 double raw_posts(const Options& options, const Target& target, const std::string& body) {
   Simulator sim;
   if (!target.real()) start_simulator(sim, options.sim, "26.05.3");
-  HttpRequest request;
-  request.method = HttpMethod::post;
-  request.target = slurm::make_dialect(target.dialect)->submit_path();
-  request.body = body;
-  request.headers = slurm_headers(target);
-  return post_from_clients(target.real() ? target.url : sim.url, options.clients, options.jobs, 200,
-                           [&](int) { return request; });
+  const HttpRequest request =
+      slurm_request(HttpMethod::post, slurm::make_dialect(target.dialect)->submit_path(), body, slurm_headers(target));
+  return run_from_clients(target.real() ? target.url : sim.url, options.clients, options.jobs,
+                          one_request(200, [&](int) { return request; }));
+}
+
+// T_held: held mode's own three calls for each of N jobs, raw — the held POST, a GET of the job
+// its answer names, the hold's release — from C connections: what the server alone needs to
+// take a sweep in held mode, with no journal, no files and no checks.
+double raw_held_cycles(const Options& options, const Target& target, const std::string& body) {
+  Simulator sim;
+  if (!target.real()) start_simulator(sim, options.sim, "26.05.3");
+  const auto codec = slurm::make_dialect(target.dialect);
+  const auto headers = slurm_headers(target);
+  const HttpRequest submit = slurm_request(HttpMethod::post, codec->submit_path(), body, headers);
+  auto cycle = [&](slurm::CurlTransport& transport, int) {
+    std::string failure;
+    const std::string answer = exchange(transport, submit, 200, failure);
+    if (!failure.empty()) return failure;
+    auto reply = codec->decode_submit(answer);
+    if (!reply.ok() || !reply->job_id) return "the submit's answer names no job id: " + answer.substr(0, 300);
+    const std::string id = std::to_string(*reply->job_id);
+    exchange(transport, slurm_request(HttpMethod::get, codec->job_path(id), {}, headers), 200, failure);
+    if (!failure.empty()) return failure;
+    exchange(transport,
+             slurm_request(HttpMethod::post, codec->update_path(*reply->job_id), codec->hold_release_body(), headers),
+             200, failure);
+    return failure;
+  };
+  return run_from_clients(target.real() ? target.url : sim.url, options.clients, options.jobs, cycle);
 }
 
 HttpRequest api_request(HttpMethod method, const std::string& target, std::string body = {}) {
@@ -398,9 +459,10 @@ struct Sweep {
   long long journal_bytes = 0;
   long long commits = 0;
   long long slurm_jobs = 0;
-  double serve_cpu_s = 0;
-  double quiet_cpu_s = 0;  // serve's CPU over kQuietWindow once the sweep is in Slurm
-  Answers answers;         // when every attempt was released
+  double serve_cpu_s = 0;   // from the first request to the last release
+  double intake_cpu_s = 0;  // serve's CPU until the last 201
+  double quiet_cpu_s = 0;   // serve's CPU over kQuietWindow once the sweep is in Slurm
+  Answers answers;          // when every attempt was released
 };
 
 // After the release, one poll interval (the default 10 s) for the poll to catch up, then the
@@ -435,19 +497,21 @@ struct RealClient {
     if (!rest.ok()) die(rest.error().message());
     client = std::move(*rest);
   }
-  // The ids of the jobs Slurm lists under names starting with `prefix`.
-  std::set<std::uint32_t> listed(const std::string& prefix) {
+  // The ids of the jobs Slurm lists under names starting with `prefix` (with `live_only`, only
+  // those that have not ended).
+  std::set<std::uint32_t> listed(const std::string& prefix, bool live_only = false) {
     std::set<std::uint32_t> ids;
     const slurm::JobsResult all = client->jobs_changed_since(std::nullopt);
     if (!all.ok()) die("listing the real server's jobs: " + all.message);
     for (const auto& record : all.jobs) {
+      if (live_only && record.state.is_terminal()) continue;
       if (record.name.rfind(prefix, 0) == 0) ids.insert(record.het_job_id.value_or(record.job_id));
     }
     return ids;
   }
-  // Cancels every job listed under `prefix`; returns how many.
+  // Cancels every job listed under `prefix` that has not ended; returns how many.
   std::size_t cancel_all(const std::string& prefix) {
-    const std::set<std::uint32_t> ids = listed(prefix);
+    const std::set<std::uint32_t> ids = listed(prefix, true);
     int failed = 0;
     for (const std::uint32_t id : ids) failed += client->cancel(slurm::JobRef{id}).ok() ? 0 : 1;
     if (failed > 0) std::printf("  WARNING: %d of %zu cancels failed; check squeue\n", failed, ids.size());
@@ -482,17 +546,19 @@ Sweep sweep(const Options& options, const Target& target) {
   wait_until_ready(site, serve);
   Sweep s;
   const long long commits_before = journal_commits(site.journal());
+  const double cpu_before = cpu_seconds_of(serve.pid());
   const auto start = Steady::now();
-  s.t_201 = post_from_clients("unix:" + site.socket(), options.clients, options.jobs, 201, [](int i) {
-    char id[32];
-    std::snprintf(id, sizeof id, "burst-%04d", i);
-    return api_request(HttpMethod::post, "/v1/jobs", bench_request(id));
-  });
+  s.t_201 = run_from_clients("unix:" + site.socket(), options.clients, options.jobs, one_request(201, [](int i) {
+                               char id[32];
+                               std::snprintf(id, sizeof id, "burst-%04d", i);
+                               return api_request(HttpMethod::post, "/v1/jobs", bench_request(id));
+                             }));
+  s.intake_cpu_s = cpu_seconds_of(serve.pid()) - cpu_before;
   s.t_released = wait_released(options, site, start, s.released);
   s.answers = answers(site);
   s.commits = journal_commits(site.journal()) - commits_before;
   s.feed_items = feed_items(site);
-  s.serve_cpu_s = cpu_seconds_of(serve.pid());
+  s.serve_cpu_s = cpu_seconds_of(serve.pid()) - cpu_before;
   std::this_thread::sleep_for(kSettle);
   const double quiet_from = cpu_seconds_of(serve.pid());
   std::this_thread::sleep_for(kQuietWindow);
@@ -507,15 +573,18 @@ Sweep sweep(const Options& options, const Target& target) {
 
 const char* verdict(bool met) { return met ? "met" : "MISSED"; }
 
-void print(const Options& options, const Target& target, double t_raw, const Sweep& s) {
+void print(const Options& options, const Target& target, double t_raw, double t_held, const Sweep& s) {
   const double n = options.jobs;
   std::printf("  a) T_raw: %d raw held POSTs from %d connections: %.2f s (%.0f POSTs/s)\n", options.jobs,
               options.clients, t_raw, n / t_raw);
+  std::printf("     T_held: the same POSTs, each followed by a GET of its job and its release: %.2f s = %.1f T_raw\n",
+              t_held, t_held / t_raw);
   std::printf("  b) all %d answered 201 after %.2f s = %.1f T_raw  goal <= %g  %s\n", options.jobs, s.t_201,
               s.t_201 / t_raw, target.goal_201, verdict(s.t_201 <= target.goal_201 * t_raw));
-  std::printf("     %lld of %d released in Slurm after %.2f s = %.1f T_raw  goal <= %g  %s\n", s.released, options.jobs,
-              s.t_released, s.t_released / t_raw, target.goal_released,
-              verdict(s.released >= options.jobs && s.t_released <= target.goal_released * t_raw));
+  std::printf("     %lld of %d released in Slurm after %.2f s = %.1f T_raw  goal <= %g  %s  (= %.1f T_held)\n",
+              s.released, options.jobs, s.t_released, s.t_released / t_raw, target.goal_released,
+              verdict(s.released >= options.jobs && s.t_released <= target.goal_released * t_raw),
+              s.t_released / t_held);
   std::printf("  c) change-feed items: %.2f per job  goal <= 5  %s\n", static_cast<double>(s.feed_items) / n,
               verdict(static_cast<double>(s.feed_items) <= 5 * n));
   std::printf("     journal: %s = %s per job  goal <= 4 kB  %s\n",
@@ -526,7 +595,8 @@ void print(const Options& options, const Target& target, double t_raw, const Swe
               static_cast<double>(s.commits) / n, verdict(static_cast<double>(s.commits) <= 2 * n));
   std::printf("     Slurm jobs created: %lld  goal %d  %s\n", s.slurm_jobs, options.jobs,
               verdict(s.slurm_jobs == options.jobs));
-  std::printf("     serve's CPU: %.2f s\n", s.serve_cpu_s);
+  std::printf("     serve's CPU: %.2f s = %.1f ms per job: %.2f s until the last 201, %.2f s after it\n", s.serve_cpu_s,
+              s.serve_cpu_s * 1000 / n, s.intake_cpu_s, s.serve_cpu_s - s.intake_cpu_s);
   std::printf(
       "     slurmrestd's answers: %.0f calls, half within %g ms, 99%% within %g ms; the adaptive rate at "
       "the last release: %.0f calls/s\n",
@@ -583,10 +653,17 @@ void measure(const Options& options, const Target& target) {
   std::error_code ignored;
   fs::remove_all(probe.dir, ignored);
   const double t_raw = raw_posts(options, target, body);
+  const double t_held = raw_held_cycles(options, target, body);
+  if (target.real()) {
+    // T_held's jobs were released: none of them may compete with the sweep for the machine.
+    RealClient real(target);
+    std::printf("  (cancelled the %zu jobs of T_raw and T_held before the sweep)\n",
+                real.cancel_all("tp-" + raw.instance));
+  }
   Target swept = target;
   swept.instance += "api";
   const Sweep s = sweep(options, swept);
-  print(options, target, t_raw, s);
+  print(options, target, t_raw, t_held, s);
   if (target.real()) {
     RealClient real(target);
     std::printf("     cancelled %zu jobs of this run\n", real.cancel_all("tp-" + target.instance));
