@@ -182,6 +182,10 @@ void start_simulator(Simulator& sim, const std::string& binary, const std::strin
   sim.control = std::move(control).value();
 }
 
+bool cancelled_or_gone(const slurm::CancelResult& result) {
+  return result.ok() || result.outcome == slurm::Outcome::not_found;
+}
+
 long long number_after(const std::string& body, const std::string& key) {
   const auto at = body.find("\"" + key + "\"");
   if (at == std::string::npos) die("no \"" + key + "\" in " + body);

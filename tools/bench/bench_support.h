@@ -23,6 +23,7 @@
 
 #include "slurm/curl_transport.h"
 #include "slurm/jwt_source.h"
+#include "slurm/slurm_client.h"
 #include "slurm/transport.h"
 
 namespace tpslurm::bench {
@@ -88,6 +89,10 @@ void start_simulator(Simulator& sim, const std::string& binary, const std::strin
 long long number_after(const std::string& body, const std::string& key);
 
 std::string human_bytes(double bytes);
+
+// A clean-up cancel at a bench's end did its job: Slurm took it, or no longer knows the job
+// (ended and already purged by slurmctld: not_found).
+bool cancelled_or_gone(const slurm::CancelResult& result);
 
 // SQLite's count of committed write transactions of the journal at `journal_path` (open in WAL
 // mode by someone): iChange, the third u32 (native byte order) of the wal-index header at the

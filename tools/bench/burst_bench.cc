@@ -513,7 +513,7 @@ struct RealClient {
   std::size_t cancel_all(const std::string& prefix) {
     const std::set<std::uint32_t> ids = listed(prefix, true);
     int failed = 0;
-    for (const std::uint32_t id : ids) failed += client->cancel(slurm::JobRef{id}).ok() ? 0 : 1;
+    for (const std::uint32_t id : ids) failed += cancelled_or_gone(client->cancel(slurm::JobRef{id})) ? 0 : 1;
     if (failed > 0) std::printf("  WARNING: %d of %zu cancels failed; check squeue\n", failed, ids.size());
     return ids.size();
   }

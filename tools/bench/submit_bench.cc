@@ -295,7 +295,7 @@ class Bench {
     }
     int failed = 0;
     for (const std::uint32_t id : ids) {
-      if (!m_client->cancel(slurm::JobRef{id}).ok()) ++failed;
+      if (!cancelled_or_gone(m_client->cancel(slurm::JobRef{id}))) ++failed;
     }
     if (failed > 0) std::printf("  WARNING: %d of %zu cancels failed; check squeue\n", failed, ids.size());
     return static_cast<int>(ids.size());
