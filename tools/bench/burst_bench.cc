@@ -250,8 +250,9 @@ std::vector<std::pair<std::string, std::string>> slurm_headers(const Target& tar
   return {{"Content-Type", "application/json"}, {"X-SLURM-USER-NAME", target.user}, {"X-SLURM-USER-TOKEN", token}};
 }
 
-HttpRequest slurm_request(HttpMethod method, std::string target_path, std::string body,
-                          const std::vector<std::pair<std::string, std::string>>& headers) {
+// A request to slurmrestd or to serve's API, with the headers each wants.
+HttpRequest http_request(HttpMethod method, std::string target_path, std::string body,
+                         const std::vector<std::pair<std::string, std::string>>& headers) {
   HttpRequest request;
   request.method = method;
   request.target = std::move(target_path);
@@ -265,7 +266,7 @@ double raw_posts(const Options& options, const Target& target, const std::string
   Simulator sim;
   if (!target.real()) start_simulator(sim, options.sim, "26.05.3");
   const HttpRequest request =
-      slurm_request(HttpMethod::post, slurm::make_dialect(target.dialect)->submit_path(), body, slurm_headers(target));
+      http_request(HttpMethod::post, slurm::make_dialect(target.dialect)->submit_path(), body, slurm_headers(target));
   return run_from_clients(target.real() ? target.url : sim.url, options.clients, options.jobs,
                           one_request(200, [&](int) { return request; }));
 }
@@ -278,7 +279,7 @@ double raw_held_cycles(const Options& options, const Target& target, const std::
   if (!target.real()) start_simulator(sim, options.sim, "26.05.3");
   const auto codec = slurm::make_dialect(target.dialect);
   const auto headers = slurm_headers(target);
-  const HttpRequest submit = slurm_request(HttpMethod::post, codec->submit_path(), body, headers);
+  const HttpRequest submit = http_request(HttpMethod::post, codec->submit_path(), body, headers);
   auto cycle = [&](slurm::CurlTransport& transport, int) {
     std::string failure;
     const std::string answer = exchange(transport, submit, 200, failure);
@@ -286,10 +287,10 @@ double raw_held_cycles(const Options& options, const Target& target, const std::
     auto reply = codec->decode_submit(answer);
     if (!reply.ok() || !reply->job_id) return "the submit's answer names no job id: " + answer.substr(0, 300);
     const std::string id = std::to_string(*reply->job_id);
-    exchange(transport, slurm_request(HttpMethod::get, codec->job_path(id), {}, headers), 200, failure);
+    exchange(transport, http_request(HttpMethod::get, codec->job_path(id), {}, headers), 200, failure);
     if (!failure.empty()) return failure;
     exchange(transport,
-             slurm_request(HttpMethod::post, codec->update_path(*reply->job_id), codec->hold_release_body(), headers),
+             http_request(HttpMethod::post, codec->update_path(*reply->job_id), codec->hold_release_body(), headers),
              200, failure);
     return failure;
   };
@@ -297,12 +298,8 @@ double raw_held_cycles(const Options& options, const Target& target, const std::
 }
 
 HttpRequest api_request(HttpMethod method, const std::string& target, std::string body = {}) {
-  HttpRequest request;
-  request.method = method;
-  request.target = target;
-  request.body = std::move(body);
-  request.headers = {{"Authorization", "Bearer " + kApiToken}, {"Content-Type", "application/json"}};
-  return request;
+  return http_request(method, target, std::move(body),
+                      {{"Authorization", "Bearer " + kApiToken}, {"Content-Type", "application/json"}});
 }
 
 // `serve`, a child process of this one, logging to serve.log in the site's directory.
