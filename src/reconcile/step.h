@@ -25,7 +25,8 @@ enum class StepEnd { next, wait, failed };
 // outlives a pass: this only saves doing the same work twice within one.
 struct PassCarry {
   // prepare's render of the attempt it has just written (number, token), for send_submit:
-  // within a pass the request, settings and catalogs are the ones it was rendered from.
+  // within a pass the request, settings and catalogs are the ones it was rendered from, and
+  // the files just written are not read back to verify them.
   int rendered_attempt = 0;
   std::string rendered_token;
   std::optional<render::RenderedAttempt> rendered;

@@ -61,15 +61,28 @@ StepEnd record_answer(Step& step, const slurm::SubmitResult& answer) {
 // The calls a new submit brings besides its own: a held submit's identify and release.
 int follow_ups(const Step& step) { return step.services.settings.submit_mode == model::SubmitMode::held ? 2 : 1; }
 
-// What prepare rendered in this pass, else the journaled request rendered again (the same
-// bytes: rendering is deterministic, and the files were just verified against the manifest).
-Result<render::RenderedAttempt> rendered_for_send(Step& step) {
+// What prepare rendered and wrote in this pass, if it did: within a pass the request, settings
+// and catalogs are the ones it was rendered from, and its files are the ones just written.
+std::optional<render::RenderedAttempt> take_carried_render(Step& step) {
   PassCarry& carry = step.carry;
-  if (carry.rendered && carry.rendered_attempt == step.attempt.number &&
-      carry.rendered_token == step.attempt.submit_token) {
-    render::RenderedAttempt rendered = std::move(*carry.rendered);
-    carry.rendered.reset();
-    return rendered;
+  if (!carry.rendered || carry.rendered_attempt != step.attempt.number ||
+      carry.rendered_token != step.attempt.submit_token) {
+    return std::nullopt;
+  }
+  std::optional<render::RenderedAttempt> rendered = std::move(carry.rendered);
+  carry.rendered.reset();
+  return rendered;
+}
+
+// The render a submit sends. Files prepare wrote in this same pass are not read back: only the
+// service account can write there and no job of the attempt has run. An attempt prepared in an
+// earlier pass is verified against its manifest (a file changed since fails: back to
+// `preparing`, whose write then refuses the changed directory), then rendered again, which
+// gives the same bytes: rendering is deterministic.
+Result<render::RenderedAttempt> rendered_for_send(Step& step) {
+  if (auto carried = take_carried_render(step)) return std::move(*carried);
+  if (Status intact = verify_prepared(step.services, step.attempt); !intact.ok()) {
+    return intact.error().with_context("prepared files changed");
   }
   return render_attempt_of(step.services, step.job, step.attempt);
 }
@@ -112,9 +125,6 @@ StepEnd send_submit(Step& step) {
     }
   }
   if (submits_held_off(step)) return StepEnd::wait;
-  if (Status intact = verify_prepared(step.services, step.attempt); !intact.ok()) {
-    return step.move(AttemptState::preparing, {}, {{"reason", "prepared files changed: " + intact.error().message()}});
-  }
   auto rendered = rendered_for_send(step);
   if (!rendered.ok()) return step.move(AttemptState::preparing, {}, {{"reason", rendered.error().message()}});
   const slurm::CallResult preflight = step.services.preflight.check();

@@ -1,6 +1,8 @@
 #include "render/template_engine.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <kainjow/mustache.hpp>
@@ -189,7 +191,14 @@ Result<std::string> inline_partials(const Texts& texts, std::vector<std::string>
 }  // namespace
 
 struct TemplateSet::Parsed {
+  // Tells sets apart for the threads' copies below (an address can be reused, a number not).
+  std::uint64_t id = next_id();
   std::map<std::string, mstch::mustache, std::less<>> templates;
+
+  static std::uint64_t next_id() {
+    static std::atomic<std::uint64_t> counter{0};
+    return ++counter;
+  }
 
   const mstch::mustache* find(std::string_view name) const {
     auto it = templates.find(name);
@@ -246,6 +255,35 @@ const TemplateSet& TemplateSet::builtin() {
   return set;
 }
 
+namespace {
+
+// A render may record its error in the template it walks, and changes nothing else there: so
+// each thread renders its own copy of a parsed template, made at its first render and kept
+// until a render fails. A thread keeps the copies of one set at a time.
+class ThreadCopies {
+ public:
+  mstch::mustache& of(const TemplateSet::Parsed& set, std::string_view name, const mstch::mustache& parsed) {
+    if (m_set != set.id) {
+      m_copies.clear();
+      m_set = set.id;
+    }
+    auto it = m_copies.find(name);
+    if (it == m_copies.end()) it = m_copies.emplace(std::string(name), parsed).first;
+    return it->second;
+  }
+  void forget(std::string_view name) {
+    if (auto it = m_copies.find(name); it != m_copies.end()) m_copies.erase(it);
+  }
+
+ private:
+  std::uint64_t m_set = 0;
+  std::map<std::string, mstch::mustache, std::less<>> m_copies;
+};
+
+thread_local ThreadCopies t_copies;
+
+}  // namespace
+
 Result<std::string> render_template(const TemplateSet& set, std::string_view name, const TemplateValue& data,
                                     RenderTrace* trace) {
   const mstch::mustache* parsed = set.parsed() == nullptr ? nullptr : set.parsed()->find(name);
@@ -255,11 +293,15 @@ Result<std::string> render_template(const TemplateSet& set, std::string_view nam
   }
   if (has_nul(data)) return invalid_argument("template " + std::string(name) + ": a value contains a NUL byte");
   const mstch::data root = to_mustache(data);
-  mstch::mustache tmpl = *parsed;  // a copy: a render may record its error in the template
+  mstch::mustache& tmpl = t_copies.of(*set.parsed(), name, *parsed);
   StrictContext context(&root, set, trace);
   std::ostringstream out;
   tmpl.render(context, out);
-  if (!tmpl.is_valid()) return invalid_argument("template " + std::string(name) + ": " + tmpl.error_message());
+  if (!tmpl.is_valid()) {
+    std::string message = "template " + std::string(name) + ": " + tmpl.error_message();
+    t_copies.forget(name);
+    return invalid_argument(message);
+  }
   if (!context.errors().empty()) {
     std::string message = "template " + std::string(name) + ":";
     for (const auto& error : context.errors()) message += " " + error + ";";

@@ -13,8 +13,8 @@
 // the others while rendering. Output is a pure function of template and data.
 //
 // Each template is parsed once, when the set is built, with its partials' text put in place of
-// their tags (a partial that includes itself, directly or not, is refused); a render copies the
-// parsed tree instead of parsing again.
+// their tags (a partial that includes itself, directly or not, is refused); each thread renders
+// its own copy of the parsed tree, made at its first render of that template.
 //
 // The builtin set is compiled into the binary from templates/ (so a deployed binary renders
 // exactly what it was tested with). A TemplateSet is immutable; safe to share between threads.

@@ -233,6 +233,29 @@ TEST_F(SubmitProtocolTest, NotSentGoesBackToPreparedAndIsSentLater) {
   EXPECT_EQ(slurm_job_count("j1"), 1);
 }
 
+// An attempt prepared in an earlier pass is checked against its manifest before it is sent
+// (one prepared and sent in the same pass is not read back): a script changed meanwhile is
+// never sent, and the attempt fails naming the file.
+TEST_F(SubmitProtocolTest, AScriptChangedAfterItsAttemptWasPreparedIsNeverSent) {
+  start();
+  fault(R"({"kind": "outage", "mode": "refuse", "seconds": 3600})");
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::prepared);
+  const std::string script = attempt("j1").attempt_dir + "/job.sh";
+  const auto mode = std::filesystem::status(script).permissions();
+  std::filesystem::permissions(script, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+  tpslurm::testing::write_test_file(script, tpslurm::testing::read_test_file(script) + "echo changed\n", mode);
+  ASSERT_TRUE(sim->control(slurm::HttpMethod::del, "/sim/faults").ok());
+  once();
+  const auto a = attempt("j1");
+  EXPECT_EQ(a.state, AttemptState::failed);
+  EXPECT_NE(a.outcome_reason.find("job.sh changed since it was written"), std::string::npos) << a.outcome_reason;
+  const auto events = story("j1");
+  EXPECT_NE(std::find(events.begin(), events.end(), "attempt.state:prepared->preparing"), events.end());
+  EXPECT_EQ(sim->stat("submits_received"), 0);
+}
+
 TEST_F(SubmitProtocolTest, AJobCancelledBeforeItIsSentIsNeverSent) {
   start();
   add_job("j1", Shape::cpu_only);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <memory>
 
 #include "support/temp_dir.h"
 
@@ -156,6 +157,27 @@ TEST(TemplateEngineTest, ARenderLeavesTheSetAsItWas) {
   auto out = render_template(set, "t", good);
   ASSERT_TRUE(out.ok()) << out.error().message();
   EXPECT_EQ(*out, "2 1\n");
+}
+
+// A thread renders its own copy of each template: sets that name their templates alike, one
+// made after another was destroyed (perhaps at its address), render their own text each.
+TEST(TemplateEngineTest, EachSetRendersItsOwnTemplatesOnOneThread) {
+  TemplateValue data;
+  data.set("x", "1");
+  const auto text = [&](const TemplateSet& set) {
+    auto out = render_template(set, "t", data);
+    return out.ok() ? *out : out.error().message();
+  };
+  auto first = std::make_unique<TemplateSet>(make_set({{"t", "first {{x}}\n"}}));
+  const TemplateSet second = make_set({{"t", "second {{x}}\n"}});
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(text(*first), "first 1\n");
+    EXPECT_EQ(text(second), "second 1\n");
+  }
+  first.reset();
+  const TemplateSet third = make_set({{"t", "third {{x}}\n"}});
+  EXPECT_EQ(text(third), "third 1\n");
+  EXPECT_EQ(text(second), "second 1\n");
 }
 
 TEST(TemplateEngineTest, RefusesValuesWithNul) {
