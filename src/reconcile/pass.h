@@ -12,8 +12,10 @@
 //                      budget has no room for its submit or the API's new jobs are still
 //                      coming in: intake_priority.h); desire cancel -> the job ends
 //                      cancelled, nothing is ever sent
-//   preparing       -> the attempt directory written, manifest last -> prepared
-//   prepared        -> manifest re-verified, pre-flight passed, `submitting` committed, then
+//   preparing       -> the attempt directory written, manifest last -> prepared (in one
+//                      write with `submitting` when the submit can go at once, then sent)
+//   prepared        -> manifest re-verified (prepared in an earlier pass), pre-flight passed,
+//                      `submitting` committed, then
 //                      the submit sent (held unless TUNEPLANE_SUBMIT_MODE=direct) and its
 //                      answer classified: ok -> submitted; rejected -> rejected (the job
 //                      fails with Slurm's words); rejected_transient / not_sent / proven auth

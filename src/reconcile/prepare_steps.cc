@@ -78,15 +78,9 @@ StepEnd prepare(Step& step) {
   changes.manifest_sha256 = files->manifest_sha256;
   changes.tag_name = rendered->submit.tag.name;
   changes.tag_workdir = rendered->submit.tag.working_directory;
-  StepEnd end = step.move(AttemptState::prepared, changes, {});
-  if (end == StepEnd::next) {
-    step.attempt.tag_name = *changes.tag_name;
-    step.attempt.tag_workdir = *changes.tag_workdir;
-    step.carry.rendered_attempt = step.attempt.number;
-    step.carry.rendered_token = step.attempt.submit_token;
-    step.carry.rendered = std::move(*rendered);
-  }
-  return end;
+  step.attempt.tag_name = *changes.tag_name;
+  step.attempt.tag_workdir = *changes.tag_workdir;
+  return journal_prepared(step, changes, std::move(*rendered));
 }
 
 }  // namespace tpslurm::reconcile

@@ -76,19 +76,33 @@ StepEnd Step::storage_failed(const Error& error, std::string_view what) {
 }
 
 StepEnd Step::move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail) {
-  const model::AttemptState from = attempt.state;
+  const Move one{to, changes, std::move(detail)};
+  return move(std::span<const Move>(&one, 1));
+}
+
+StepEnd Step::move(std::span<const Move> moves) {
   const journal::AttemptKey key = attempt.key();
-  StepEnd end = written(
-      services.journal.write([&](journal::Journal& j) { return j.transition(key, from, to, changes, detail); }));
-  if (end == StepEnd::next) {
-    attempt.state = to;
+  const model::AttemptState first = attempt.state;
+  StepEnd end = written(services.journal.write([&](journal::Journal& j) -> Status {
+    model::AttemptState from = first;
+    for (const Move& m : moves) {
+      if (Status done = j.transition(key, from, m.to, m.changes, m.detail); !done.ok()) return done;
+      from = m.to;
+    }
+    return ok_status();
+  }));
+  if (end != StepEnd::next) return end;
+  for (const Move& m : moves) {
+    const model::AttemptState from = attempt.state;
+    attempt.state = m.to;
     services.retries.forget_attempt(attempt.submit_token);
-    const std::string what = std::string(model::to_string(from)) + "->" + std::string(model::to_string(to));
-    std::string why = changes.outcome_reason.value_or("");
-    for (const auto& [k, v] : detail) {
+    const std::string what = std::string(model::to_string(from)) + "->" + std::string(model::to_string(m.to));
+    std::string why = m.changes.outcome_reason.value_or("");
+    for (const auto& [k, v] : m.detail) {
       if (k == "reason" && why.empty()) why = v;
     }
-    log(model::is_final(to) && to != model::AttemptState::succeeded ? config::LogLevel::warn : config::LogLevel::info,
+    log(model::is_final(m.to) && m.to != model::AttemptState::succeeded ? config::LogLevel::warn
+                                                                        : config::LogLevel::info,
         why.empty() ? what : what + ": " + why);
     if (services.observer) services.observer(key, what);
   }

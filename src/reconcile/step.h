@@ -24,7 +24,8 @@ enum class StepEnd { next, wait, failed };
 // What a step leaves for the later steps of its pass. The journal is still the only state that
 // outlives a pass: this only saves doing the same work twice within one.
 struct PassCarry {
-  // prepare's render of the attempt it has just written (number, token), for send_submit:
+  // prepare's render of the attempt it has just written (number, token), for send_submit in
+  // the same pass (in safe mode, where its search decides; otherwise prepare sends at once):
   // within a pass the request, settings and catalogs are the ones it was rendered from, and
   // the files just written are not read back to verify them.
   int rendered_attempt = 0;
@@ -46,6 +47,15 @@ struct Step {
 
   // Attempt state change with its event (and the job's phase), through the writer.
   StepEnd move(model::AttemptState to, const journal::AttemptChanges& changes, journal::EventDetail detail);
+  struct Move {
+    model::AttemptState to;
+    journal::AttemptChanges changes;
+    journal::EventDetail detail;
+  };
+  // State changes in one write (one commit), in their order, each with its event; should a
+  // later one fail, the earlier ones stand (each is a state the journal may hold) and the
+  // step ends failed.
+  StepEnd move(std::span<const Move> moves);
   // Same-state update with an event of `kind`.
   StepEnd update(std::string_view kind, const journal::AttemptChanges& changes, journal::EventDetail detail);
   struct Update {

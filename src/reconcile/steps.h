@@ -18,6 +18,12 @@ StepEnd follow(Step& step);                // a job Slurm holds: what the status
 StepEnd clean_interrupted(Step& step);     // cleanup of an attempt that ended before reaching Slurm
 StepEnd clean_up(Step& step);              // cleanup of an ended attempt that reached Slurm
 
+// prepare's end: `prepared` journaled with `changes`. When the submit can go at once (send_submit's
+// checks: submits not held off, the pre-flight passed, the POST's call granted), the intent goes
+// in the same write and the POST is sent; otherwise `prepared` alone and the step waits. In safe
+// mode `prepared` alone, and send_submit's search decides in this pass.
+StepEnd journal_prepared(Step& step, const journal::AttemptChanges& changes, render::RenderedAttempt rendered);
+
 // Whether new submits are held off now, with no intent to journal and take back again: the
 // request budget backs off after failed calls, the pre-flight after answers that did not
 // settle, or this second has no room left for a submit and the calls it brings (the calls go

@@ -1,5 +1,6 @@
 // Sending the submit (docs/architecture.md §4 steps 2-3): the intent committed before any byte
-// leaves, one POST on a fresh connection, and its answer classified into the journal.
+// leaves (with `prepared` in one write when the submit follows prepare at once), one POST on a
+// fresh connection, and its answer classified into the journal.
 #include <algorithm>
 #include <boost/json.hpp>
 
@@ -87,6 +88,49 @@ Result<render::RenderedAttempt> rendered_for_send(Step& step) {
   return render_attempt_of(step.services, step.job, step.attempt);
 }
 
+// The checks between a submit's render and its intent: the pre-flight passes, and the request
+// budget grants the POST's call (with room for the calls it brings). The call is taken before
+// the intent is journaled: a submit the budget refuses changes no row and emits no event
+// (docs/architecture.md §4). nullopt: the step waits, looked at again when it can go.
+std::optional<slurm::Reservation> cleared_to_send(Step& step) {
+  const slurm::CallResult preflight = step.services.preflight.check();
+  if (!preflight.ok()) {
+    step.result.look_again = std::chrono::seconds(5);
+    if (step.services.preflight.tell_once(preflight.message)) {
+      step.log(config::LogLevel::warn, "not submitting: pre-flight failed: " + preflight.message);
+    }
+    return std::nullopt;
+  }
+  slurm::Reserved reserved;
+  if (slurm::RequestBudget* budget = step.services.budget; budget != nullptr) {
+    reserved = budget->reserve_submit(follow_ups(step));
+    if (!reserved.admission.granted) {
+      if (reserved.admission.retry_at) step.look_again_at(*reserved.admission.retry_at);
+      return std::nullopt;
+    }
+  }
+  return std::move(reserved.reservation);
+}
+
+// `before` and the intent in one write, then the POST with the call `reservation` holds, and its
+// answer journaled. Nothing is sent unless that write committed.
+StepEnd send(Step& step, std::vector<Step::Move> before, const render::RenderedAttempt& rendered,
+             slurm::Reservation reservation) {
+  const bool held = step.services.settings.submit_mode == model::SubmitMode::held;
+  model::SubmitDescription description = rendered.submit;
+  description.hold = held;
+  journal::AttemptChanges intent;
+  intent.submit_mode = held ? "held" : "direct";
+  before.push_back({AttemptState::submitting, std::move(intent), {}});
+  if (StepEnd end = step.move(before); end != StepEnd::next) return end;
+  crash_point("submit.after_intent");
+  const slurm::SubmitResult answer = step.services.slurm.submit(description, std::move(reservation));
+  crash_point("submit.after_answer");
+  if (step.services.metrics != nullptr) step.services.metrics->count_submit_outcome(slurm::to_string(answer.outcome));
+  step.services.preflight.note_submit(answer.outcome);
+  return record_answer(step, answer);
+}
+
 }  // namespace
 
 bool submits_held_off(Step& step) {
@@ -127,37 +171,29 @@ StepEnd send_submit(Step& step) {
   if (submits_held_off(step)) return StepEnd::wait;
   auto rendered = rendered_for_send(step);
   if (!rendered.ok()) return step.move(AttemptState::preparing, {}, {{"reason", rendered.error().message()}});
-  const slurm::CallResult preflight = step.services.preflight.check();
-  if (!preflight.ok()) {
-    step.result.look_again = std::chrono::seconds(5);
-    if (step.services.preflight.tell_once(preflight.message)) {
-      step.log(config::LogLevel::warn, "not submitting: pre-flight failed: " + preflight.message);
-    }
-    return StepEnd::wait;
-  }
-  // The POST's call is taken before its intent is journaled: a submit the budget refuses
-  // changes no row and emits no event (docs/architecture.md §4).
-  slurm::Reserved reserved;
-  if (slurm::RequestBudget* budget = step.services.budget; budget != nullptr) {
-    reserved = budget->reserve_submit(follow_ups(step));
-    if (!reserved.admission.granted) {
-      if (reserved.admission.retry_at) step.look_again_at(*reserved.admission.retry_at);
-      return StepEnd::wait;
-    }
-  }
-  const bool held = step.services.settings.submit_mode == model::SubmitMode::held;
-  model::SubmitDescription description = rendered->submit;
-  description.hold = held;
+  auto cleared = cleared_to_send(step);
+  if (!cleared) return StepEnd::wait;
+  return send(step, {}, *rendered, std::move(*cleared));
+}
 
-  journal::AttemptChanges intent;
-  intent.submit_mode = held ? "held" : "direct";
-  if (StepEnd end = step.move(AttemptState::submitting, intent, {}); end != StepEnd::next) return end;
-  crash_point("submit.after_intent");
-  const slurm::SubmitResult answer = step.services.slurm.submit(description, std::move(reserved.reservation));
-  crash_point("submit.after_answer");
-  if (step.services.metrics != nullptr) step.services.metrics->count_submit_outcome(slurm::to_string(answer.outcome));
-  step.services.preflight.note_submit(answer.outcome);
-  return record_answer(step, answer);
+StepEnd journal_prepared(Step& step, const journal::AttemptChanges& prepared, render::RenderedAttempt rendered) {
+  std::vector<Step::Move> moves{{AttemptState::prepared, prepared, {}}};
+  if (step.gates.safe_mode) {
+    // send_submit's search decides, in this pass, with the render kept for it.
+    StepEnd end = step.move(moves);
+    if (end == StepEnd::next) {
+      step.carry.rendered_attempt = step.attempt.number;
+      step.carry.rendered_token = step.attempt.submit_token;
+      step.carry.rendered = std::move(rendered);
+    }
+    return end;
+  }
+  if (!submits_held_off(step)) {
+    if (auto cleared = cleared_to_send(step)) return send(step, std::move(moves), rendered, std::move(*cleared));
+  }
+  // Not now: `prepared` alone, looked at again when the submit can go.
+  StepEnd end = step.move(moves);
+  return end == StepEnd::next ? StepEnd::wait : end;
 }
 
 StepEnd mark_unknown(Step& step) {

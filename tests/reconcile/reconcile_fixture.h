@@ -96,6 +96,8 @@ class ReconcileTest : public ::testing::Test {
   // The passes the running daemon has run so far (Controller::passes).
   std::int64_t daemon_passes() const { return m_daemon->passes(); }
 
+  // The journal writes and commits of once()'s controller so far.
+  Controller::JournalCounts once_counts() const { return m_controller->journal_counts(); }
   journal::Journal& journal() { return *m_journal; }
   journal::AttemptRecord attempt(const std::string& job_id, int number = 1);
   journal::JobRecord job(const std::string& job_id);

@@ -45,6 +45,19 @@ TEST_F(SubmitProtocolTest, AJobIsSubmittedHeldIdentifiedAndOnlyThenReleased) {
   EXPECT_LT(at("released"), static_cast<long>(events.size()));
 }
 
+// An attempt whose submit can go as soon as its directory is written journals `prepared` and
+// its intent in one write, still as two events in their order.
+TEST_F(SubmitProtocolTest, APreparedAttemptWhoseSubmitCanGoJournalsItsIntentInTheSameWrite) {
+  start();
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::pending);
+  EXPECT_EQ(once_counts().writes, 6) << "seven when prepared and the intent were two writes";
+  const auto events = story("j1");
+  const auto at = [&](const std::string& e) { return std::find(events.begin(), events.end(), e) - events.begin(); };
+  EXPECT_EQ(at("attempt.state:preparing->prepared") + 1, at("attempt.state:prepared->submitting"));
+}
+
 // The release right after identify in one pass goes by the records identify has just read and
 // checked: the job is read once before its release (then once more by the first status poll).
 TEST_F(SubmitProtocolTest, AHeldSubmitReadsTheJobOnceBeforeItsRelease) {
