@@ -11,7 +11,9 @@
 // when the four --real-* flags are given, against that real slurmrestd (the local Slurm 22.05:
 // tools/local-slurm env prints them) — there each baseline and the sweep leave N jobs in
 // Slurm, which the bench cancels (every job not ended whose name starts with the run's
-// instance, tp-bst<pid>: the baselines' before the sweep, the sweep's at the end). The run's
+// instance, tp-bst<pid>): each baseline's after it, then waiting (at most 2 minutes) until
+// Slurm lists none of them, so that the next part meets the server as T_raw did; the sweep's
+// at the end. The run's
 // temporary directory (state, storage) is made under $TMPDIR (/tmp without it), so that the
 // same sweep can be measured on another filesystem:
 //   a) T_raw: C threads, each on one reused connection, POST N/C copies of the held submit body
@@ -514,6 +516,27 @@ struct RealClient {
     if (failed > 0) std::printf("  WARNING: %d of %zu cancels failed; check squeue\n", failed, ids.size());
     return ids.size();
   }
+  // Cancels the jobs under `prefix`, then waits (at most `limit`) until Slurm lists none of
+  // them: it forgets a job MinJobAge after it ended. Prints what it did for `what`.
+  void clear(const std::string& prefix, const std::string& what, std::chrono::seconds limit) {
+    const std::size_t cancelled = cancel_all(prefix);
+    const auto start = Steady::now();
+    std::size_t left = listed(prefix).size();
+    while (left > 0 && Steady::now() - start < limit) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      left = listed(prefix).size();
+    }
+    const double waited = seconds_between(start, Steady::now());
+    if (left == 0) {
+      std::printf("  (cancelled the %zu jobs of %s; Slurm listed none of them %.0f s later)\n", cancelled, what.c_str(),
+                  waited);
+    } else {
+      std::printf(
+          "  (cancelled the %zu jobs of %s; %zu still listed after %.0f s: what follows shares the server "
+          "with them)\n",
+          cancelled, what.c_str(), left, waited);
+    }
+  }
 
   SystemClock clock;
   slurm::FileTokenSource tokens;
@@ -633,6 +656,9 @@ Options parse_options(int argc, char** argv) {
   return options;
 }
 
+// How long a real server is given to forget a baseline's jobs (the local Slurm's MinJobAge is 30 s).
+constexpr std::chrono::seconds kClearLimit{120};
+
 // One target: T_raw, then the sweep; on a real server, every job of the run cancelled after.
 void measure(const Options& options, const Target& target) {
   std::string given;
@@ -649,14 +675,15 @@ void measure(const Options& options, const Target& target) {
   const std::string body = held_submit_body(probe);
   std::error_code ignored;
   fs::remove_all(probe.dir, ignored);
+  // On a real server each baseline's jobs are gone before the next part begins, so that each
+  // part meets the server as T_raw did: with none of the run's jobs in it.
+  const auto clear = [&](const std::string& what) {
+    if (target.real()) RealClient(target).clear("tp-" + raw.instance, what, kClearLimit);
+  };
   const double t_raw = raw_posts(options, target, body);
+  clear("T_raw");
   const double t_held = raw_held_cycles(options, target, body);
-  if (target.real()) {
-    // T_held's jobs were released: none of them may compete with the sweep for the machine.
-    RealClient real(target);
-    std::printf("  (cancelled the %zu jobs of T_raw and T_held before the sweep)\n",
-                real.cancel_all("tp-" + raw.instance));
-  }
+  clear("T_held");
   Target swept = target;
   swept.instance += "api";
   const Sweep s = sweep(options, swept);
