@@ -1,6 +1,7 @@
 #include "slurm/json_listing.h"
 
 #include <boost/json/basic_parser_impl.hpp>
+#include <charconv>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,14 @@ constexpr std::size_t kEntryArenaBytes = std::size_t{64} << 10;
 // Open containers at the level of an entry: the top-level object and the listed array.
 constexpr int kEntryDepth = 2;
 
+// The double a JSON number's text denotes, correctly rounded (std::from_chars). Past double's
+// range from_chars gives no value; the parser's own (an infinity or a zero) stands.
+double exact_double(std::string_view text, double parsed) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() ? value : parsed;
+}
+
 // SAX events in, two value_stacks out: one for the top-level object (the listed array kept
 // empty), one for the entry being read. Every event while inside the list goes to the entry.
 class ListingHandler {
@@ -26,12 +35,14 @@ class ListingHandler {
   static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
   static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
 
-  ListingHandler(std::string_view list_key, ListingEntry on_entry)
-      : m_list_key(list_key),
+  // No `list_key`: the whole body is the top-level object, in `top_storage`.
+  ListingHandler(std::optional<std::string_view> list_key, ListingEntry on_entry, bj::storage_ptr top_storage)
+      : m_list_key(list_key.value_or("")),
+        m_listing(list_key.has_value()),
         m_on_entry(std::move(on_entry)),
         m_buffer(std::make_unique_for_overwrite<unsigned char[]>(kEntryArenaBytes)),
         m_arena(m_buffer.get(), kEntryArenaBytes) {
-    m_top.reset();
+    m_top.reset(std::move(top_storage));
     m_entry.reset(bj::storage_ptr(&m_arena));
   }
 
@@ -84,7 +95,7 @@ class ListingHandler {
     stack().push_key(s);
     if (top_level_key()) {
       m_key.append(s.data(), s.size());
-      m_at_list_key = m_key == m_list_key;
+      m_at_list_key = m_listing && m_key == m_list_key;
       m_key.clear();
     }
     return true;
@@ -98,17 +109,29 @@ class ListingHandler {
     stack().push_string(s);
     return ended(ec);
   }
-  bool on_number_part(bj::string_view, error_code&) { return true; }
+  // Boost.JSON 1.81 converts a double on one of several paths, chosen by whether the number
+  // arrived in pieces and by how many bytes follow it in the buffer, and they can round a long
+  // mantissa differently: the same answer read whole, in pieces, or with other bytes after a
+  // number gave values one unit in the last place apart. So every double is converted here from
+  // its whole text, correctly rounded, and its value depends on its text alone.
+  bool on_number_part(bj::string_view s, error_code&) {
+    m_number.append(s.data(), s.size());
+    return true;
+  }
   bool on_int64(std::int64_t i, bj::string_view, error_code& ec) {
+    m_number.clear();
     stack().push_int64(i);
     return ended(ec);
   }
   bool on_uint64(std::uint64_t u, bj::string_view, error_code& ec) {
+    m_number.clear();
     stack().push_uint64(u);
     return ended(ec);
   }
-  bool on_double(double d, bj::string_view, error_code& ec) {
-    stack().push_double(d);
+  bool on_double(double d, bj::string_view s, error_code& ec) {
+    m_number.append(s.data(), s.size());
+    stack().push_double(exact_double(m_number, d));
+    m_number.clear();
     return ended(ec);
   }
   bool on_bool(bool b, error_code& ec) {
@@ -149,6 +172,7 @@ class ListingHandler {
   }
 
   std::string m_list_key;
+  bool m_listing;
   ListingEntry m_on_entry;
   std::unique_ptr<unsigned char[]> m_buffer;
   bj::monotonic_resource m_arena;
@@ -159,14 +183,15 @@ class ListingHandler {
   bool m_list_seen = false;
   bool m_at_list_key = false;
   std::string m_key;
+  std::string m_number;  // the text so far of the number being read
   std::optional<Error> m_stopped;
 };
 
 }  // namespace
 
 struct ListingParser::Impl {
-  Impl(std::string_view list_key, ListingEntry on_entry)
-      : parser(bj::parse_options{}, list_key, std::move(on_entry)) {}
+  Impl(std::optional<std::string_view> list_key, ListingEntry on_entry, bj::storage_ptr top_storage = {})
+      : parser(bj::parse_options{}, list_key, std::move(on_entry), std::move(top_storage)) {}
 
   // The parse's first error, once there is one.
   std::optional<Error> failure(const error_code& ec) const {
@@ -181,6 +206,9 @@ struct ListingParser::Impl {
 
 ListingParser::ListingParser(std::string_view list_key, ListingEntry on_entry)
     : m_impl(std::make_unique<Impl>(list_key, std::move(on_entry))) {}
+
+ListingParser::ListingParser(bj::storage_ptr storage)
+    : m_impl(std::make_unique<Impl>(std::nullopt, ListingEntry(), std::move(storage))) {}
 
 ListingParser::~ListingParser() = default;
 
@@ -212,6 +240,12 @@ Result<bj::object> ListingParser::finish() {
 
 Result<bj::object> parse_listing(std::string_view body, std::string_view list_key, const ListingEntry& on_entry) {
   ListingParser parser(list_key, on_entry);
+  parser.write(body);
+  return parser.finish();
+}
+
+Result<bj::object> parse_body(std::string_view body, bj::storage_ptr storage) {
+  ListingParser parser(std::move(storage));
   parser.write(body);
   return parser.finish();
 }

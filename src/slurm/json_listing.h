@@ -11,6 +11,11 @@
 // that is emptied after it: a plain copy of it shares that arena, so what is kept must be read
 // out of it (or copied with its own storage, boost::json::value(entry, {})).
 //
+// Numbers: every double is converted from its whole text, correctly rounded, so that its value
+// never depends on where the body was cut into chunks or on what follows the number (Boost.JSON
+// 1.81's own conversion does); parse_object() reads through this parser too, so a body read
+// whole and one read as it arrives hold the same values.
+//
 // Errors are those of json::parse_object() ("the body is not JSON: …", "… not a JSON object"),
 // a second array under the listed key (corrupt: one answer has one list), and whatever
 // `on_entry` refuses with, which stops the parse: the first error is kept, later chunks are
@@ -31,6 +36,8 @@ using ListingEntry = std::function<Status(const boost::json::value& entry)>;
 class ListingParser {
  public:
   ListingParser(std::string_view list_key, ListingEntry on_entry);
+  // No list: the whole body comes back from finish(), its tree in `storage`.
+  explicit ListingParser(boost::json::storage_ptr storage);
   ~ListingParser();
   ListingParser(const ListingParser&) = delete;
   ListingParser& operator=(const ListingParser&) = delete;
@@ -48,5 +55,8 @@ class ListingParser {
 // A whole body at once.
 Result<boost::json::object> parse_listing(std::string_view body, std::string_view list_key,
                                           const ListingEntry& on_entry);
+
+// A whole body, no list taken out: json_reader.h's parse_object().
+Result<boost::json::object> parse_body(std::string_view body, boost::json::storage_ptr storage);
 
 }  // namespace tpslurm::slurm::json

@@ -2,18 +2,16 @@
 
 #include <limits>
 
+#include "slurm/json_listing.h"
+
 namespace tpslurm::slurm::json {
 
 Result<boost::json::object> parse_object(std::string_view body) {
-  boost::system::error_code ec;
   // The tree lives in an arena that is freed in one piece with the object: a listing of every
   // job is millions of small strings and objects, which the general heap would keep
-  // fragmented long after the listing was read.
-  boost::json::value parsed =
-      boost::json::parse(body, ec, boost::json::make_shared_resource<boost::json::monotonic_resource>());
-  if (ec) return corrupt("the body is not JSON: " + ec.message());
-  if (!parsed.is_object()) return corrupt("the body is not a JSON object");
-  return std::move(parsed.as_object());
+  // fragmented long after the listing was read. The listing's parser reads it, so that its
+  // numbers are what a body read as it arrives holds (json_listing.h).
+  return parse_body(body, boost::json::make_shared_resource<boost::json::monotonic_resource>());
 }
 
 std::string string_field(const boost::json::object& object, std::string_view key) {
