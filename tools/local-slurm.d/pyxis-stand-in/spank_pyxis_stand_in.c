@@ -40,9 +40,11 @@
  *   Pyxis reads them (runtime_path, execute_entrypoint, container_scope, sbatch_support;
  *   use_enroot_load, importer, use_squashfuse only off).
  *
- * What it does not do, refused with status 255 rather than faked: --container-name,
- * --container-save, images that are not squashfs paths (enroot import), containers in the
- * batch step (sbatch --container-image), Pyxis's importer, enroot load and squashfuse modes.
+ * What it does not do is refused with status 254 (srun's, or the task's; srun's own status for a
+ * bad option is 255), not faked: --container-name, --container-save, images that are not
+ * squashfs paths (enroot import), containers in the batch step (sbatch --container-image),
+ * Pyxis's importer, enroot load and squashfuse modes; and so is what local-slurm's enroot
+ * stand-in refuses (its status 255).
  * Not done at all: Pyxis's seccomp filter (it fakes chown and friends for unprivileged users),
  * the log of how long the import took, the slurmd and epilog cleanup of named containers.
  */
@@ -74,7 +76,8 @@
 SPANK_PLUGIN(pyxis, 1);
 
 #define STAND_IN "pyxis stand-in"
-#define NOT_IMPLEMENTED 255
+#define NOT_IMPLEMENTED 254
+#define ENROOT_STAND_IN_NOT_IMPLEMENTED 255
 
 /* --- the release followed ----------------------------------------------------------------- */
 
@@ -121,7 +124,7 @@ static struct {
 } g_args = { .mount_home = -1, .remap_root = -1, .entrypoint = -1, .entrypoint_log = -1, .writable = -1,
 	     .unshare_net = -1, .unshare_ipc = -1, .unshare_uts = -1 };
 
-/* What was asked that this stand-in does not implement (reported with status 255). */
+/* What was asked that this stand-in does not implement (reported with status 254). */
 static char g_unimplemented[256];
 
 static void not_implemented(const char *what)
@@ -949,6 +952,10 @@ static pid_t start_container(void)
 	while (enroot > 0 && (container = stopped_container(enroot, &status)) == 0)
 		nanosleep(&pause, NULL);
 	if (container < 0 || enroot <= 0) {
+		if (enroot > 0 && WIFEXITED(status) && WEXITSTATUS(status) == ENROOT_STAND_IN_NOT_IMPLEMENTED) {
+			print_log(log, true);
+			_exit(NOT_IMPLEMENTED);
+		}
 		if (enroot > 0 && WIFEXITED(status) && WEXITSTATUS(status) != 0)
 			slurm_error("pyxis: container start failed with error code: %d", WEXITSTATUS(status));
 		else
