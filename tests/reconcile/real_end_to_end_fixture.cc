@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "base/digest.h"
+#include "journal/components.h"
 #include "model/job_tag.h"
 #include "real_end_to_end_test.h"
 #include "slurm/jwt_source.h"
@@ -211,6 +212,24 @@ int EndToEndTest::slurm_jobs_named(const std::string& job_id, int number) {
     if (record.name == name) leaders.insert(record.het_job_id.value_or(record.job_id));
   }
   return static_cast<int>(leaders.size());
+}
+
+void EndToEndTest::expect_two_pool_hetjob_on_both_nodes(const std::string& command, const std::string& marker) {
+  submit("het", command, R"([
+    {"name": "trainer", "gpu_series": "local-a", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1},
+    {"name": "rollout", "gpu_series": "local-b", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1}])");
+  start_serve();
+  ASSERT_TRUE(closed_in("het", model::JobPhase::succeeded)) << "phase " << model::to_string(job("het").phase);
+  const auto components = journal::parse_components(attempts("het").back().components);
+  ASSERT_EQ(components.size(), 2u);
+  EXPECT_EQ(components[0].nodes, "vm");
+  EXPECT_EQ(components[1].nodes, "vm-emu");
+  for (const auto& c : components) EXPECT_EQ(c.state, "COMPLETED") << c.offset;
+  for (const char* component : {"0", "1"}) {
+    const auto logs = cli({"logs", "het", "--component", component});
+    EXPECT_EQ(logs.exit_code, 0) << logs.err;
+    EXPECT_NE(logs.out.find(marker), std::string::npos) << "component " << component << ": " << logs.out;
+  }
 }
 
 tpslurm::testing::ProcessResult EndToEndTest::slurm_control(const std::vector<std::string>& args) {

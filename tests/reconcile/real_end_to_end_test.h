@@ -56,6 +56,9 @@ class EndToEndTest : public ::testing::Test {
   std::string last_state_detail(const std::string& job_id);
   // Distinct Slurm jobs (het leaders) named like attempt `number` of the job.
   int slurm_jobs_named(const std::string& job_id, int number);
+  // Submits a two-pool heterogeneous job (one GPU pool per node) running `command`, runs it to a
+  // closed cleanup and checks that each component ran on its node and that its log holds `marker`.
+  void expect_two_pool_hetjob_on_both_nodes(const std::string& command, const std::string& marker);
   // scontrol on the local cluster.
   tpslurm::testing::ProcessResult slurm_control(const std::vector<std::string>& args);
 

@@ -8,7 +8,6 @@
 #include <boost/json.hpp>
 #include <filesystem>
 
-#include "journal/components.h"
 #include "real_end_to_end_test.h"
 #include "support/run_process.h"
 
@@ -73,10 +72,6 @@ std::string hex(const std::string& bytes) {
   return out;
 }
 
-const std::string kTwoPools = R"([
-    {"name": "trainer", "gpu_series": "local-a", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1},
-    {"name": "rollout", "gpu_series": "local-b", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1}])";
-
 TEST_F(EnrootPyxisEndToEndTest, ACpuOnlyJobRunsInTheImageToAClosedCleanup) {
   submit("cpu", shell(R"(echo "hello-from-${TP_IMAGE_VARIABLE:-the-host}")"));
   start_serve();
@@ -90,39 +85,28 @@ TEST_F(EnrootPyxisEndToEndTest, ACpuOnlyJobRunsInTheImageToAClosedCleanup) {
 }
 
 TEST_F(EnrootPyxisEndToEndTest, ATwoPoolHeterogeneousJobRunsOnBothNodes) {
-  submit("het", shell("echo hello-from-$(hostname)-rank-$NODE_RANK-${TP_IMAGE_VARIABLE}"), kTwoPools);
-  start_serve();
-  ASSERT_TRUE(closed_in("het", JobPhase::succeeded)) << "phase " << model::to_string(job("het").phase);
-  const auto components = journal::parse_components(attempts("het").back().components);
-  ASSERT_EQ(components.size(), 2u);
-  EXPECT_EQ(components[0].nodes, "vm");
-  EXPECT_EQ(components[1].nodes, "vm-emu");
-  for (const auto& c : components) EXPECT_EQ(c.state, "COMPLETED") << c.offset;
-  for (const char* component : {"0", "1"}) {
-    const auto logs = cli({"logs", "het", "--component", component});
-    EXPECT_EQ(logs.exit_code, 0) << logs.err;
-    EXPECT_NE(logs.out.find("-from-the-image"), std::string::npos) << "component " << component << ": " << logs.out;
-  }
+  expect_two_pool_hetjob_on_both_nodes(shell("echo hello-from-$(hostname)-rank-$NODE_RANK-${TP_IMAGE_VARIABLE}"),
+                                       "-from-the-image");
 }
 
 // What a job sees, one line per question; its arguments: a host path under the storage root
 // that is not its own (another job's credential), one outside it (the requests, with their
 // tokens), a file in the host's /tmp, the image file.
-const std::string kProbe = R"(t() { if "$@" 2>/dev/null; then echo yes; else echo no; fi; }
+const std::string kProbe = R"probe(t() { if "$@" 2>/dev/null; then echo yes; else echo no; fi; }
 echo "attempt $(t test -e "$TUNEPLANE_ATTEMPT_DIR/env")"
 echo "attempt-ro $(t touch "$TUNEPLANE_ATTEMPT_DIR/probe")"
 echo "credential $(t test -r "$TUNEPLANE_INGEST_TOKEN_FILE")"
 echo "scratch-rw $(t touch "$TMPDIR/probe")"
-echo "mount-ro $(t cat /data/ro/seen)"
+echo "mount-ro $(t grep -q seen /data/ro/seen)"
 echo "mount-ro-write $(t touch /data/ro/probe)"
 echo "mount-rw $(t touch /data/rw/probe)"
 echo "other-credential $(t test -e "$1")"
-echo "jobs $(ls "$TUNEPLANE_ATTEMPT_DIR/../.." | tr '\n' ' ')"
+echo "jobs $(ls "$TUNEPLANE_ATTEMPT_DIR/../../.." | tr '\n' ' ')"
 echo "requests $(t test -e "$2")"
 echo "host-tmp $(t test -e "$3")"
 echo "image $(t test -e "$4")"
 echo "root-ro $(t touch /probe)"
-echo "pwd $(pwd)")";
+echo "pwd $(pwd)")probe";
 
 TEST_F(EnrootPyxisEndToEndTest, AJobSeesItsAttemptScratchAndMountsAndNothingElseOfTheHost) {
   std::filesystem::create_directories(m_dir.file("storage/datasets/ro"));
