@@ -140,8 +140,13 @@ validate_settings() {
         ;;
     esac
   done
-  if [[ -n $pyxis_plugin && ! -r $pyxis_plugin ]]; then die "--pyxis-plugin $pyxis_plugin: no such readable file"; fi
-  if [[ -n $enroot_dir && ! -x $enroot_dir/enroot ]]; then die "--enroot-dir $enroot_dir: $enroot_dir/enroot is not an executable"; fi
+  # Checked where they are used, so that `down` still works once they are gone.
+  if [[ $command == up && -n $pyxis_plugin && ! -r $pyxis_plugin ]]; then
+    die "--pyxis-plugin $pyxis_plugin: no such readable file"
+  fi
+  if [[ $command == up && -n $enroot_dir && ! -x $enroot_dir/enroot ]]; then
+    die "--enroot-dir $enroot_dir: $enroot_dir/enroot is not an executable"
+  fi
   [[ $pyxis_args != *$'\n'* ]] || die "--pyxis-args: one line of arguments"
   local -A seen=()
   local option
