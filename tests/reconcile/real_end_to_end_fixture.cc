@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "base/digest.h"
+#include "journal/components.h"
 #include "model/job_tag.h"
 #include "real_end_to_end_test.h"
 #include "slurm/jwt_source.h"
@@ -28,17 +29,21 @@ void EndToEndTest::SetUp() {
                                        << " is not set; run tools/local-slurm up and export tools/local-slurm env";
   }
   m_instance = "e2e" + std::to_string(::getpid());
-  // A real SIF image: the nodes' apptainer (local-slurm's stand-in) runs the jobs in it.
+  // A real image: a SIF that the nodes' apptainer runs, or a SQSH that Pyxis hands to enroot
+  // (local-slurm's stand-ins where the real ones are not installed).
+  const bool sqsh = m_profile == "enroot-pyxis";
+  ASSERT_TRUE(sqsh || m_profile == "apptainer") << m_profile;
+  const std::string kind = sqsh ? "sqsh" : "sif";
   std::filesystem::create_directories(m_dir.file("storage/runtimes"));
   const auto made = tpslurm::testing::run_process(
-      {TP_SOURCE_DIR "/tools/make-test-sif", m_dir.file("storage/runtimes/e2e.sif")},
+      {TP_SOURCE_DIR "/tools/make-test-" + kind, m_dir.file("storage/runtimes/e2e." + kind)},
       {{"PATH", "/usr/sbin:/usr/bin:/sbin:/bin"}});
   ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
-  const std::string image = tpslurm::testing::read_test_file(m_dir.file("storage/runtimes/e2e.sif"));
+  const std::string image = tpslurm::testing::read_test_file(m_dir.file("storage/runtimes/e2e." + kind));
   tpslurm::testing::write_test_file(m_dir.file("registry.json"),
                                     R"({"runtimes": {"custom-e2e": {"framework": "custom", "launcher": "srun",
-        "sif": {"path": "runtimes/e2e.sif", "sha256": ")" +
-                                        sha256_hex(image) + R"("}}}})");
+        ")" + kind + R"(": {"path": "runtimes/e2e.)" +
+                                        kind + R"(", "sha256": ")" + sha256_hex(image) + R"("}}}})");
   // One GPU series per node: vm has the h100 feature, vm-emu the emu one; each a fake GPU.
   tpslurm::testing::write_test_file(m_dir.file("gpu.json"), R"({"series": {"local-a": {"slurm_constraint": ")" +
                                                                 env_of("TUNEPLANE_LOCAL_SLURM_GPU_CONSTRAINT") +
@@ -74,7 +79,7 @@ tpslurm::testing::EnvironmentMap EndToEndTest::daemon_env() {
   e["TUNEPLANE_STORAGE_ROOT"] = m_dir.file("storage");
   e["TUNEPLANE_GPU_SERIES_FILE"] = m_dir.file("gpu.json");
   e["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = m_dir.file("registry.json");
-  e["TUNEPLANE_SLURM_RUNTIME_PROFILE"] = "apptainer";
+  e["TUNEPLANE_SLURM_RUNTIME_PROFILE"] = m_profile;
   e["TUNEPLANE_INSTANCE"] = m_instance;
   e["TUNEPLANE_SLURM_PARTITION"] = env_of("TUNEPLANE_SLURM_PARTITION");
   e["TUNEPLANE_SLURM_REST_URL"] = m_settings.rest_url;
@@ -96,19 +101,36 @@ tpslurm::testing::ProcessResult EndToEndTest::cli(std::vector<std::string> args)
   return tpslurm::testing::run_process(args, daemon_env());
 }
 
+namespace {
+
+// A LaunchRequest of the registry's one runtime, with the ingest token the secrets scan knows.
+std::string request_json(const std::string& job_id, const std::string& command, const std::string& pools,
+                         int max_attempts, const std::string& spec_fields) {
+  const std::string pool_json =
+      pools.empty() ? R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])" : pools;
+  return R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
+      "framework": {"name": "custom", "runtime_id": "custom-e2e"}, "command": )" +
+         command + R"(, "pools": )" + pool_json + R"(, "time_limit_minutes": 5, "retry": {"max_attempts": )" +
+         std::to_string(max_attempts) + "}" + (spec_fields.empty() ? "" : ", " + spec_fields) +
+         R"(}, "credentials": {"ingest_token": "tpcanary-e2e-ingest-token"}})";
+}
+
+}  // namespace
+
 void EndToEndTest::submit(const std::string& job_id, const std::string& command, const std::string& pools,
                           int max_attempts) {
   // Under requests/, where the secrets scan expects a LaunchRequest and its ingest token.
   const std::string path = m_dir.file("requests/" + job_id + ".json");
-  const std::string pool_json =
-      pools.empty() ? R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])" : pools;
-  tpslurm::testing::write_test_file(
-      path, R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
-      "framework": {"name": "custom", "runtime_id": "custom-e2e"}, "command": )" +
-                command + R"(, "pools": )" + pool_json + R"(, "time_limit_minutes": 5, "retry": {"max_attempts": )" +
-                std::to_string(max_attempts) + R"(}}, "credentials": {"ingest_token": "tpcanary-e2e-ingest-token"}})");
+  tpslurm::testing::write_test_file(path, request_json(job_id, command, pools, max_attempts, {}));
   const auto added = cli({"submit", path});
   ASSERT_EQ(added.exit_code, 0) << added.err;
+}
+
+tpslurm::testing::ProcessResult EndToEndTest::try_submit(const std::string& job_id, const std::string& command,
+                                                         const std::string& spec_fields) {
+  const std::string path = m_dir.file("requests/" + job_id + ".json");
+  tpslurm::testing::write_test_file(path, request_json(job_id, command, {}, 1, spec_fields));
+  return cli({"submit", path});
 }
 
 void EndToEndTest::start_serve() {
@@ -190,6 +212,24 @@ int EndToEndTest::slurm_jobs_named(const std::string& job_id, int number) {
     if (record.name == name) leaders.insert(record.het_job_id.value_or(record.job_id));
   }
   return static_cast<int>(leaders.size());
+}
+
+void EndToEndTest::expect_two_pool_hetjob_on_both_nodes(const std::string& command, const std::string& marker) {
+  submit("het", command, R"([
+    {"name": "trainer", "gpu_series": "local-a", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1},
+    {"name": "rollout", "gpu_series": "local-b", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1}])");
+  start_serve();
+  ASSERT_TRUE(closed_in("het", model::JobPhase::succeeded)) << "phase " << model::to_string(job("het").phase);
+  const auto components = journal::parse_components(attempts("het").back().components);
+  ASSERT_EQ(components.size(), 2u);
+  EXPECT_EQ(components[0].nodes, "vm");
+  EXPECT_EQ(components[1].nodes, "vm-emu");
+  for (const auto& c : components) EXPECT_EQ(c.state, "COMPLETED") << c.offset;
+  for (const char* component : {"0", "1"}) {
+    const auto logs = cli({"logs", "het", "--component", component});
+    EXPECT_EQ(logs.exit_code, 0) << logs.err;
+    EXPECT_NE(logs.out.find(marker), std::string::npos) << "component " << component << ": " << logs.out;
+  }
 }
 
 tpslurm::testing::ProcessResult EndToEndTest::slurm_control(const std::vector<std::string>& args) {

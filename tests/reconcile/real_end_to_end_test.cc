@@ -19,9 +19,6 @@ namespace {
 using model::AttemptState;
 using model::JobPhase;
 
-const std::string kTwoPools = R"([
-    {"name": "trainer", "gpu_series": "local-a", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1},
-    {"name": "rollout", "gpu_series": "local-b", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1}])";
 const std::string kOnEmu = R"([
     {"name": "main", "gpu_series": "local-b", "nodes": 1, "gpus_per_node": 1, "cpus": 1, "memory_gb": 1}])";
 
@@ -48,19 +45,8 @@ TEST_F(EndToEndTest, ACpuOnlyJobRunsToAClosedCleanupAndItsLogsShowItsOutput) {
 }
 
 TEST_F(EndToEndTest, ATwoPoolHeterogeneousJobRunsOnBothNodes) {
-  submit("het", R"(["/bin/sh", "-c", "echo hello-from-$(hostname)-rank-$NODE_RANK"])", kTwoPools);
-  start_serve();
-  ASSERT_TRUE(closed_in("het", JobPhase::succeeded)) << "phase " << model::to_string(job("het").phase);
-  const auto components = journal::parse_components(attempts("het").back().components);
-  ASSERT_EQ(components.size(), 2u);
-  EXPECT_EQ(components[0].nodes, "vm");
-  EXPECT_EQ(components[1].nodes, "vm-emu");
-  for (const auto& c : components) EXPECT_EQ(c.state, "COMPLETED") << c.offset;
-  for (const char* component : {"0", "1"}) {
-    const auto logs = cli({"logs", "het", "--component", component});
-    EXPECT_EQ(logs.exit_code, 0) << logs.err;
-    EXPECT_NE(logs.out.find("hello-from-"), std::string::npos) << "component " << component << ": " << logs.out;
-  }
+  expect_two_pool_hetjob_on_both_nodes(R"(["/bin/sh", "-c", "echo hello-from-$(hostname)-rank-$NODE_RANK"])",
+                                       "hello-from-");
 }
 
 TEST_F(EndToEndTest, AFailingProgramFailsWithItsExitCodeAndIsNotRetried) {

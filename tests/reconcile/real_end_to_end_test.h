@@ -1,8 +1,10 @@
 // EndToEndTest: the real binary's `serve` against the real Slurm 22.05 that tools/local-slurm
-// starts (tools/test exports `tools/local-slurm env`), with the `apptainer` runtime profile (the
-// nodes run local-slurm's stand-in apptainer), a 1 s poll interval and a real image whose
-// SHA-256 every node checks. Jobs go in through `submit`; the test watches the journal (read
-// only) and Slurm. Without the environment every test fails; it never skips.
+// starts (tools/test exports `tools/local-slurm env`), with the runtime profile m_profile names
+// (`apptainer` unless a fixture derived from this one sets `enroot-pyxis` in its constructor; the
+// nodes run local-slurm's stand-ins, or the real runtimes where installed), a 1 s poll interval
+// and a real image (a SIF, or a SQSH for enroot-pyxis) whose SHA-256 every node checks. Jobs go
+// in through `submit`; the test watches the journal (read only) and Slurm. Without the
+// environment every test fails; it never skips.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -35,6 +37,10 @@ class EndToEndTest : public ::testing::Test {
   // Writes a request with `pools` (JSON array) running `command` (JSON array) and submits it.
   void submit(const std::string& job_id, const std::string& command, const std::string& pools = {},
               int max_attempts = 1);
+  // The same request with `spec_fields` (JSON members, e.g. "\"env\": {...}") added to its spec,
+  // given to `submit`, whatever it answers.
+  tpslurm::testing::ProcessResult try_submit(const std::string& job_id, const std::string& command,
+                                             const std::string& spec_fields);
   void start_serve();
   void kill_serve();  // SIGKILL, as a crash
   // Waits (real time, bounded) until `done` holds for the job's newest attempt and the job.
@@ -50,9 +56,14 @@ class EndToEndTest : public ::testing::Test {
   std::string last_state_detail(const std::string& job_id);
   // Distinct Slurm jobs (het leaders) named like attempt `number` of the job.
   int slurm_jobs_named(const std::string& job_id, int number);
+  // Submits a two-pool heterogeneous job (one GPU pool per node) running `command`, runs it to a
+  // closed cleanup and checks that each component ran on its node and that its log holds `marker`.
+  void expect_two_pool_hetjob_on_both_nodes(const std::string& command, const std::string& marker);
   // scontrol on the local cluster.
   tpslurm::testing::ProcessResult slurm_control(const std::vector<std::string>& args);
 
+  // "apptainer" or "enroot-pyxis": TUNEPLANE_SLURM_RUNTIME_PROFILE and the image's kind.
+  std::string m_profile = "apptainer";
   tpslurm::testing::TempDir m_dir;
   // Added to daemon_env() (a test's own settings, e.g. the platform API).
   tpslurm::testing::EnvironmentMap m_extra_env;

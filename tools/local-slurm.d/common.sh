@@ -53,6 +53,8 @@ set_paths() {
   mysql_socket=$mysql_dir/mysqld.sock
   mysql_pid=$mysql_dir/mariadbd.pid
   mysql_log=$mysql_dir/mariadbd.err
+  plugin_dir=$state_dir/plugins
+  pyxis_stand_in=$plugin_dir/spank_pyxis_stand_in.so
   settings_file=$state_dir/settings
   lock_file=$state_dir/.lock
 }
@@ -76,7 +78,7 @@ load_recorded_settings() {
   while IFS='=' read -r key value; do
     case $key in
       rest_port | ctld_port | slurmd_ports | dbd_port | mysql_port | min_job_age | accounting | user | \
-        service_user | job_user | job_group | slurm_prefix)
+        service_user | job_user | job_group | slurm_prefix | pyxis_plugin | pyxis_args | enroot_dir)
         # Only options absent from the command line take the recorded value.
         [[ -n ${explicit[$key]:-} ]] || printf -v "$key" '%s' "$value"
         ;;
@@ -90,7 +92,10 @@ render_settings() {
     printf '%s=%s\n' "$name" "${!name}"
   done
   # Recorded only when given, so a 22.05 cluster's settings file stays as it was.
-  if [[ -n $slurm_prefix ]]; then printf 'slurm_prefix=%s\n' "$slurm_prefix"; fi
+  local name
+  for name in slurm_prefix pyxis_plugin pyxis_args enroot_dir; do
+    if [[ -n ${!name} ]]; then printf '%s=%s\n' "$name" "${!name}"; fi
+  done
 }
 
 # settings_differ: whether this run's settings differ from what the last `up` recorded
@@ -135,6 +140,14 @@ validate_settings() {
         ;;
     esac
   done
+  # Checked where they are used, so that `down` still works once they are gone.
+  if [[ $command == up && -n $pyxis_plugin && ! -r $pyxis_plugin ]]; then
+    die "--pyxis-plugin $pyxis_plugin: no such readable file"
+  fi
+  if [[ $command == up && -n $enroot_dir && ! -x $enroot_dir/enroot ]]; then
+    die "--enroot-dir $enroot_dir: $enroot_dir/enroot is not an executable"
+  fi
+  [[ $pyxis_args != *$'\n'* ]] || die "--pyxis-args: one line of arguments"
   local -A seen=()
   local option
   for option in "rest-port=$rest_port" "ctld-port=$ctld_port" "slurmd-ports=$slurmd_port_vm" \
@@ -150,6 +163,12 @@ validate_settings() {
 
 # The PATH every daemon starts with; use_slurm_prefix puts the release's directories first.
 daemon_path=/usr/sbin:/usr/bin:/sbin:/bin
+
+# slurmd's: its steps inherit it, and Pyxis runs `enroot` from it (--enroot-dir, else
+# /usr/local/bin, where the stand-in is).
+slurmd_path() {
+  printf '%s:/usr/local/sbin:/usr/local/bin:%s\n' "${enroot_dir:-/usr/local/bin}" "$daemon_path"
+}
 
 # use_slurm_prefix: with --slurm-prefix, the release's binaries come first on PATH (ours and
 # the daemons'), and the REST dialect and slurmrestd's plugins follow its version. Its

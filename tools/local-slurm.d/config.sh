@@ -122,8 +122,12 @@ EOF
 }
 
 write_plugstack_conf() {
-  # An empty stack keeps slurmd from loading /etc/slurm/plugstack.conf of another Slurm.
-  printf '# Written by tools/local-slurm: no SPANK plugins.\n' >"$plugstack_conf.new"
+  # Our own stack keeps slurmd from loading /etc/slurm/plugstack.conf of another Slurm. srun,
+  # sbatch and slurmstepd read it through slurm.conf's PlugStackConfig.
+  local plugin=${pyxis_plugin:-$pyxis_stand_in}
+  printf '# Written by tools/local-slurm: Pyxis (%s).\nrequired %s%s\n' \
+    "$([[ -n $pyxis_plugin ]] && echo "--pyxis-plugin" || echo "the stand-in, local-slurm.d/pyxis-stand-in")" \
+    "$plugin" "${pyxis_args:+ $pyxis_args}" >"$plugstack_conf.new"
   write_if_changed "$plugstack_conf" 0644 root:root
 }
 

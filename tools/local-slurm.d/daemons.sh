@@ -15,7 +15,7 @@ close_inherited_fds() {
 }
 
 # daemon_env VAR=VALUE... COMMAND...: runs COMMAND (one that daemonizes itself) in a minimal
-# environment, with only stdin, stdout and stderr open.
+# environment, with only stdin, stdout and stderr open. A PATH=... among the variables wins.
 daemon_env() {
   (
     close_inherited_fds
@@ -123,7 +123,7 @@ start_slurmctld() {
 start_slurmd() { # start_slurmd NODE
   local node=$1 log=$log_dir/slurmd-$1.log
   rm -f "$run_dir/slurmd-$node.pid"
-  daemon_env setsid slurmd -f "$slurm_conf" -N "$node" </dev/null >>"$log" 2>&1 ||
+  daemon_env PATH="$(slurmd_path)" setsid slurmd -f "$slurm_conf" -N "$node" </dev/null >>"$log" 2>&1 ||
     die_with_log "slurmd for node $node failed to start" "$log"
   # A slurmd that cannot bind its port exits after its pid file is gone or before it is
   # written; waiting for the port reports that at once instead of after the node wait.
