@@ -22,6 +22,7 @@
 #include "model/listen_address.h"
 #include "model/names.h"
 #include "model/rest_endpoint.h"
+#include "model/runtime_path.h"
 
 extern char** environ;
 
@@ -102,6 +103,13 @@ std::optional<std::string> absolute_path(const std::string& value, std::string& 
   target = value;
   while (target.size() > 1 && target.back() == '/') target.pop_back();
   return std::nullopt;
+}
+
+// The storage root as the nodes see it: joined into the container runtimes' image paths and
+// bind lists, so it is held to their path rule. A trailing '/' is put right, as for every path.
+std::optional<std::string> runtime_root(const std::string& value, std::string& target) {
+  if (auto why = absolute_path(value, target)) return why;
+  return model::runtime_path_problem(target, model::PathKind::host);
 }
 
 // A job's PATH: absolute directories joined by ':', each of letters, digits and ._+-/ only (it
@@ -416,9 +424,13 @@ void apply_slurm_access(Applier& apply, model::Settings& s, const LoadOptions& o
 // The shared filesystem as this host and the nodes see it, its group, and the jobs' PATH; the
 // TLS settings for slurmrestd.
 void apply_storage(Applier& apply, model::Settings& s) {
-  apply.with("TUNEPLANE_STORAGE_ROOT", [&](const std::string& v) { return absolute_path(v, s.storage_root); });
+  // This host's view of the storage reaches the runtimes only when the nodes share it.
+  const bool seen_elsewhere = apply.has("TUNEPLANE_SLURM_STORAGE_ROOT");
+  apply.with("TUNEPLANE_STORAGE_ROOT", [&](const std::string& v) {
+    return seen_elsewhere ? absolute_path(v, s.storage_root) : runtime_root(v, s.storage_root);
+  });
   apply.with("TUNEPLANE_SLURM_STORAGE_ROOT",
-             [&](const std::string& v) { return absolute_path(v, s.slurm_storage_root); });
+             [&](const std::string& v) { return runtime_root(v, s.slurm_storage_root); });
   if (s.slurm_storage_root.empty()) s.slurm_storage_root = s.storage_root;
   apply.with("TUNEPLANE_STORAGE_GROUP", [&](const std::string& v) -> std::optional<std::string> {
     if (v.empty()) return std::nullopt;

@@ -6,9 +6,9 @@
 #include "model/detail/canonical_json.h"
 #include "model/detail/json_fields.h"
 #include "model/detail/json_input.h"
-#include "model/detail/relative_path.h"
 #include "model/mount_source.h"
 #include "model/names.h"
+#include "model/runtime_path.h"
 
 namespace tpslurm::model {
 namespace json = boost::json;
@@ -83,8 +83,8 @@ class RequestParser {
     if (const json::object* framework = fields.object("framework", Need::required)) parse_framework(*framework, out);
     parse_command(fields, out);
     if (auto dir = fields.string("working_dir", Need::optional)) {
-      if (dir->front() != '/') {
-        m_problems.add("spec.working_dir", quote_value(*dir), "must be an absolute path inside the container");
+      if (auto why = runtime_path_problem(*dir, PathKind::container)) {
+        m_problems.add("spec.working_dir", quote_value(*dir), *why);
       }
       out.working_dir = std::move(*dir);
     }
@@ -389,15 +389,15 @@ class RequestParser {
     }
   }
 
+  // The target is compared as written with the reserved tree and the earlier targets: the
+  // path rule makes that one spelling the only one.
   void check_mount_target(const std::string& path, const std::string& target, std::set<std::string>& seen) {
-    if (target.front() != '/') {
-      m_problems.add(path, quote_value(target), "must be an absolute path inside the container");
-    } else if (target.find_first_of(",:") != std::string::npos) {
+    if (auto why = runtime_path_problem(target, PathKind::container)) {
+      m_problems.add(path, quote_value(target), *why);
+    } else if (target == "/") {
       m_problems.add(path, quote_value(target),
-                     "must not contain ',' or ':' (the container runtimes' bind lists split on them)");
-    } else if (target.find("/../") != std::string::npos || target.ends_with("/..")) {
-      m_problems.add(path, quote_value(target), "must not contain \"..\" components");
-    } else if (target == "/tuneplane" || target.rfind("/tuneplane/", 0) == 0) {
+                     "would cover the container's whole filesystem, the attempt directory included; pick a directory");
+    } else if (path_holds("/tuneplane", target)) {
       m_problems.add(path, quote_value(target), "/tuneplane is reserved for the platform's own mounts; pick another");
     } else if (!seen.insert(target).second) {
       m_problems.add(path, quote_value(target), "is the target of an earlier mount; targets must be unique");

@@ -1,19 +1,10 @@
 #include "model/mount_source.h"
 
 #include "model/attempt_layout.h"
-#include "model/detail/relative_path.h"
+#include "model/runtime_path.h"
 
 namespace tpslurm::model {
 namespace {
-
-// Both paths are normalised and relative: one holds the other when it is a whole-component
-// prefix of it (or they are equal).
-bool holds(std::string_view outer, std::string_view inner) {
-  if (inner.substr(0, outer.size()) != outer) return false;
-  return inner.size() == outer.size() || inner[outer.size()] == '/';
-}
-
-bool overlaps(std::string_view a, std::string_view b) { return holds(a, b) || holds(b, a); }
 
 void add_artifacts(const Runtime& runtime, std::vector<std::string>& paths) {
   if (runtime.sqsh) paths.push_back(runtime.sqsh->path);
@@ -24,15 +15,17 @@ void add_artifacts(const Runtime& runtime, std::vector<std::string>& paths) {
 
 std::optional<std::string> mount_source_problem(std::string_view source, bool read_only,
                                                 const std::vector<std::string>& image_paths) {
-  if (auto why = detail::relative_path_problem(source)) return why;
-  if (overlaps(source, kProgramDir)) {
+  if (auto why = runtime_path_problem(source, PathKind::storage)) return why;
+  // The source is in normal form, so comparing it as written with the program's tree and the
+  // images is comparing the paths.
+  if (paths_overlap(source, kProgramDir)) {
     return "reaches " + std::string(kProgramDir) +
            "/ of the storage root, the program's own tree (attempt directories, credentials, other jobs); "
            "mount a directory outside it";
   }
   if (!read_only) {
     for (const auto& image : image_paths) {
-      if (overlaps(source, image)) {
+      if (paths_overlap(source, image)) {
         return "holds the runtime image " + image + ", which a job may mount only read-only; set read_only: true";
       }
     }

@@ -1,8 +1,8 @@
 // Which parts of the storage root a job may mount (spec.mounts[].source). The validator, the
 // renderer and storage (again, once symlinks are resolved, when an attempt is prepared) all
 // ask this one function, so a source is judged the same everywhere:
-//  - a normalised path relative to the storage root: no "..", ".", empty components, ',' or ':'
-//    (the container runtimes' bind lists split on them);
+//  - a path relative to the storage root that obeys the container runtimes' path rule
+//    (model/runtime_path.h: [A-Za-z0-9._/-] only, in normal form, no "..");
 //  - never the program's own tree (kProgramDir: every job's attempts and credentials), nor a
 //    directory that holds it (the storage root itself);
 //  - a runtime image, or a directory holding one, only with read_only: a job must not be able

@@ -2,8 +2,8 @@
 
 #include "model/detail/json_fields.h"
 #include "model/detail/catalog_document.h"
-#include "model/detail/relative_path.h"
 #include "model/enum_names.h"
+#include "model/runtime_path.h"
 
 namespace tpslurm::model {
 namespace json = boost::json;
@@ -33,7 +33,8 @@ std::optional<Artifact> parse_artifact(Fields& runtime, std::string_view key) {
   Artifact artifact;
   bool good = true;
   if (auto path = fields.string("path", Need::required)) {
-    if (auto why = detail::relative_path_problem(*path)) {
+    // The operator's, but the container runtimes parse it all the same.
+    if (auto why = runtime_path_problem(*path, PathKind::storage)) {
       runtime.problems().add(fields.path_of("path"), quote_value(*path), *why);
       good = false;
     }

@@ -5,7 +5,8 @@
 //       "sqsh": { "path": "runtimes/pytorch-2.5.sqsh", "sha256": "…" },
 //       "sif":  { "path": "runtimes/pytorch-2.5.sif",  "sha256": "…" } } } }
 //
-// Artifact paths are relative to the storage root (no `..`, not absolute). Runtimes of
+// Artifact paths are relative to the storage root and obey the container runtimes' path rule
+// (model/runtime_path.h). Runtimes of
 // framework `custom` must be named `custom-…`. parse() collects every problem. Immutable
 // after parsing; safe to share between threads.
 #pragma once

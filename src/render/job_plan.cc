@@ -7,6 +7,7 @@
 #include "model/job_tag.h"
 #include "model/mount_source.h"
 #include "model/names.h"
+#include "model/runtime_path.h"
 #include "render/attempt_files.h"
 #include "render/shell_quote.h"
 
@@ -14,19 +15,11 @@ namespace tpslurm::render {
 namespace {
 
 using model::Problems;
+using model::PathKind;
 using model::quote_value;
+using model::runtime_path_problem;
 
 bool has_nul(std::string_view value) { return value.find('\0') != std::string_view::npos; }
-
-// Either path is the other or lies under it.
-bool overlaps(std::string_view a, std::string_view b) {
-  const auto under = [](std::string_view path, std::string_view root) {
-    while (root.size() > 1 && root.back() == '/') root.remove_suffix(1);
-    if (path.substr(0, root.size()) != root) return false;
-    return path.size() == root.size() || path[root.size()] == '/' || root == "/";
-  };
-  return under(a, b) || under(b, a);
-}
 
 class Planner {
  public:
@@ -38,6 +31,7 @@ class Planner {
     m_plan.profile = m_settings.runtime_profile;
     m_plan.cluster_attempt_dir = m_inputs.cluster_attempt_dir;
     check_identity();
+    check_storage_root();
     plan_image();
     check_command();
     plan_components();
@@ -69,21 +63,38 @@ class Planner {
     if (m_inputs.attempt < 1) m_problems.add("attempt", std::to_string(m_inputs.attempt), "must be 1 or more");
     if (m_inputs.submit_token.empty()) m_problems.add("submit token", "is empty; every attempt has one");
     sbatch_safe("submit token", m_inputs.submit_token);
+    // The attempt directory is bound at its own path and names the job's log files: held to the
+    // runtimes' path rule, which leaves nothing an #SBATCH line could not hold either.
     const std::string& dir = m_inputs.cluster_attempt_dir;
     if (dir.empty() || dir.front() != '/' || m_inputs.local_attempt_dir.empty()) {
       m_problems.add("attempt directory", quote_value(dir), "must be an absolute path on both sides");
-    } else if (dir.find_first_of(",:") != std::string::npos) {
-      m_problems.add("attempt directory", quote_value(dir),
-                     "must not contain ',' or ':' (the container runtimes' bind lists split on them); "
-                     "choose a TUNEPLANE_SLURM_STORAGE_ROOT without them");
-    } else {
-      sbatch_safe("attempt directory", dir);
+    } else if (auto why = runtime_path_problem(dir, PathKind::host)) {
+      m_problems.add("attempt directory", quote_value(dir), *why);
     }
     if (m_request.ingest_token && m_inputs.job_credential_path.empty()) {
       m_problems.add("credentials.ingest_token",
                      "has no credential file to copy into the attempt; write the job's "
                      "credential (at submit) before rendering an attempt");
     }
+  }
+
+  // The storage root as the nodes see it is joined into the image path and the bind list, so it
+  // is held to the runtimes' path rule; it is named by the setting it came from.
+  void check_storage_root() {
+    const std::string& local = m_settings.storage_root;
+    if (local.empty() || local.front() != '/') {
+      m_problems.add("TUNEPLANE_STORAGE_ROOT", quote_value(local),
+                     "must be an absolute path: images and attempt directories live under it");
+      return;
+    }
+    const std::string& cluster = m_settings.slurm_storage_root;
+    const bool elsewhere = !cluster.empty() && cluster != local;
+    const std::string& root = elsewhere ? cluster : local;
+    if (auto why = runtime_path_problem(root, PathKind::host)) {
+      m_problems.add(elsewhere ? "TUNEPLANE_SLURM_STORAGE_ROOT" : "TUNEPLANE_STORAGE_ROOT", quote_value(root), *why);
+      return;
+    }
+    m_cluster_root = root;
   }
 
   void plan_image() {
@@ -101,20 +112,14 @@ class Planner {
                          "TUNEPLANE_SLURM_RUNTIME_PROFILE=" + (apptainer ? "enroot-pyxis" : "apptainer"));
       return;
     }
-    if (m_settings.storage_root.empty() || m_settings.storage_root.front() != '/') {
-      m_problems.add("TUNEPLANE_STORAGE_ROOT", quote_value(m_settings.storage_root),
-                     "must be an absolute path: images and attempt directories live under it");
+    if (auto why = runtime_path_problem(artifact->path, PathKind::storage)) {
+      m_problems.add("spec.framework.runtime_id", quote_value(m_request.runtime_id),
+                     "its image path " + quote_value(artifact->path) + " " + *why);
       return;
     }
-    const std::string& cluster_root =
-        m_settings.slurm_storage_root.empty() ? m_settings.storage_root : m_settings.slurm_storage_root;
+    if (!m_cluster_root) return;
     m_plan.image = {artifact->path, join_path(m_settings.storage_root, artifact->path),
-                    join_path(cluster_root, artifact->path), artifact->sha256};
-    if (m_plan.image.cluster_path.find_first_of(",:") != std::string::npos) {
-      m_problems.add("spec.framework.runtime_id", quote_value(m_request.runtime_id),
-                     "its image path " + quote_value(m_plan.image.cluster_path) +
-                         " contains ',' or ':', which the container runtimes cannot take; move the artifact");
-    }
+                    join_path(*m_cluster_root, artifact->path), artifact->sha256};
   }
 
   void check_command() {
@@ -131,7 +136,11 @@ class Planner {
         m_problems.add("spec.command[" + std::to_string(i) + "]", "contains a NUL byte, which no argument can hold");
       }
     }
-    if (has_nul(m_request.working_dir)) m_problems.add("spec.working_dir", "contains a NUL byte");
+    if (!m_request.working_dir.empty()) {
+      if (auto why = runtime_path_problem(m_request.working_dir, PathKind::container)) {
+        m_problems.add("spec.working_dir", quote_value(m_request.working_dir), *why);
+      }
+    }
   }
 
   void plan_components() {
@@ -225,39 +234,30 @@ class Planner {
     const std::string& dir = m_inputs.cluster_attempt_dir;
     std::vector<std::string> binds = {dir + ":" + dir + ":ro",
                                       attempt_path(dir, kScratchDir) + ":" + attempt_path(dir, kScratchDir)};
-    const std::string& cluster_root =
-        m_settings.slurm_storage_root.empty() ? m_settings.storage_root : m_settings.slurm_storage_root;
-    m_plan.cluster_storage_root = cluster_root;
-    if (!m_request.mounts.empty() && cluster_root.find_first_of(",:") != std::string::npos) {
-      m_problems.add(m_settings.slurm_storage_root.empty() ? "TUNEPLANE_STORAGE_ROOT" : "TUNEPLANE_SLURM_STORAGE_ROOT",
-                     quote_value(cluster_root),
-                     "contains ',' or ':', which the container runtimes' bind lists cannot take");
-    }
+    // Without a storage root the plan has failed already; the mounts are still checked, so that
+    // every problem is reported at once.
+    m_plan.cluster_storage_root = m_cluster_root.value_or("");
     const std::vector<std::string> images = model::image_paths(m_runtime);
     for (std::size_t i = 0; i < m_request.mounts.size(); ++i) {
       const model::Mount& mount = m_request.mounts[i];
       const std::string path = "spec.mounts[" + std::to_string(i) + "]";
-      if (has_nul(mount.source)) {
-        m_problems.add(path + ".source", "contains a NUL byte, which no path can hold");
-        continue;
-      }
       if (auto why = model::mount_source_problem(mount.source, mount.read_only, images)) {
         m_problems.add(path + ".source", quote_value(mount.source), *why);
         continue;
       }
-      if (mount.target.empty() || mount.target.front() != '/' ||
-          mount.target.find_first_of(",:") != std::string::npos || has_nul(mount.target)) {
-        m_problems.add(path + ".target", quote_value(mount.target),
-                       "must be an absolute path inside the container, without ',' or ':'");
+      if (auto why = runtime_path_problem(mount.target, PathKind::container)) {
+        m_problems.add(path + ".target", quote_value(mount.target), *why);
         continue;
       }
-      // The attempt directory is mounted at its own path; a user mount there would hide it.
-      if (overlaps(mount.target, dir)) {
+      // The attempt directory is mounted at its own path; a user mount there would hide it. Both
+      // are in normal form, so no other spelling of the target escapes this comparison.
+      if (model::paths_overlap(mount.target, dir)) {
         m_problems.add(path + ".target", quote_value(mount.target),
                        "would cover the attempt directory " + quote_value(dir) + "; pick another target");
         continue;
       }
-      binds.push_back(join_path(cluster_root, mount.source) + ":" + mount.target + (mount.read_only ? ":ro" : ""));
+      binds.push_back(join_path(m_plan.cluster_storage_root, mount.source) + ":" + mount.target +
+                      (mount.read_only ? ":ro" : ""));
       m_plan.mount_sources.push_back(mount.source);
     }
     for (const auto& bind : binds) {
@@ -320,6 +320,7 @@ class Planner {
   const model::GpuSeriesCatalog& m_catalog;
   const model::Settings& m_settings;
   const AttemptInputs& m_inputs;
+  std::optional<std::string> m_cluster_root;  // the storage root as the nodes see it, once checked
   JobPlan m_plan;
   Problems m_problems;
 };

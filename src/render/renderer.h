@@ -12,7 +12,10 @@
 // field and the fix, never an empty or guessed option (a GPU series without a
 // slurm_constraint, a runtime without the profile's artifact, a value sbatch cannot read, a
 // variable the batch shell itself owns, a mount that would hide the attempt directory, ...).
-// The validator refuses most of these first; the renderer does not rely on it.
+// Every path it hands a container runtime (mount sources and targets, the working directory,
+// the image, the storage root as the nodes see it, the attempt directory) is held to
+// model/runtime_path.h's rule here again. The validator, the registry and the settings loader
+// refuse most of these first; the renderer does not rely on them.
 //
 // Deterministic: the same inputs give the same bytes. Pure; thread-safe.
 #pragma once

@@ -8,6 +8,7 @@
 #include "config/env_file.h"
 #include "config/setting_keys.h"
 #include "model/problems.h"
+#include "support/hostile_paths.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::config {
@@ -518,6 +519,44 @@ TEST(ConfigurationReferenceTest, DocumentsEverySettingAndNoOther) {
 TEST(SettingKeysTest, SuggestsOnlyNearNames) {
   EXPECT_EQ(closest_setting_key("TUNEPLANE_SLURM_PARTITON"), "TUNEPLANE_SLURM_PARTITION");
   EXPECT_EQ(closest_setting_key("TUNEPLANE_SOMETHING_ELSE_ENTIRELY"), std::nullopt);
+}
+
+// The storage root as the nodes see it is joined into the container runtimes' bind lists and
+// image paths, so it is held to their path rule (model/runtime_path.h): TUNEPLANE_SLURM_STORAGE_ROOT,
+// or TUNEPLANE_STORAGE_ROOT when the nodes see the storage where this host does. A trailing '/'
+// is the one spelling the loader puts right itself, as it does for every path setting.
+class StorageRootPathTest : public ::testing::TestWithParam<std::tuple<const char*, testing::HostilePath>> {};
+
+TEST_P(StorageRootPathTest, IsRefusedNamingTheKey) {
+  const auto& [key, hostile] = GetParam();
+  const std::string base = "/lustre/tp";
+  const std::string value = hostile.value(base);
+  Environment environment{{key, value}};
+  if (std::string_view(key) == "TUNEPLANE_SLURM_STORAGE_ROOT") environment["TUNEPLANE_STORAGE_ROOT"] = "/srv/tp";
+  const auto loaded = load(environment);
+  if (value.back() == '/') {
+    ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+    EXPECT_EQ(loaded->settings.slurm_storage_root, base + "/in");
+    return;
+  }
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.error().to_text(),
+            std::string(key) + " " + model::quote_value(value) + ": " + refusal_words(hostile, base, false) + "\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryClass, StorageRootPathTest,
+                         ::testing::Combine(::testing::Values("TUNEPLANE_SLURM_STORAGE_ROOT", "TUNEPLANE_STORAGE_ROOT"),
+                                            ::testing::ValuesIn(testing::kHostilePaths)),
+                         [](const ::testing::TestParamInfo<std::tuple<const char*, testing::HostilePath>>& param_info) {
+                           return std::string(std::get<0>(param_info.param)) + "_" + std::get<1>(param_info.param).name;
+                         });
+
+// The storage root as this host sees it reaches no runtime when the nodes see it elsewhere.
+TEST(SettingsLoaderTest, TheLocalStorageRootIsFreeWhenTheNodesSeeTheStorageElsewhere) {
+  const auto loaded =
+      load({{"TUNEPLANE_STORAGE_ROOT", "/mnt/shared storage"}, {"TUNEPLANE_SLURM_STORAGE_ROOT", "/lustre/tp"}});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  EXPECT_EQ(loaded->settings.storage_root, "/mnt/shared storage");
 }
 
 }  // namespace

@@ -177,10 +177,10 @@ TEST_F(RefusalTest, MountSourcesOutsideTheStorageRoot) {
             "spec.mounts[0].source \"../etc\": must stay inside the storage root; remove the \"..\" components\n"
             "spec.mounts[1].source \"/etc\": absolute host paths are not allowed; give a path relative to the storage "
             "root (TUNEPLANE_STORAGE_ROOT)\n"
-            "spec.mounts[2].source \"a,b\": must not contain ',' or ':' (the container runtimes' bind lists split on "
-            "them)\n"
-            "spec.mounts[3].source \"a:b\": must not contain ',' or ':' (the container runtimes' bind lists split on "
-            "them)\n");
+            "spec.mounts[2].source \"a,b\": may hold only ASCII letters, digits, '.', '_', '-' and '/' (the "
+            "container runtimes parse it on the nodes, Enroot in a shell); rename the path\n"
+            "spec.mounts[3].source \"a:b\": may hold only ASCII letters, digits, '.', '_', '-' and '/' (the "
+            "container runtimes parse it on the nodes, Enroot in a shell); rename the path\n");
 }
 
 TEST_F(RefusalTest, MountTargetsTheRuntimesCannotTake) {
@@ -190,10 +190,10 @@ TEST_F(RefusalTest, MountTargetsTheRuntimesCannotTake) {
     {"source": "c", "target": "/x:y"}, {"source": "d", "target": "/tuneplane/x"}])");
   EXPECT_EQ(refusal(request),
             "spec.mounts[0].target \"relative\": must be an absolute path inside the container\n"
-            "spec.mounts[1].target \"/x,y\": must not contain ',' or ':' (the container runtimes' bind lists split "
-            "on them)\n"
-            "spec.mounts[2].target \"/x:y\": must not contain ',' or ':' (the container runtimes' bind lists split "
-            "on them)\n"
+            "spec.mounts[1].target \"/x,y\": may hold only ASCII letters, digits, '.', '_', '-' and '/' (the "
+            "container runtimes parse it on the nodes, Enroot in a shell); rename the path\n"
+            "spec.mounts[2].target \"/x:y\": may hold only ASCII letters, digits, '.', '_', '-' and '/' (the "
+            "container runtimes parse it on the nodes, Enroot in a shell); rename the path\n"
             "spec.mounts[3].target \"/tuneplane/x\": /tuneplane is reserved for the platform's own mounts; pick "
             "another\n");
 }

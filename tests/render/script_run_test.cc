@@ -1,9 +1,12 @@
 // Runs rendered batch scripts under bash, with stand-ins for srun and scontrol (bash
 // functions), a stand-in for `ray`/`python3` on the tasks' PATH, and a stand-in program that
-// records the argv and environment it received. Every value a request can carry into the
-// script or the job's environment is adversarial here — quotes, $, backticks, ;, newlines,
-// tabs, control characters, UTF-8, leading dashes, empty strings — and must arrive byte for
-// byte. The storage root itself is a hostile path, so every path the script uses is too.
+// records the argv and environment it received. Every value of the job's environment and
+// command, and every Slurm name and site setting the script carries, is adversarial here —
+// quotes, $, backticks, ;, newlines, tabs, control characters, UTF-8, leading dashes, empty
+// strings — and must arrive byte for byte. The paths the container runtimes parse may hold only
+// [A-Za-z0-9._/-] in normal form (runtime_path_test.cc refuses every other byte and spelling):
+// here they are the most awkward that rule lets through (components that start with '-' or '.',
+// dots inside names), from a storage root of the same kind.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -45,9 +48,11 @@ std::string batch_host() {
 }
 const std::string kImageBytes = "not really a squashfs image\n";
 
-// A directory name with everything a shell or sbatch could trip over (but ',' and ':', which
-// no bind list can carry, and no line break, which no #SBATCH line can).
-const std::string kHostileDir = "store 'q\" $HOME `id` $(id) ;&|<>*?[]~{}\\#!ü €\t-x";
+// A storage root as awkward as the runtimes' path rule allows.
+const std::string kAwkwardDir = "-store_.x/..root-";
+// Where the stand-in program lives: the command is not a path the runtimes parse, so its
+// directory may hold everything a shell could trip over.
+const std::string kHostileDir = "bin 'q\" $HOME `id` $(id) ;&|<>*?[]~{}\\#!ü €\t-x";
 
 const std::vector<std::string> kHostileArgs = {"",
                                                "two words",
@@ -134,19 +139,19 @@ std::map<std::string, std::string> parse_env(const std::string& text) {
 class ScriptRunTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    m_root = m_tmp.file(kHostileDir);
+    m_root = m_tmp.file(kAwkwardDir);
     m_fake_bin = m_tmp.file("fakebin");
     m_out = m_tmp.file("out");
     fs::create_directories(m_out);
     fs::create_directories(m_tmp.file("fake"));
     fs::create_directories(m_tmp.file("fake-shell"));
     // The hostile request's mount sources: the nodes check them before any container starts.
-    fs::create_directories(m_root + "/data set/'x' $y");
+    fs::create_directories(m_root + "/-data.set/.x_y");
     fs::create_directories(m_root + "/out");
-    write_test_file(m_root + "/runtimes/hostile image.sqsh", kImageBytes);
-    write_test_file(m_root + "/runtimes/hostile image.sif", kImageBytes);
-    // The stand-in program lives under the hostile root too: command[0] is a hostile path.
-    m_standin = m_root + "/bin dir/stand in 'x' $y";
+    write_test_file(m_root + "/runtimes/-hostile_image.sqsh", kImageBytes);
+    write_test_file(m_root + "/runtimes/-hostile_image.sif", kImageBytes);
+    // command[0] is a hostile path.
+    m_standin = m_tmp.file(kHostileDir) + "/stand in 'x' $y";
     write_test_file(m_standin,
                     "#!/bin/bash\nprintf '%s\\0' \"$@\" > " + shell_quote(m_out) + "/argv.\"$NODE_RANK\"\nenv -0 > " +
                         shell_quote(m_out) + "/env.\"$NODE_RANK\"\nexit \"${STANDIN_EXIT:-0}\"\n",
@@ -168,14 +173,14 @@ class ScriptRunTest : public ::testing::Test {
     auto registry = model::RuntimeRegistry::parse(
         R"({ "runtimes": {
           "custom-hostile": { "framework": "custom", "launcher": "srun",
-            "sqsh": { "path": "runtimes/hostile image.sqsh", "sha256": ")" +
+            "sqsh": { "path": "runtimes/-hostile_image.sqsh", "sha256": ")" +
             sha + R"(" },
-            "sif": { "path": "runtimes/hostile image.sif", "sha256": ")" +
+            "sif": { "path": "runtimes/-hostile_image.sif", "sha256": ")" +
             sha + R"(" } },
           "custom-ray": { "framework": "custom", "launcher": "ray",
-            "sqsh": { "path": "runtimes/hostile image.sqsh", "sha256": ")" +
+            "sqsh": { "path": "runtimes/-hostile_image.sqsh", "sha256": ")" +
             sha + R"(" },
-            "sif": { "path": "runtimes/hostile image.sif", "sha256": ")" +
+            "sif": { "path": "runtimes/-hostile_image.sif", "sha256": ")" +
             sha + R"(" } } } })",
         "registry");
     ASSERT_TRUE(registry.ok()) << registry.error().to_text();
@@ -190,10 +195,10 @@ class ScriptRunTest : public ::testing::Test {
     request.runtime_id = runtime;
     request.command = {m_standin};
     request.command.insert(request.command.end(), kHostileArgs.begin(), kHostileArgs.end());
-    request.working_dir = "/work dir/'q'/\"d\"/$x/`y`\n;z";
+    request.working_dir = "/-work.dir/.q/x..y/-";
     request.env = kHostileEnv;
     request.pools = {{"main", "h100-80g", 2, 8, 16, 64 * 1024}};
-    request.mounts = {{"data set/'x' $y", "/mnt/a b'c\"$d`e`", true}, {"out", "/out;put", false}};
+    request.mounts = {{"-data.set/.x_y", "/mnt/-a..b_c.d", true}, {"out", "/out-put", false}};
     request.time_limit_minutes = 60;
     request.slurm.account = "acct \"q\" #not-a-comment 'x' \\";
     request.slurm.qos = "q\tos";
@@ -400,7 +405,7 @@ TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderEnrootPyxis) {
   ASSERT_EQ(calls.size(), 1u);
   EXPECT_EQ(option_value(calls[0], "--container-mounts"), expected_binds(request));
   EXPECT_EQ(option_value(calls[0], "--container-workdir"), request.working_dir);
-  EXPECT_EQ(option_value(calls[0], "--container-image"), m_root + "/runtimes/hostile image.sqsh");
+  EXPECT_EQ(option_value(calls[0], "--container-image"), m_root + "/runtimes/-hostile_image.sqsh");
   EXPECT_EQ(option_value(calls[0], "--output"), m_inputs.cluster_attempt_dir + "/logs/component-0.out");
   EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
 }
@@ -421,11 +426,11 @@ TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderApptainer) {
   EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), "--contain"), calls[0].end());
   EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), "--no-home"), calls[0].end());
   EXPECT_EQ(option_value(calls[0], "--no-mount"), "hostfs");
-  EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), m_root + "/runtimes/hostile image.sif"), calls[0].end());
+  EXPECT_NE(std::find(calls[0].begin(), calls[0].end(), m_root + "/runtimes/-hostile_image.sif"), calls[0].end());
 }
 
 TEST_F(ScriptRunTest, StorageMountedElsewhereOnTheClusterIsSeenThroughTheClusterPath) {
-  const std::string cluster_root = m_tmp.file("cluster view $x");
+  const std::string cluster_root = m_tmp.file("-cluster_view.x");
   fs::create_directory_symlink(m_root, cluster_root);
   model::Settings settings = hostile_settings();
   settings.slurm_storage_root = cluster_root;
@@ -439,14 +444,14 @@ TEST_F(ScriptRunTest, StorageMountedElsewhereOnTheClusterIsSeenThroughTheCluster
   EXPECT_EQ(env.at("TMPDIR"), m_inputs.cluster_attempt_dir + "/scratch");
   const auto calls = srun_calls();
   ASSERT_EQ(calls.size(), 1u);
-  EXPECT_EQ(option_value(calls[0], "--container-image"), cluster_root + "/runtimes/hostile image.sqsh");
+  EXPECT_EQ(option_value(calls[0], "--container-image"), cluster_root + "/runtimes/-hostile_image.sqsh");
   const std::string& dir = m_inputs.cluster_attempt_dir;
   EXPECT_EQ(option_value(calls[0], "--container-mounts"),
             dir + ":" + dir + ":ro," + dir + "/scratch:" + dir + "/scratch," + cluster_root +
-                "/data set/'x' $y:/mnt/a b'c\"$d`e`:ro," + cluster_root + "/out:/out;put");
+                "/-data.set/.x_y:/mnt/-a..b_c.d:ro," + cluster_root + "/out:/out-put");
 }
 
-TEST_F(ScriptRunTest, HostileSiteSettingsAndPathsSurviveTheSbatchLines) {
+TEST_F(ScriptRunTest, HostileSiteSettingsSurviveTheSbatchLines) {
   const model::LaunchRequest request = hostile_request();
   const RenderedAttempt rendered = prepare(request, hostile_settings());
   auto read_back = testing::read_sbatch_directives(rendered.script);
@@ -475,11 +480,11 @@ TEST_F(ScriptRunTest, WritesJobEvidenceFirst) {
 
 TEST_F(ScriptRunTest, ImageThatChangedOnTheClusterFailsTheVerifyPhase) {
   prepare(hostile_request(), hostile_settings());
-  write_test_file(m_root + "/runtimes/hostile image.sqsh", "tampered");
+  write_test_file(m_root + "/runtimes/-hostile_image.sqsh", "tampered");
   const auto result = run();
   EXPECT_EQ(result.exit_code, 91);
   EXPECT_EQ(result.err, "tuneplane: image verification failed on " + batch_host() + ": " + m_root +
-                            "/runtimes/hostile image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
+                            "/runtimes/-hostile_image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
                             sha256_hex("tampered") + "\n" + kNothingStarted);
   EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
@@ -490,11 +495,11 @@ TEST_F(ScriptRunTest, ImageThatChangedOnTheClusterFailsTheVerifyPhase) {
 
 TEST_F(ScriptRunTest, MissingImageFailsTheVerifyPhase) {
   prepare(hostile_request(), hostile_settings());
-  fs::remove(m_root + "/runtimes/hostile image.sqsh");
+  fs::remove(m_root + "/runtimes/-hostile_image.sqsh");
   const auto result = run();
   EXPECT_EQ(result.exit_code, 91);
   EXPECT_EQ(result.err, "tuneplane: image verification failed on " + batch_host() + ": " + m_root +
-                            "/runtimes/hostile image.sqsh is missing\n" + kNothingStarted);
+                            "/runtimes/-hostile_image.sqsh is missing\n" + kNothingStarted);
   EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
 }
 
@@ -512,7 +517,7 @@ TEST_F(ScriptRunTest, EveryNodeVerifiesTheImageOnceBeforeAnyContainerStarts) {
   for (const auto& call : verify_calls()) {
     groups.insert(option_value(call, "--het-group"));
     EXPECT_EQ(option_value(call, "--ntasks-per-node"), "1");
-    EXPECT_EQ(std::find(call.begin(), call.end(), "--container-image=" + m_root + "/runtimes/hostile image.sqsh"),
+    EXPECT_EQ(std::find(call.begin(), call.end(), "--container-image=" + m_root + "/runtimes/-hostile_image.sqsh"),
               call.end());
   }
   EXPECT_EQ(groups, (std::set<std::string>{"0", "1", "2"}));
@@ -527,7 +532,7 @@ TEST_F(ScriptRunTest, ANodeWhoseImageDiffersFailsTheVerifyPhaseBeforeAnyContaine
   const auto result = run({{"TP_FAKE_BAD_NODE", "node2"}});
   EXPECT_EQ(result.exit_code, 91);
   EXPECT_EQ(result.err, "tuneplane: image verification failed on node2: " + m_root +
-                            "/runtimes/hostile image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
+                            "/runtimes/-hostile_image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
                             std::string(64, '0') +
                             "\ntuneplane: image verification failed on a node of component 0; nothing was started\n");
   EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
@@ -623,11 +628,11 @@ TEST_F(ScriptRunTest, ANodeOnWhichAMountLeadsElsewhereStopsTheJobBeforeAnyContai
 
 TEST_F(ScriptRunTest, AMountSourceRemovedAfterRenderingStopsTheJobBeforeAnyContainer) {
   prepare(hostile_request(), hostile_settings());
-  fs::remove_all(m_root + "/data set");
+  fs::remove_all(m_root + "/-data.set");
   const auto result = run();
   EXPECT_EQ(result.exit_code, 92);
   EXPECT_EQ(result.err, "tuneplane: mount check failed on " + batch_host() + ": spec.mounts[0]: " + m_root +
-                            "/data set/'x' $y is missing\n"
+                            "/-data.set/.x_y is missing\n"
                             "tuneplane: a mount source changed on the batch host; nothing was started\n");
   EXPECT_TRUE(srun_calls().empty());
 }
@@ -637,13 +642,13 @@ TEST_F(ScriptRunTest, AMountSourceRemovedAfterRenderingStopsTheJobBeforeAnyConta
 // nothing that is bound or checked.
 TEST_F(ScriptRunTest, AMountSourceIsBoundAsItWasResolvedNeverThroughTheRequestsLink) {
   fs::create_directories(m_root + "/links");
-  fs::create_directory_symlink("../data set/'x' $y", m_root + "/links/data");
+  fs::create_directory_symlink("../-data.set/.x_y", m_root + "/links/data");
   model::LaunchRequest request = hostile_request();
   request.mounts = {{"links/data", "/data", true}};
   auto resolved = storage::resolve_mount_sources(m_root, request.mounts, {});
   ASSERT_TRUE(resolved.ok()) << resolved.error().to_text();
   request.mounts = std::move(*resolved);
-  ASSERT_EQ(request.mounts[0].source, "data set/'x' $y");
+  ASSERT_EQ(request.mounts[0].source, "-data.set/.x_y");
   prepare(request, hostile_settings());
   fs::remove(m_root + "/links/data");
   fs::create_directory_symlink("../slurm", m_root + "/links/data");
@@ -652,7 +657,7 @@ TEST_F(ScriptRunTest, AMountSourceIsBoundAsItWasResolvedNeverThroughTheRequestsL
   const auto calls = srun_calls();
   ASSERT_EQ(calls.size(), 1u);
   EXPECT_EQ(option_value(calls[0], "--container-mounts"), expected_binds(request));
-  EXPECT_NE(expected_binds(request).find(m_root + "/data set/'x' $y:/data:ro"), std::string::npos);
+  EXPECT_NE(expected_binds(request).find(m_root + "/-data.set/.x_y:/data:ro"), std::string::npos);
 }
 
 TEST_F(ScriptRunTest, WhatTheJobWritesStaysInItsGroupAndFromOthers) {
@@ -816,8 +821,8 @@ TEST_F(ScriptRunTest, RaySocketPathsFitSunPathWhateverTheStorageRootAndNames) {
   std::string long_root = m_root;
   for (char c : std::string("abcd")) long_root += "/" + std::string(250, c);
   ASSERT_GT(long_root.size(), 1000u);
-  write_test_file(long_root + "/runtimes/hostile image.sqsh", kImageBytes);
-  fs::create_directories(long_root + "/data set/'x' $y");
+  write_test_file(long_root + "/runtimes/-hostile_image.sqsh", kImageBytes);
+  fs::create_directories(long_root + "/-data.set/.x_y");
   fs::create_directories(long_root + "/out");
   model::Settings settings = hostile_settings();
   settings.storage_root = long_root;

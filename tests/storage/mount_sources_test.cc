@@ -89,5 +89,16 @@ TEST_F(MountSourcesTest, AnImageReachedThroughALinkIsStillAnImage) {
             "read-only; set read_only: true\n");
 }
 
+// What the attempt binds is the path a link leads to, so that path is held to the runtimes' path
+// rule too: a directory whose name the shell on the node would read is never bound.
+TEST_F(MountSourcesTest, ALinkToADirectoryNamedOutsideThePathRuleIsRefused) {
+  fs::create_directories(m_root.file("$(touch${IFS}x)"));
+  link("links/data", "../$(touch${IFS}x)");
+  EXPECT_EQ(problems({{"links/data", "/data", true}}),
+            "spec.mounts[0].source \"links/data\": leads to $(touch${IFS}x), which may hold only ASCII letters, "
+            "digits, '.', '_', '-' and '/' (the container runtimes parse it on the nodes, Enroot in a shell); rename "
+            "the path\n");
+}
+
 }  // namespace
 }  // namespace tpslurm::storage

@@ -9,6 +9,8 @@
 //   - hand the command to the command file's `set --` byte for byte;
 //   - hand the working directory and every mount target to the script's tp_* assignments
 //     byte for byte;
+//   - give the container runtimes only paths of [A-Za-z0-9._/-]: the image, the working
+//     directory and the bind list (whose entries ',' and ':' join) as the script assigns them;
 //   - give #SBATCH lines that sbatch reads back (tests/render/sbatch_reader.h) as the submit
 //     description, whose Slurm overrides are the request's;
 //   - never write the ingest token into the script, the env file or the command file.
@@ -99,8 +101,22 @@ void check_command(const model::LaunchRequest& request, const render::RenderedAt
   if (!words || *words != request.command || rest != "\n") fuzz::fail("the command file differs", file);
 }
 
+// `value` holds nothing but the runtimes' path alphabet and `joiners`.
+void expect_path_bytes(std::string_view what, const std::optional<std::string>& value, std::string_view joiners,
+                       std::string_view block) {
+  const std::string allowed =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-/" + std::string(joiners);
+  if (!value || value->find_first_not_of(allowed) != std::string::npos) fuzz::fail(what, block);
+}
+
 void check_script(const model::LaunchRequest& request, const render::RenderedAttempt& attempt) {
   const std::string_view block = assignment_block(attempt.script);
+  expect_path_bytes("tp_image holds a byte beyond the path alphabet", fuzz::assigned_value(block, "tp_image"), "",
+                    block);
+  expect_path_bytes("tp_workdir holds a byte beyond the path alphabet", fuzz::assigned_value(block, "tp_workdir"), "",
+                    block);
+  expect_path_bytes("tp_mounts holds a byte beyond the path alphabet", fuzz::assigned_value(block, "tp_mounts"),
+                    ",:", block);
   if (!request.working_dir.empty()) {
     expect_equal("tp_workdir differs", fuzz::assigned_value(block, "tp_workdir"), request.working_dir, block);
   }
