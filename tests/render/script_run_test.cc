@@ -95,7 +95,8 @@ const std::vector<std::pair<std::string, std::string>> kHostileEnv = {{"A_EMPTY"
 // `apptainer exec` with its options and the image, as the runtimes consume them) and runs the
 // task (the wrapper, as inside the container) once per --ntasks with
 // SLURM_PROCID set, the tasks' PATH extended by the fake bin directory (where `hostname` says
-// node<SLURM_PROCID + 1>, so each task is a node of its own). TP_FAKE_SRUN_FAIL fails the
+// node<SLURM_PROCID + 1>, so each task is a node of its own). In the background, like srun, it
+// outlives USR1 and TERM (a real one passes them on to the tasks). TP_FAKE_SRUN_FAIL fails the
 // container steps; with TP_FAKE_SRUN_FAIL_VERIFY=1, the image checks' steps instead.
 // TP_FAKE_SRUN_SKIP_RAY_CLEANUP=1 leaves out the steps that remove Ray's temp directories.
 const char* const kFakeSrun = R"sh(() { local record; record=$(mktemp "$TP_FAKE_DIR/srun-XXXXXX"); printf '%s\0' "$@" > "$record";
@@ -105,6 +106,7 @@ const char* const kFakeSrun = R"sh(() { local record; record=$(mktemp "$TP_FAKE_
   if [ -n "${TP_FAKE_SRUN_FAIL:-}" ] && [ "$verify" = "${TP_FAKE_SRUN_FAIL_VERIFY:-0}" ]; then echo "pyxis: failed to create container" >&2; return 125; fi;
   local ntasks=1; while [ $# -gt 0 ]; do case $1 in --ntasks=*) ntasks=${1#--ntasks=} ;; -*) ;; *) break ;; esac; shift; done;
   if [ "$1" = apptainer ]; then shift 2; while [ $# -gt 0 ]; do case $1 in --contain|--nv|--no-home) shift ;; --bind|--no-mount|--pwd) shift 2 ;; *) break ;; esac; done; shift; fi;
+  if [ "$BASHPID" != "$$" ]; then trap : USR1 TERM; fi;
   local i rc=0; for ((i = 0; i < ntasks; i++)); do PATH="$TP_FAKE_BIN:$PATH" SLURM_PROCID=$i "$@" || rc=$?; done; return $rc; })sh";
 
 const char* const kFakeScontrol =
@@ -680,6 +682,33 @@ TEST_F(ScriptRunTest, ContainerThatNeverStartedIsReportedAsTheContainerPhase) {
   EXPECT_EQ(result.exit_code, 125);
   EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 125, \"failed_phase\": \"container\"}\n");
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
+}
+
+// Slurm signals every process of the batch step on some paths (a cancel's TERM; from 23.11 a
+// checkpoint signal sent with the job's DELETE), not just its shell. The program sends both to
+// every process of the batch step, then fails: its own status is the job's.
+TEST_F(ScriptRunTest, SignalsToTheWholeBatchStepAreNoStepsEnd) {
+  model::LaunchRequest request = hostile_request();
+  const std::string program = m_root + "/bin dir/signals the batch step";
+  write_test_file(program,
+                  "#!/bin/sh\ntrap 'echo got-usr1 >&2' USR1\ntrap 'echo got-term >&2' TERM\n"
+                  "kill -USR1 0\nkill -TERM 0\nsleep 0.2\necho still-here >&2\nexit 3\n",
+                  fs::perms::owner_all);
+  request.command = {program};
+  prepare(request, hostile_settings());
+  // Its own session, as the batch step is: the signals stay inside it.
+  const auto result = tpslurm::testing::run_process(
+      {"/usr/bin/setsid", "/bin/bash", m_inputs.local_attempt_dir + "/job.sh"},
+      {{"PATH", "/usr/bin:/bin"},
+       {"SLURM_JOB_ID", "4242"},
+       {"SLURM_JOB_NODELIST", "node[1-2]"},
+       {"TP_FAKE_DIR", m_tmp.file("fake")},
+       {"TP_FAKE_SHELL_DIR", m_tmp.file("fake-shell")},
+       {"TP_FAKE_BIN", m_fake_bin},
+       {"BASH_FUNC_srun%%", kFakeSrun},
+       {"BASH_FUNC_scontrol%%", kFakeScontrol}});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 3, \"failed_phase\": \"program\"}\n");
 }
 
 TEST_F(ScriptRunTest, HeterogeneousComponentsGetConsecutiveNodeRanks) {

@@ -131,7 +131,10 @@ tp_wait_steps() {
   local pid rc running left
   tp_rc=0
   while [ "${#tp_pids[@]}" -gt 0 ]; do
-    running=" $(jobs -rp | tr '\n' ' ') "
+    # A signal sent to every process of the batch step can end the listing too; a listing cut
+    # short would have the next `wait` block on a running step, and return the next signal's
+    # 128+n as that step's status.
+    if ! running=" $(jobs -rp | tr '\n' ' ') "; then continue; fi
     left=()
     for pid in "${tp_pids[@]}"; do
       case $running in
