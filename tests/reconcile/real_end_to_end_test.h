@@ -32,9 +32,10 @@ class EndToEndTest : public ::testing::Test {
 
   tpslurm::testing::EnvironmentMap daemon_env();
   tpslurm::testing::ProcessResult cli(std::vector<std::string> args);
-  // Writes a request with `pools` (JSON array) running `command` (JSON array) and submits it.
+  // Writes a request with `pools` (JSON array) running `command` (JSON array), in `working_dir`
+  // when one is given, and submits it.
   void submit(const std::string& job_id, const std::string& command, const std::string& pools = {},
-              int max_attempts = 1);
+              int max_attempts = 1, const std::string& working_dir = {});
   void start_serve();
   void kill_serve();  // SIGKILL, as a crash
   // Waits (real time, bounded) until `done` holds for the job's newest attempt and the job.
