@@ -104,7 +104,8 @@ const std::vector<std::pair<std::string, std::string>> kHostileEnv = {{"A_EMPTY"
 // TP_FAKE_SRUN_FAIL_STEP=WORD only the container steps that have WORD among their arguments
 // (--het-group=1, tuneplane-ray-driver). TP_FAKE_SRUN_PARTIAL=1 writes the start of a line to
 // the step's stderr before its tasks run, as another task's unfinished line would be.
-// TP_FAKE_SRUN_SKIP_RAY_CLEANUP=1 leaves out the steps that remove Ray's temp directories.
+// TP_FAKE_SRUN_HOLD_STDERR=1 passes the tasks' stderr on only once they have all ended, as
+// lines still on their way to srun would be lost with it. TP_FAKE_SRUN_SKIP_RAY_CLEANUP=1 leaves out the steps that remove Ray's temp directories.
 const char* const kFakeSrun = R"sh(() { local record; record=$(mktemp "$TP_FAKE_DIR/srun-XXXXXX"); printf '%s\0' "$@" > "$record";
   env -0 > "$TP_FAKE_SHELL_DIR/env.${record##*/}"; compgen -v > "$TP_FAKE_SHELL_DIR/vars.${record##*/}";
   local verify=0 chosen=0 arg; for arg in "$@"; do [ "$arg" = tuneplane-verify ] && verify=1; [ "$arg" = "${TP_FAKE_SRUN_FAIL_STEP:-}" ] && chosen=1; done;
@@ -115,7 +116,9 @@ const char* const kFakeSrun = R"sh(() { local record; record=$(mktemp "$TP_FAKE_
   local ntasks=1; while [ $# -gt 0 ]; do case $1 in --ntasks=*) ntasks=${1#--ntasks=} ;; -*) ;; *) break ;; esac; shift; done;
   if [ "$1" = apptainer ]; then shift 2; while [ $# -gt 0 ]; do case $1 in --contain|--nv|--no-home) shift ;; --bind|--no-mount|--pwd) shift 2 ;; *) break ;; esac; done; shift; fi;
   if [ "$BASHPID" != "$$" ]; then trap : USR1 TERM; fi;
-  local i rc=0; for ((i = 0; i < ntasks; i++)); do PATH="$TP_FAKE_BIN:$PATH" SLURM_PROCID=$i "$@" || rc=$?; done; return $rc; })sh";
+  local held=/dev/stderr; if [ "$verify" = 0 ] && [ -n "${TP_FAKE_SRUN_HOLD_STDERR:-}" ]; then held=$(mktemp); fi;
+  local i rc=0; for ((i = 0; i < ntasks; i++)); do PATH="$TP_FAKE_BIN:$PATH" SLURM_PROCID=$i "$@" 2>>"$held" || rc=$?; done;
+  if [ "$held" != /dev/stderr ]; then cat "$held" >&2; rm -f "$held"; fi; return $rc; })sh";
 
 const char* const kFakeScontrol =
     R"(() { if [ "$1 $2" = "show hostnames" ]; then case $3 in *b*) printf 'b1\n' ;; *c*) printf 'c1\n' ;; *) printf 'node1\nnode2\n' ;; esac; fi; })";
@@ -807,6 +810,20 @@ TEST_F(ScriptRunTest, TheStartLinesAreCountedWhenTheComponentLogCannotBeWritten)
   fs::remove(m_inputs.local_attempt_dir + "/logs/exit.json");
   EXPECT_EQ(run({{"TP_FAKE_SRUN_FAIL", "1"}}).exit_code, 125);
   EXPECT_EQ(failed_phase(), "container");
+}
+
+// srun runs on the batch host as the job's user, where a program of the job (one that shares
+// the host's process IDs, as under Pyxis) can kill it before the start lines on their way to it
+// arrive. A step a signal ended is no evidence that nothing started.
+TEST_F(ScriptRunTest, AProgramThatKillsItsSrunIsTheProgramsFailure) {
+  model::LaunchRequest request = hostile_request();
+  request.command = {program("kills srun", "kill -KILL \"$PPID\"\nexit 3\n")};
+  prepare(request, hostile_settings());
+  const auto result = run({{"TP_FAKE_SRUN_HOLD_STDERR", "1"}});
+  EXPECT_EQ(result.exit_code, 137) << result.err;
+  EXPECT_EQ(failed_phase(), "program");
+  EXPECT_NE(attempt_file("logs/exit.json").find("\"program_started\": {\"component-0\": 0}"), std::string::npos)
+      << attempt_file("logs/exit.json") << "the start lines were lost with srun";
 }
 
 // One component's program started, another component's container failed: a program that has

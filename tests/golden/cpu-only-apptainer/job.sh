@@ -348,15 +348,18 @@ tp_collect_starts() {
   done
 }
 
-# Ends the script with the steps' status. A failure is the container's only on positive
-# evidence that no program started: every program step's stream was counted to its end and
-# none had a start line. A program that started in one component shares the scratch, the
-# mounts and the nodes with the others, so their failures are the program's too; and a count
-# that is missing (a stream cut short) is the program's.
+# Ends the script with the steps' status (that of the first step to fail). A failure is the
+# container's only on positive evidence that no program started: every program step's stream
+# was counted to its end and none had a start line. A program that started in one component
+# shares the scratch, the mounts and the nodes with the others, so their failures are the
+# program's too; a count that is missing (a stream cut short) is the program's; and so is a
+# first failure that a signal caused (128+n): srun runs here as the job's user, where a
+# program that sees the host's processes (Pyxis shares their IDs) can kill it before the start
+# lines on their way to it arrive. A runtime killed by a signal is then not retried.
 tp_conclude() {
   tp_collect_starts
   if [ "$1" -ne 0 ]; then
-    if [ "$tp_started" = 0 ]; then
+    if [ "$tp_started" = 0 ] && { [ "$1" -le 128 ] || [ "$1" -gt 192 ]; }; then
       tp_failed_phase=container
     else
       tp_failed_phase=program
