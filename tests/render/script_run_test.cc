@@ -240,7 +240,9 @@ class ScriptRunTest : public ::testing::Test {
     return std::move(*rendered);
   }
 
-  tpslurm::testing::ProcessResult run(const tpslurm::testing::EnvironmentMap& extra_env = {}) {
+  // Runs the attempt's job.sh under bash with the stand-ins (`launcher` goes before bash).
+  tpslurm::testing::ProcessResult run(const tpslurm::testing::EnvironmentMap& extra_env = {},
+                                      const std::vector<std::string>& launcher = {}) {
     tpslurm::testing::EnvironmentMap env = {{"PATH", "/usr/bin:/bin"},
                                             {"SLURM_JOB_ID", "4242"},
                                             {"SLURM_JOB_NODELIST", "node[1-2]"},
@@ -250,7 +252,9 @@ class ScriptRunTest : public ::testing::Test {
                                             {"BASH_FUNC_srun%%", kFakeSrun},
                                             {"BASH_FUNC_scontrol%%", kFakeScontrol}};
     for (const auto& [name, value] : extra_env) env[name] = value;
-    return tpslurm::testing::run_process({"/bin/bash", m_inputs.local_attempt_dir + "/job.sh"}, env);
+    std::vector<std::string> argv = launcher;
+    argv.insert(argv.end(), {"/bin/bash", m_inputs.local_attempt_dir + "/job.sh"});
+    return tpslurm::testing::run_process(argv, env);
   }
 
   std::string attempt_file(const std::string& relative) const {
@@ -870,16 +874,7 @@ TEST_F(ScriptRunTest, SignalsToTheWholeBatchStepAreNoStepsEnd) {
                              "kill -USR1 0\nkill -TERM 0\nsleep 0.2\necho still-here >&2\nexit 3\n")};
   prepare(request, hostile_settings());
   // Its own session, as the batch step is: the signals stay inside it.
-  const auto result = tpslurm::testing::run_process(
-      {"/usr/bin/setsid", "/bin/bash", m_inputs.local_attempt_dir + "/job.sh"},
-      {{"PATH", "/usr/bin:/bin"},
-       {"SLURM_JOB_ID", "4242"},
-       {"SLURM_JOB_NODELIST", "node[1-2]"},
-       {"TP_FAKE_DIR", m_tmp.file("fake")},
-       {"TP_FAKE_SHELL_DIR", m_tmp.file("fake-shell")},
-       {"TP_FAKE_BIN", m_fake_bin},
-       {"BASH_FUNC_srun%%", kFakeSrun},
-       {"BASH_FUNC_scontrol%%", kFakeScontrol}});
+  const auto result = run({}, {"/usr/bin/setsid"});
   EXPECT_EQ(result.exit_code, 3) << result.err;
   EXPECT_EQ(attempt_file("logs/exit.json"),
             "{\"exit_status\": 3, \"failed_phase\": \"program\", \"program_started\": {\"component-0\": 2}}\n");
