@@ -300,9 +300,8 @@ tp_watch() {
 # watcher (tp_watch) and adds the descriptor the step's srun writes to (2>&"${tp_streams[i]}")
 # to tp_streams. Every stream is opened before any program step starts; tp_close_streams
 # closes this shell's ends once they all run, so that each stream ends with its srun. srun
-# runs on this host and receives every task's stderr from its node: a line that reached it is
-# out of the program's reach (the component's log file, which srun opened itself before, was
-# never the program's either).
+# runs on this host and receives every task's stderr from slurmstepd on the task's node: a
+# line that reached it is out of the program's reach.
 tp_open_stream() {
   local r w count_r count_w fd name=${1##*/}
   tp_pipe || return 1
