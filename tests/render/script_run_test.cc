@@ -105,7 +105,8 @@ const std::vector<std::pair<std::string, std::string>> kHostileEnv = {{"A_EMPTY"
 // (--het-group=1, tuneplane-ray-driver). TP_FAKE_SRUN_PARTIAL=1 writes the start of a line to
 // the step's stderr before its tasks run, as another task's unfinished line would be.
 // TP_FAKE_SRUN_HOLD_STDERR=1 passes the tasks' stderr on only once they have all ended, as
-// lines still on their way to srun would be lost with it. TP_FAKE_SRUN_SKIP_RAY_CLEANUP=1 leaves out the steps that remove Ray's temp directories.
+// lines still on their way to srun would be lost with it. TP_FAKE_SRUN_SKIP_RAY_CLEANUP=1 leaves
+// out the steps that remove Ray's temp directories.
 const char* const kFakeSrun = R"sh(() { local record; record=$(mktemp "$TP_FAKE_DIR/srun-XXXXXX"); printf '%s\0' "$@" > "$record";
   env -0 > "$TP_FAKE_SHELL_DIR/env.${record##*/}"; compgen -v > "$TP_FAKE_SHELL_DIR/vars.${record##*/}";
   local verify=0 chosen=0 arg; for arg in "$@"; do [ "$arg" = tuneplane-verify ] && verify=1; [ "$arg" = "${TP_FAKE_SRUN_FAIL_STEP:-}" ] && chosen=1; done;
@@ -434,7 +435,8 @@ TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderEnrootPyxis) {
   EXPECT_EQ(option_value(calls[0], "--container-workdir"), request.working_dir);
   EXPECT_EQ(option_value(calls[0], "--container-image"), m_root + "/runtimes/hostile image.sqsh");
   EXPECT_EQ(option_value(calls[0], "--output"), m_inputs.cluster_attempt_dir + "/logs/component-0.out");
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 0, \"failed_phase\": null, \"program_started\": {\"component-0\": 2}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 0, \"failed_phase\": null, \"program_started\": {\"component-0\": 2}}\n");
 }
 
 TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderApptainer) {
@@ -513,7 +515,8 @@ TEST_F(ScriptRunTest, ImageThatChangedOnTheClusterFailsTheVerifyPhase) {
   EXPECT_EQ(result.err, "tuneplane: image verification failed on " + batch_host() + ": " + m_root +
                             "/runtimes/hostile image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
                             sha256_hex("tampered") + "\n" + kNothingStarted);
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\", \"program_started\": {}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 91, \"failed_phase\": \"verify\", \"program_started\": {}}\n");
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
   EXPECT_TRUE(srun_calls().empty());
   EXPECT_TRUE(verify_calls().empty());
@@ -527,7 +530,8 @@ TEST_F(ScriptRunTest, MissingImageFailsTheVerifyPhase) {
   EXPECT_EQ(result.exit_code, 91);
   EXPECT_EQ(result.err, "tuneplane: image verification failed on " + batch_host() + ": " + m_root +
                             "/runtimes/hostile image.sqsh is missing\n" + kNothingStarted);
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\", \"program_started\": {}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 91, \"failed_phase\": \"verify\", \"program_started\": {}}\n");
 }
 
 TEST_F(ScriptRunTest, EveryNodeVerifiesTheImageOnceBeforeAnyContainerStarts) {
@@ -562,7 +566,8 @@ TEST_F(ScriptRunTest, ANodeWhoseImageDiffersFailsTheVerifyPhaseBeforeAnyContaine
                             "/runtimes/hostile image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
                             std::string(64, '0') +
                             "\ntuneplane: image verification failed on a node of component 0; nothing was started\n");
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\", \"program_started\": {}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 91, \"failed_phase\": \"verify\", \"program_started\": {}}\n");
   EXPECT_TRUE(srun_calls().empty());
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
   EXPECT_FALSE(fs::exists(m_inputs.local_attempt_dir + "/scratch/.tuneplane-verified/node2"));
@@ -575,7 +580,8 @@ TEST_F(ScriptRunTest, AnImageCheckThatCannotStartOnTheNodesIsTheContainerPhase) 
   EXPECT_NE(result.err.find("cannot check the mounts and the image on the nodes of component 0 (srun status 125)"),
             std::string::npos)
       << result.err;
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
   EXPECT_TRUE(srun_calls().empty());
 }
 
@@ -627,7 +633,8 @@ TEST_F(ScriptRunTest, AMountSourceSwappedForALinkAfterRenderingStopsTheJobBefore
                             "/out now leads to " + other + ", not to " + m_root +
                             "/out as when the attempt was written\n"
                             "tuneplane: a mount source changed on the batch host; nothing was started\n");
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
   EXPECT_TRUE(srun_calls().empty());
   EXPECT_TRUE(verify_calls().empty());
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
@@ -647,7 +654,8 @@ TEST_F(ScriptRunTest, ANodeOnWhichAMountLeadsElsewhereStopsTheJobBeforeAnyContai
                             "/out now leads to /elsewhere, not to " + m_root +
                             "/out as when the attempt was written\n"
                             "tuneplane: a mount source changed on a node of component 0; nothing was started\n");
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
   EXPECT_EQ(verify_calls().size(), 1u);
   EXPECT_TRUE(srun_calls().empty());
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
@@ -703,7 +711,8 @@ TEST_F(ScriptRunTest, ProgramFailureIsReportedAsTheProgramPhase) {
   prepare(request, hostile_settings());
   const auto result = run();
   EXPECT_EQ(result.exit_code, 3);
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 3, \"failed_phase\": \"program\", \"program_started\": {\"component-0\": 2}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 3, \"failed_phase\": \"program\", \"program_started\": {\"component-0\": 2}}\n");
 }
 
 TEST_F(ScriptRunTest, ContainerThatNeverStartedIsReportedAsTheContainerPhase) {
@@ -752,8 +761,9 @@ TEST_F(ScriptRunTest, AProgramThatEmptiesItsScratchAndFailsIsTheProgramsFailure)
 // program that started there and failed is still the program's failure.
 TEST_F(ScriptRunTest, AProgramWhoseScratchCannotBeWrittenAndFailsIsTheProgramsFailure) {
   model::LaunchRequest request = hostile_request();
-  request.command = {program("writes scratch", "echo data > \"$TMPDIR/data\" || echo 'scratch is full' >&2\n"
-                                               "echo > \"$TMPDIR/.tuneplane/mine\" || echo 'and read-only' >&2\nexit 3\n")};
+  request.command = {program("writes scratch",
+                             "echo data > \"$TMPDIR/data\" || echo 'scratch is full' >&2\n"
+                             "echo > \"$TMPDIR/.tuneplane/mine\" || echo 'and read-only' >&2\nexit 3\n")};
   prepare(request, hostile_settings());
   const std::string scratch = m_inputs.local_attempt_dir + "/scratch";
   TmpfsMount full(scratch);
@@ -775,8 +785,9 @@ TEST_F(ScriptRunTest, AProgramWhoseScratchCannotBeWrittenAndFailsIsTheProgramsFa
 // What the program then does to its own stderr cannot take them back.
 TEST_F(ScriptRunTest, AProgramThatTruncatesItsOwnStderrAndFailsIsTheProgramsFailure) {
   model::LaunchRequest request = hostile_request();
-  request.command = {program("truncates stderr", "echo 'about to fail' >&2\n: > /proc/self/fd/2\n"
-                                                 "truncate -s 0 /proc/self/fd/2 2>/dev/null\nexit 3\n")};
+  request.command = {program("truncates stderr",
+                             "echo 'about to fail' >&2\n: > /proc/self/fd/2\n"
+                             "truncate -s 0 /proc/self/fd/2 2>/dev/null\nexit 3\n")};
   prepare(request, hostile_settings());
   const auto result = run();
   EXPECT_EQ(result.exit_code, 3) << result.err;
@@ -956,7 +967,8 @@ TEST_F(ScriptRunTest, RayStartsAHeadAndWorkersThenRunsTheCommandOnce) {
   }
   EXPECT_EQ(containers, 4) << "head, workers of two components, driver";
   EXPECT_FALSE(fs::exists(ray_tmp)) << "removed at the end";
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 0, \"failed_phase\": null, \"program_started\": {\"program\": 1}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 0, \"failed_phase\": null, \"program_started\": {\"program\": 1}}\n");
 }
 
 TEST_F(ScriptRunTest, RayTempDirectoryIsMadePrivateOnEveryNodeAndEmptiedWhenRayStops) {
@@ -1004,7 +1016,8 @@ TEST_F(ScriptRunTest, RayTempDirectoryOwnedBySomethingElseFailsTheContainerPhase
                             " on node1: it exists and is not a directory of this user"),
             std::string::npos)
       << result.err;
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
   EXPECT_TRUE(ray_starts().empty());
 }
 
