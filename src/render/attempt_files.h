@@ -13,12 +13,15 @@
 //     slurm-job.json             written as the script's first act:
 //                                {"job_id", "het_job_id", "sluid", "batch_host", "node_list",
 //                                 "components": [{"het_job_offset", "job_id", "node_list"}]}
-//     exit.json                  written as the script's last act:
+//     exit.json                  written as the script's last act (removed if it cannot be):
 //                                {"exit_status": N, "failed_phase": null | "verify" |
-//                                 "container" | "program"}
+//                                 "container" | "program", "program_started": {"<log>": N |
+//                                 null}}: per program step (component-<k>, or program under
+//                                Ray), the lines "tuneplane: task <rank> starts the program"
+//                                its stderr brought to the batch host, null when that stream
+//                                could not be counted to its end
 //   scratch/                     the job's temporary space (TMPDIR); Ray's temp directory is
 //                                on each node's own disk instead (templates/header.mustache)
-//     .tuneplane/                one mark per task whose program started
 //     .tuneplane-verified/       one mark per node that verified the image
 //   manifest.json                written last by storage: hashes of everything above
 // Modes and group: model::attempt_modes(); the job writes only in logs/ and scratch/.
@@ -26,7 +29,10 @@
 // `verify`: the image is missing or its SHA-256 is not the registry's (exit status
 // kExitImageVerification; never retried). `container`: the program never started (the
 // container or the launcher failed, or a mount source no longer leads where it did when the
-// attempt was written; retryable). `program`: the program ran and failed.
+// attempt was written; retryable), concluded only on positive evidence: every program step's
+// stderr, read to its end on the batch host, held no start line (the task's wrapper writes one
+// before it runs the program). `program`: the program ran and failed, or nothing proves that
+// it did not (nothing the program can write, scratch/ or its own stderr, decides).
 #pragma once
 
 #include <string_view>
@@ -45,8 +51,6 @@ inline constexpr std::string_view kCredentialFile = "credentials/ingest_token";
 inline constexpr std::string_view kLogsDir = "logs";
 inline constexpr std::string_view kScratchDir = "scratch";
 inline constexpr std::string_view kCredentialsDir = "credentials";
-// Inside scratch/: one empty file per task whose program started.
-inline constexpr std::string_view kTaskMarksDir = "scratch/.tuneplane";
 // Inside scratch/: one empty file per node (named after it) that verified the image.
 inline constexpr std::string_view kVerifiedNodesDir = "scratch/.tuneplane-verified";
 

@@ -88,7 +88,6 @@ TemplateValue script_data(const model::LaunchRequest& request, const JobPlan& pl
   data.set("component_count", static_cast<int>(plan.components.size()));
   data.set("job_evidence_file", attempt_path(dir, kJobEvidenceFile));
   data.set("exit_evidence_file", attempt_path(dir, kExitEvidenceFile));
-  data.set("task_marks_dir", attempt_path(dir, kTaskMarksDir));
   data.set("verified_nodes_dir", attempt_path(dir, kVerifiedNodesDir));
   data.set("exit_verify", kExitImageVerification);
   data.set("exit_container", kExitContainerSetup);

@@ -30,7 +30,9 @@ Result<std::string> read_exit_evidence(const std::string& attempt_dir);
 // logs/slurm-job.json of the attempt directory, at most kJobEvidenceMaxBytes.
 Result<std::string> read_job_evidence(const std::string& attempt_dir);
 
-// logs/exit.json, the batch script's last act: {"exit_status": N, "failed_phase": P|null}.
+// logs/exit.json, the batch script's last act: {"exit_status": N, "failed_phase": P|null,
+// "program_started": {...}} (render/attempt_files.h). The phase is the script's conclusion from
+// those counts; only the status and the phase are read.
 struct ExitEvidence {
   int exit_status = 0;       // the script's exit status
   std::string failed_phase;  // verify, container or program; empty when it succeeded

@@ -1,5 +1,7 @@
 // From `submit` to a closed cleanup on the real Slurm 22.05 (real_end_to_end_test.h): a
-// CPU-only job, a two-pool heterogeneous job, a failing job, a cancel with grace of a running
+// CPU-only job, a two-pool heterogeneous job, a failing job (also one that empties its scratch/
+// or truncates its stderr first: still its own failure), a container that cannot start
+// (retried), a cancel with grace of a running
 // job, a retry after a node failure, a daemon SIGKILLed while jobs run that converges
 // without a second submit after its restart, and a job waiting for a GPU that says why and
 // when it is expected to start; `logs` shows each component's output.
@@ -60,6 +62,48 @@ TEST_F(EndToEndTest, AFailingProgramFailsWithItsExitCodeAndIsNotRetried) {
   EXPECT_EQ(list[0].failure_phase, "program");
   const auto logs = cli({"logs", "fails", "--stderr"});
   EXPECT_NE(logs.out.find("about-to-fail"), std::string::npos) << logs.out;
+}
+
+// The program owns its scratch/ (TMPDIR): emptying it says nothing about whether it started.
+TEST_F(EndToEndTest, AProgramThatEmptiesItsScratchAndFailsIsNotRetried) {
+  submit("wipes", R"(["/bin/sh", "-c", "rm -rf \"$TMPDIR\"/* \"$TMPDIR\"/.[!.]*; echo wiped >&2; exit 3"])", {}, 3);
+  start_serve();
+  ASSERT_TRUE(closed_in("wipes", JobPhase::failed)) << "phase " << model::to_string(job("wipes").phase);
+  const auto list = attempts("wipes");
+  ASSERT_EQ(list.size(), 1u) << "a program that started is never retried as a container that did not";
+  EXPECT_EQ(list[0].exit_code, 3);
+  EXPECT_EQ(list[0].failure_phase, "program");
+  const auto logs = cli({"logs", "wipes", "--stderr"});
+  EXPECT_NE(logs.out.find("tuneplane: task 0 starts the program"), std::string::npos) << logs.out;
+  EXPECT_NE(logs.out.find("wiped"), std::string::npos) << logs.out;
+}
+
+// Its stderr reaches srun on the batch host as it is written: truncating it there takes nothing back.
+TEST_F(EndToEndTest, AProgramThatTruncatesItsStderrAndFailsIsNotRetried) {
+  submit("truncates", R"(["/bin/sh", "-c", "echo before-truncating >&2; : > /proc/self/fd/2; exit 3"])", {}, 3);
+  start_serve();
+  ASSERT_TRUE(closed_in("truncates", JobPhase::failed)) << "phase " << model::to_string(job("truncates").phase);
+  const auto list = attempts("truncates");
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0].failure_phase, "program");
+  const auto logs = cli({"logs", "truncates", "--stderr"});
+  EXPECT_NE(logs.out.find("before-truncating"), std::string::npos) << logs.out;
+}
+
+// The runtime fails before the wrapper runs (here: no such working directory in the image): no
+// task said the program starts, so the attempt is the container's and is retried.
+TEST_F(EndToEndTest, AContainerThatCannotStartIsRetried) {
+  submit("nostart", R"(["/bin/sh", "-c", "echo never-runs"])", {}, 2, "/no/such/directory");
+  start_serve();
+  ASSERT_TRUE(closed_in("nostart", JobPhase::failed)) << "phase " << model::to_string(job("nostart").phase);
+  const auto list = attempts("nostart");
+  ASSERT_EQ(list.size(), 2u) << "retried up to spec.retry.max_attempts";
+  for (const auto& a : list) {
+    EXPECT_EQ(a.failure_phase, "container") << a.number;
+    EXPECT_EQ(a.state, AttemptState::failed) << a.number;
+  }
+  const auto logs = cli({"logs", "nostart", "--stderr"});
+  EXPECT_EQ(logs.out.find("starts the program"), std::string::npos) << logs.out;
 }
 
 TEST_F(EndToEndTest, ACancelWithGraceSignalsTheRunningJobThenKillsIt) {

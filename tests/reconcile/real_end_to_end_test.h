@@ -34,9 +34,10 @@ class EndToEndTest : public ::testing::Test {
 
   tpslurm::testing::EnvironmentMap daemon_env();
   tpslurm::testing::ProcessResult cli(std::vector<std::string> args);
-  // Writes a request with `pools` (JSON array) running `command` (JSON array) and submits it.
+  // Writes a request with `pools` (JSON array) running `command` (JSON array), in `working_dir`
+  // when one is given, and submits it.
   void submit(const std::string& job_id, const std::string& command, const std::string& pools = {},
-              int max_attempts = 1);
+              int max_attempts = 1, const std::string& working_dir = {});
   // The same request with `spec_fields` (JSON members, e.g. "\"env\": {...}") added to its spec,
   // given to `submit`, whatever it answers.
   tpslurm::testing::ProcessResult try_submit(const std::string& job_id, const std::string& command,

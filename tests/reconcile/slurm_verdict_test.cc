@@ -103,6 +103,35 @@ TEST(SlurmVerdictTest, ExitJsonSaysWhichPhaseFailed) {
   EXPECT_TRUE(verify.retry_because.empty()) << "a failed image check is never retried";
 }
 
+// A failure is retried as a container that did not start only when exit.json says so. Without
+// one (the script could not write it, or wrote something the reader refuses) or without a phase,
+// the failure is final: the program may have run.
+TEST(SlurmVerdictTest, OnlyAnExitJsonThatSaysContainerRetriesAFailure) {
+  const JobSnapshot failed = record(7, {"FAILED"}, "NonZeroExitCode");
+  const auto container = parse_exit_evidence(
+      R"({"exit_status": 125, "failed_phase": "container", "program_started": {"component-0": 0, "component-1": 0}})");
+  ASSERT_TRUE(container);
+  EXPECT_FALSE(judge({failed}, {}, container, true).retry_because.empty());
+  EXPECT_FALSE(judge_exit(*container).retry_because.empty()) << "the end known from exit.json alone (v0.0.38)";
+
+  const auto program = parse_exit_evidence(
+      R"({"exit_status": 3, "failed_phase": "program", "program_started": {"component-0": 2, "component-1": null}})");
+  ASSERT_TRUE(program);
+  for (const std::optional<ExitEvidence>& exit :
+       {program, std::optional<ExitEvidence>{}, parse_exit_evidence(R"({"exit_stat)"),
+        parse_exit_evidence(R"({"exit_status": 3, "failed_phase": null})"),
+        parse_exit_evidence(R"({"exit_status": 3, "failed_phase": "Container"})")}) {
+    const Verdict v = judge({failed}, {}, exit, true);
+    EXPECT_EQ(v.state, AttemptState::failed);
+    EXPECT_TRUE(v.retry_because.empty()) << v.failure_phase;
+    EXPECT_NE(v.failure_phase, "container");
+    if (exit) {
+      EXPECT_TRUE(judge_exit(*exit).retry_because.empty()) << exit->failed_phase;
+    }
+  }
+  EXPECT_EQ(judge_exit(ExitEvidence{3, ""}).failure_phase, "program") << "no phase is the program's";
+}
+
 TEST(SlurmVerdictTest, RequeuesAndNewSluidsAreAnomalies) {
   JobSnapshot requeued = record(7, {"PENDING"}, "BeginTime");
   requeued.restart_count = 1;

@@ -21,18 +21,21 @@
 #include "render_fixtures.h"
 #include "sbatch_reader.h"
 #include "storage/attempt_directory.h"
+#include "storage/attempt_evidence.h"
 #include "storage/job_credential.h"
 #include "storage/layout.h"
 #include "storage/memory_hash_cache.h"
 #include "storage/mount_sources.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
+#include "support/tmpfs_mount.h"
 
 namespace tpslurm::render {
 namespace {
 
 using tpslurm::testing::read_test_file;
 using tpslurm::testing::TempDir;
+using tpslurm::testing::TmpfsMount;
 using tpslurm::testing::write_test_file;
 namespace fs = std::filesystem;
 
@@ -100,17 +103,28 @@ const std::vector<std::pair<std::string, std::string>> kHostileEnv = {{"A_EMPTY"
 // `apptainer exec` with its options and the image, as the runtimes consume them) and runs the
 // task (the wrapper, as inside the container) once per --ntasks with
 // SLURM_PROCID set, the tasks' PATH extended by the fake bin directory (where `hostname` says
-// node<SLURM_PROCID + 1>, so each task is a node of its own). TP_FAKE_SRUN_FAIL fails the
-// container steps; with TP_FAKE_SRUN_FAIL_VERIFY=1, the image checks' steps instead.
-// TP_FAKE_SRUN_SKIP_RAY_CLEANUP=1 leaves out the steps that remove Ray's temp directories.
+// node<SLURM_PROCID + 1>, so each task is a node of its own). In the background, like srun, it
+// outlives USR1 and TERM (a real one passes them on to the tasks). TP_FAKE_SRUN_FAIL fails the
+// container steps; with TP_FAKE_SRUN_FAIL_VERIFY=1, the image checks' steps instead;
+// TP_FAKE_SRUN_FAIL_STEP=WORD only the container steps that have WORD among their arguments
+// (--het-group=1, tuneplane-ray-driver). TP_FAKE_SRUN_PARTIAL=1 writes the start of a line to
+// the step's stderr before its tasks run, as another task's unfinished line would be.
+// TP_FAKE_SRUN_HOLD_STDERR=1 passes the tasks' stderr on only once they have all ended, as
+// lines still on their way to srun would be lost with it. TP_FAKE_SRUN_SKIP_RAY_CLEANUP=1 leaves
+// out the steps that remove Ray's temp directories.
 const char* const kFakeSrun = R"sh(() { local record; record=$(mktemp "$TP_FAKE_DIR/srun-XXXXXX"); printf '%s\0' "$@" > "$record";
   env -0 > "$TP_FAKE_SHELL_DIR/env.${record##*/}"; compgen -v > "$TP_FAKE_SHELL_DIR/vars.${record##*/}";
-  local verify=0 arg; for arg in "$@"; do [ "$arg" = tuneplane-verify ] && verify=1; done;
+  local verify=0 chosen=0 arg; for arg in "$@"; do [ "$arg" = tuneplane-verify ] && verify=1; [ "$arg" = "${TP_FAKE_SRUN_FAIL_STEP:-}" ] && chosen=1; done;
   for arg in "$@"; do [ "$arg" = tuneplane-ray-cleanup ] && [ -n "${TP_FAKE_SRUN_SKIP_RAY_CLEANUP:-}" ] && return 0; done;
   if [ -n "${TP_FAKE_SRUN_FAIL:-}" ] && [ "$verify" = "${TP_FAKE_SRUN_FAIL_VERIFY:-0}" ]; then echo "pyxis: failed to create container" >&2; return 125; fi;
+  if [ "$verify" = 0 ] && [ "$chosen" = 1 ]; then echo "pyxis: failed to create container" >&2; return 125; fi;
+  if [ "$verify" = 0 ] && [ -n "${TP_FAKE_SRUN_PARTIAL:-}" ]; then printf 'srun: a line not ended yet, ' >&2; fi;
   local ntasks=1; while [ $# -gt 0 ]; do case $1 in --ntasks=*) ntasks=${1#--ntasks=} ;; -*) ;; *) break ;; esac; shift; done;
   if [ "$1" = apptainer ]; then shift 2; while [ $# -gt 0 ]; do case $1 in --contain|--nv|--no-home) shift ;; --bind|--no-mount|--pwd) shift 2 ;; *) break ;; esac; done; shift; fi;
-  local i rc=0; for ((i = 0; i < ntasks; i++)); do PATH="$TP_FAKE_BIN:$PATH" SLURM_PROCID=$i "$@" || rc=$?; done; return $rc; })sh";
+  if [ "$BASHPID" != "$$" ]; then trap : USR1 TERM; fi;
+  local held=/dev/stderr; if [ "$verify" = 0 ] && [ -n "${TP_FAKE_SRUN_HOLD_STDERR:-}" ]; then held=$(mktemp); fi;
+  local i rc=0; for ((i = 0; i < ntasks; i++)); do PATH="$TP_FAKE_BIN:$PATH" SLURM_PROCID=$i "$@" 2>>"$held" || rc=$?; done;
+  if [ "$held" != /dev/stderr ]; then cat "$held" >&2; rm -f "$held"; fi; return $rc; })sh";
 
 const char* const kFakeScontrol =
     R"(() { if [ "$1 $2" = "show hostnames" ]; then case $3 in *b*) printf 'b1\n' ;; *c*) printf 'c1\n' ;; *) printf 'node1\nnode2\n' ;; esac; fi; })";
@@ -232,7 +246,9 @@ class ScriptRunTest : public ::testing::Test {
     return std::move(*rendered);
   }
 
-  tpslurm::testing::ProcessResult run(const tpslurm::testing::EnvironmentMap& extra_env = {}) {
+  // Runs the attempt's job.sh under bash with the stand-ins (`launcher` goes before bash).
+  tpslurm::testing::ProcessResult run(const tpslurm::testing::EnvironmentMap& extra_env = {},
+                                      const std::vector<std::string>& launcher = {}) {
     tpslurm::testing::EnvironmentMap env = {{"PATH", "/usr/bin:/bin"},
                                             {"SLURM_JOB_ID", "4242"},
                                             {"SLURM_JOB_NODELIST", "node[1-2]"},
@@ -242,11 +258,28 @@ class ScriptRunTest : public ::testing::Test {
                                             {"BASH_FUNC_srun%%", kFakeSrun},
                                             {"BASH_FUNC_scontrol%%", kFakeScontrol}};
     for (const auto& [name, value] : extra_env) env[name] = value;
-    return tpslurm::testing::run_process({"/bin/bash", m_inputs.local_attempt_dir + "/job.sh"}, env);
+    std::vector<std::string> argv = launcher;
+    argv.insert(argv.end(), {"/bin/bash", m_inputs.local_attempt_dir + "/job.sh"});
+    return tpslurm::testing::run_process(argv, env);
   }
 
   std::string attempt_file(const std::string& relative) const {
     return read_test_file(m_inputs.local_attempt_dir + "/" + relative);
+  }
+
+  // exit.json's failed phase as the reconciler reads it: "" for none, "<no exit.json>" when
+  // there is no evidence it accepts.
+  std::string failed_phase() const {
+    const auto exit = storage::read_exit(m_inputs.local_attempt_dir);
+    return exit ? exit->failed_phase : "<no exit.json>";
+  }
+
+  // A program of the request's own, a /bin/sh script under the hostile root, run instead of the
+  // stand-in.
+  std::string program(const std::string& name, const std::string& body) {
+    const std::string path = m_root + "/bin dir/" + name;
+    write_test_file(path, "#!/bin/sh\n" + body, fs::perms::owner_all);
+    return path;
   }
 
   // The arguments of every srun call that starts containers (not the image checks' steps), in
@@ -407,7 +440,8 @@ TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderEnrootPyxis) {
   EXPECT_EQ(option_value(calls[0], "--container-workdir"), request.working_dir);
   EXPECT_EQ(option_value(calls[0], "--container-image"), m_root + "/runtimes/-hostile_image.sqsh");
   EXPECT_EQ(option_value(calls[0], "--output"), m_inputs.cluster_attempt_dir + "/logs/component-0.out");
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 0, \"failed_phase\": null, \"program_started\": {\"component-0\": 2}}\n");
 }
 
 TEST_F(ScriptRunTest, HostileValuesReachTheProgramByteForByteUnderApptainer) {
@@ -486,7 +520,8 @@ TEST_F(ScriptRunTest, ImageThatChangedOnTheClusterFailsTheVerifyPhase) {
   EXPECT_EQ(result.err, "tuneplane: image verification failed on " + batch_host() + ": " + m_root +
                             "/runtimes/-hostile_image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
                             sha256_hex("tampered") + "\n" + kNothingStarted);
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 91, \"failed_phase\": \"verify\", \"program_started\": {}}\n");
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
   EXPECT_TRUE(srun_calls().empty());
   EXPECT_TRUE(verify_calls().empty());
@@ -500,7 +535,8 @@ TEST_F(ScriptRunTest, MissingImageFailsTheVerifyPhase) {
   EXPECT_EQ(result.exit_code, 91);
   EXPECT_EQ(result.err, "tuneplane: image verification failed on " + batch_host() + ": " + m_root +
                             "/runtimes/-hostile_image.sqsh is missing\n" + kNothingStarted);
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 91, \"failed_phase\": \"verify\", \"program_started\": {}}\n");
 }
 
 TEST_F(ScriptRunTest, EveryNodeVerifiesTheImageOnceBeforeAnyContainerStarts) {
@@ -535,7 +571,8 @@ TEST_F(ScriptRunTest, ANodeWhoseImageDiffersFailsTheVerifyPhaseBeforeAnyContaine
                             "/runtimes/-hostile_image.sqsh: expected sha256 " + sha256_hex(kImageBytes) + ", found " +
                             std::string(64, '0') +
                             "\ntuneplane: image verification failed on a node of component 0; nothing was started\n");
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 91, \"failed_phase\": \"verify\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 91, \"failed_phase\": \"verify\", \"program_started\": {}}\n");
   EXPECT_TRUE(srun_calls().empty());
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
   EXPECT_FALSE(fs::exists(m_inputs.local_attempt_dir + "/scratch/.tuneplane-verified/node2"));
@@ -548,7 +585,8 @@ TEST_F(ScriptRunTest, AnImageCheckThatCannotStartOnTheNodesIsTheContainerPhase) 
   EXPECT_NE(result.err.find("cannot check the mounts and the image on the nodes of component 0 (srun status 125)"),
             std::string::npos)
       << result.err;
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
   EXPECT_TRUE(srun_calls().empty());
 }
 
@@ -600,7 +638,8 @@ TEST_F(ScriptRunTest, AMountSourceSwappedForALinkAfterRenderingStopsTheJobBefore
                             "/out now leads to " + other + ", not to " + m_root +
                             "/out as when the attempt was written\n"
                             "tuneplane: a mount source changed on the batch host; nothing was started\n");
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
   EXPECT_TRUE(srun_calls().empty());
   EXPECT_TRUE(verify_calls().empty());
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
@@ -620,7 +659,8 @@ TEST_F(ScriptRunTest, ANodeOnWhichAMountLeadsElsewhereStopsTheJobBeforeAnyContai
                             "/out now leads to /elsewhere, not to " + m_root +
                             "/out as when the attempt was written\n"
                             "tuneplane: a mount source changed on a node of component 0; nothing was started\n");
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
   EXPECT_EQ(verify_calls().size(), 1u);
   EXPECT_TRUE(srun_calls().empty());
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
@@ -676,15 +716,189 @@ TEST_F(ScriptRunTest, ProgramFailureIsReportedAsTheProgramPhase) {
   prepare(request, hostile_settings());
   const auto result = run();
   EXPECT_EQ(result.exit_code, 3);
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 3, \"failed_phase\": \"program\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 3, \"failed_phase\": \"program\", \"program_started\": {\"component-0\": 2}}\n");
 }
 
 TEST_F(ScriptRunTest, ContainerThatNeverStartedIsReportedAsTheContainerPhase) {
   prepare(hostile_request(), hostile_settings());
   const auto result = run({{"TP_FAKE_SRUN_FAIL", "1"}});
   EXPECT_EQ(result.exit_code, 125);
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 125, \"failed_phase\": \"container\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 125, \"failed_phase\": \"container\", \"program_started\": {\"component-0\": 0}}\n");
   EXPECT_FALSE(fs::exists(m_out + "/argv.0"));
+  // srun's own words are in the step's stream, and so in the component's log.
+  EXPECT_EQ(attempt_file("logs/component-0.err"), "pyxis: failed to create container\n");
+}
+
+// The Ray driver's container fails (the head's and the workers' came up): no program started.
+TEST_F(ScriptRunTest, ARayDriverWhoseContainerNeverStartedIsReportedAsTheContainerPhase) {
+  prepare(hostile_request("custom-ray"), hostile_settings());
+  const RayBase base(15);
+  const auto result =
+      run({{"TP_FAKE_RAY_NODES", "2"}, {"TMPDIR", base.path()}, {"TP_FAKE_SRUN_FAIL_STEP", "tuneplane-ray-driver"}});
+  EXPECT_EQ(result.exit_code, 125);
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 125, \"failed_phase\": \"container\", \"program_started\": {\"program\": 0}}\n");
+  EXPECT_FALSE(fs::exists(m_out + "/argv."));
+}
+
+// The program runs as the same user as the job's script and owns its scratch/ (TMPDIR): what it
+// removes there says nothing about whether it started. Under both launchers.
+TEST_F(ScriptRunTest, AProgramThatEmptiesItsScratchAndFailsIsTheProgramsFailure) {
+  for (const char* runtime : {"custom-hostile", "custom-ray"}) {
+    SCOPED_TRACE(runtime);
+    fs::remove_all(m_out);
+    fs::create_directories(m_out);
+    model::LaunchRequest request = hostile_request(runtime);
+    request.job_id = std::string("wipes-") + runtime;
+    request.command = {program("wipes scratch", "rm -rf \"$TMPDIR\"/* \"$TMPDIR\"/.[!.]*\nexit 3\n")};
+    prepare(request, hostile_settings());
+    const RayBase base(15);
+    const auto result = run({{"TP_FAKE_RAY_NODES", "2"}, {"TMPDIR", base.path()}});
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_EQ(failed_phase(), "program");
+    EXPECT_TRUE(fs::is_empty(m_inputs.local_attempt_dir + "/scratch")) << "the program emptied it";
+  }
+}
+
+// A scratch/ that is full, or where nothing can be written (a quota, a read-only mount): the
+// program that started there and failed is still the program's failure.
+TEST_F(ScriptRunTest, AProgramWhoseScratchCannotBeWrittenAndFailsIsTheProgramsFailure) {
+  model::LaunchRequest request = hostile_request();
+  request.command = {program("writes scratch",
+                             "echo data > \"$TMPDIR/data\" || echo 'scratch is full' >&2\n"
+                             "echo > \"$TMPDIR/.tuneplane/mine\" || echo 'and read-only' >&2\nexit 3\n")};
+  prepare(request, hostile_settings());
+  const std::string scratch = m_inputs.local_attempt_dir + "/scratch";
+  TmpfsMount full(scratch);
+  ASSERT_EQ(full.mount(64 * 1024), "");
+  ASSERT_GT(full.fill("ballast"), 0u);
+  TmpfsMount read_only(scratch + "/.tuneplane");
+  ASSERT_EQ(read_only.mount(4096), "");
+  ASSERT_EQ(read_only.remount(true), "");
+  const auto result = run();
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(failed_phase(), "program");
+  const std::string log = attempt_file("logs/component-0.err");
+  EXPECT_NE(log.find("scratch is full"), std::string::npos) << log;
+  EXPECT_NE(log.find("and read-only"), std::string::npos) << log;
+}
+
+// Each task says on its stderr that the program starts, before it does; srun brings that stream
+// to the batch host, where the script keeps it in the component's log and counts those lines.
+// What the program then does to its own stderr cannot take them back.
+TEST_F(ScriptRunTest, AProgramThatTruncatesItsOwnStderrAndFailsIsTheProgramsFailure) {
+  model::LaunchRequest request = hostile_request();
+  request.command = {program("truncates stderr",
+                             "echo 'about to fail' >&2\n: > /proc/self/fd/2\n"
+                             "truncate -s 0 /proc/self/fd/2 2>/dev/null\nexit 3\n")};
+  prepare(request, hostile_settings());
+  const auto result = run();
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(failed_phase(), "program");
+  EXPECT_NE(attempt_file("logs/exit.json").find("\"program_started\": {\"component-0\": 2}"), std::string::npos)
+      << attempt_file("logs/exit.json");
+  const std::string log = attempt_file("logs/component-0.err");
+  EXPECT_NE(log.find("tuneplane: task 0 starts the program\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("tuneplane: task 1 starts the program\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("about to fail"), std::string::npos) << log;
+}
+
+// Tasks' lines reach srun interleaved: a start line need not begin a line of the stream.
+TEST_F(ScriptRunTest, AStartLineInTheMiddleOfAnotherLineStillCounts) {
+  model::LaunchRequest request = hostile_request();
+  request.env.back().second = "3";  // STANDIN_EXIT
+  prepare(request, hostile_settings());
+  const auto result = run({{"TP_FAKE_SRUN_PARTIAL", "1"}});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(failed_phase(), "program");
+  EXPECT_NE(attempt_file("logs/component-0.err").find("srun: a line not ended yet, tuneplane: task 0 starts"),
+            std::string::npos)
+      << attempt_file("logs/component-0.err");
+}
+
+// The count does not depend on the log: a component log that cannot be written (here a
+// directory in its place) loses the text, not the evidence.
+TEST_F(ScriptRunTest, TheStartLinesAreCountedWhenTheComponentLogCannotBeWritten) {
+  model::LaunchRequest request = hostile_request();
+  request.env.back().second = "3";  // STANDIN_EXIT
+  prepare(request, hostile_settings());
+  fs::create_directories(m_inputs.local_attempt_dir + "/logs/component-0.err");
+  EXPECT_EQ(run().exit_code, 3);
+  EXPECT_EQ(failed_phase(), "program");
+  fs::remove(m_inputs.local_attempt_dir + "/logs/exit.json");
+  EXPECT_EQ(run({{"TP_FAKE_SRUN_FAIL", "1"}}).exit_code, 125);
+  EXPECT_EQ(failed_phase(), "container");
+}
+
+// srun runs on the batch host as the job's user, where a program of the job (one that shares
+// the host's process IDs, as under Pyxis) can kill it before the start lines on their way to it
+// arrive. A step a signal ended is no evidence that nothing started.
+TEST_F(ScriptRunTest, AProgramThatKillsItsSrunIsTheProgramsFailure) {
+  model::LaunchRequest request = hostile_request();
+  request.command = {program("kills srun", "kill -KILL \"$PPID\"\nexit 3\n")};
+  prepare(request, hostile_settings());
+  const auto result = run({{"TP_FAKE_SRUN_HOLD_STDERR", "1"}});
+  EXPECT_EQ(result.exit_code, 137) << result.err;
+  EXPECT_EQ(failed_phase(), "program");
+  EXPECT_NE(attempt_file("logs/exit.json").find("\"program_started\": {\"component-0\": 0}"), std::string::npos)
+      << attempt_file("logs/exit.json") << "the start lines were lost with srun";
+}
+
+// One component's program started, another component's container failed: a program that has
+// started shares the scratch, the mounts and the nodes with the others and may have caused
+// their failure, so the attempt is the program's.
+TEST_F(ScriptRunTest, AContainerFailureAfterAnotherComponentsProgramStartedIsTheProgramsFailure) {
+  model::LaunchRequest request = hostile_request();
+  request.pools = {{"a", "h100-80g", 2, 8, 16, 1024}, {"b", "a100-80g", 1, 8, 16, 1024}};
+  prepare(request, hostile_settings());
+  const auto result = run({{"TP_FAKE_SRUN_FAIL_STEP", "--het-group=1"},
+                           {"SLURM_JOB_NODELIST_HET_GROUP_0", "node[1-2]"},
+                           {"SLURM_JOB_NODELIST_HET_GROUP_1", "b1"}});
+  EXPECT_EQ(result.exit_code, 125);
+  EXPECT_EQ(failed_phase(), "program");
+  EXPECT_NE(attempt_file("logs/exit.json").find("\"program_started\": {\"component-0\": 2, \"component-1\": 0}"),
+            std::string::npos)
+      << attempt_file("logs/exit.json");
+  EXPECT_NE(attempt_file("logs/component-1.err").find("pyxis: failed to create container"), std::string::npos);
+}
+
+// When the script cannot write exit.json (logs/ is full), no exit.json is left behind that is not
+// the script's own last word: without one, the reconciler takes the failure as final.
+TEST_F(ScriptRunTest, AnExitJsonTheScriptCannotWriteLeavesNoOtherInItsPlace) {
+  model::LaunchRequest request = hostile_request();
+  request.env.back().second = "3";  // STANDIN_EXIT
+  prepare(request, hostile_settings());
+  TmpfsMount logs(m_inputs.local_attempt_dir + "/logs");
+  ASSERT_EQ(logs.mount(64 * 1024), "");
+  write_test_file(logs.dir() + "/exit.json", "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+  ASSERT_GT(logs.fill("ballast"), 0u);
+  const auto result = run();
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(failed_phase(), "<no exit.json>");
+  EXPECT_FALSE(fs::exists(logs.dir() + "/exit.json"));
+}
+
+// Slurm signals every process of the batch step on some paths (a cancel's TERM; from 23.11 a
+// checkpoint signal sent with the job's DELETE), not just its shell. The program sends both to
+// every process of the batch step, then fails: its own status is the job's.
+TEST_F(ScriptRunTest, SignalsToTheWholeBatchStepAreNoStepsEnd) {
+  model::LaunchRequest request = hostile_request();
+  request.command = {program("signals the batch step",
+                             "trap 'echo got-usr1 >&2' USR1\ntrap 'echo got-term >&2' TERM\n"
+                             "kill -USR1 0\nkill -TERM 0\nsleep 0.2\necho still-here >&2\nexit 3\n")};
+  prepare(request, hostile_settings());
+  // Its own session, as the batch step is: the signals stay inside it.
+  const auto result = run({}, {"/usr/bin/setsid"});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 3, \"failed_phase\": \"program\", \"program_started\": {\"component-0\": 2}}\n");
+  // What carries the steps' stderr to their logs, and counts the start lines, outlives them.
+  const std::string log = attempt_file("logs/component-0.err");
+  EXPECT_NE(log.find("tuneplane: task 1 starts the program"), std::string::npos) << log;
+  EXPECT_NE(log.find("got-usr1"), std::string::npos) << log;
+  EXPECT_NE(log.find("still-here"), std::string::npos) << log;
 }
 
 TEST_F(ScriptRunTest, HeterogeneousComponentsGetConsecutiveNodeRanks) {
@@ -758,7 +972,8 @@ TEST_F(ScriptRunTest, RayStartsAHeadAndWorkersThenRunsTheCommandOnce) {
   }
   EXPECT_EQ(containers, 4) << "head, workers of two components, driver";
   EXPECT_FALSE(fs::exists(ray_tmp)) << "removed at the end";
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 0, \"failed_phase\": null}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 0, \"failed_phase\": null, \"program_started\": {\"program\": 1}}\n");
 }
 
 TEST_F(ScriptRunTest, RayTempDirectoryIsMadePrivateOnEveryNodeAndEmptiedWhenRayStops) {
@@ -806,7 +1021,8 @@ TEST_F(ScriptRunTest, RayTempDirectoryOwnedBySomethingElseFailsTheContainerPhase
                             " on node1: it exists and is not a directory of this user"),
             std::string::npos)
       << result.err;
-  EXPECT_EQ(attempt_file("logs/exit.json"), "{\"exit_status\": 92, \"failed_phase\": \"container\"}\n");
+  EXPECT_EQ(attempt_file("logs/exit.json"),
+            "{\"exit_status\": 92, \"failed_phase\": \"container\", \"program_started\": {}}\n");
   EXPECT_TRUE(ray_starts().empty());
 }
 

@@ -100,7 +100,7 @@ TEST(ScriptVariablesTest, EveryVariableTheScriptAssignsIsOneNoRequestMaySet) {
   }
   // The reader must see the script's variables at all, or this test proves nothing.
   for (const char* name : {"tp_image", "tp_mounts", "tp_exit_evidence", "tp_pids", "MASTER_PORT", "RAY_ADDRESS",
-                           "NODE_RANK", "RAY_TMPDIR", "marks", "dir", "command_file", "path"}) {
+                           "NODE_RANK", "RAY_TMPDIR", "status", "dir", "command_file", "path"}) {
     EXPECT_TRUE(checked.contains(name)) << name;
   }
 }

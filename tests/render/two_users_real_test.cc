@@ -208,14 +208,15 @@ TEST_F(TwoUsersRealTest, TheJobUserRunsItsAttemptAndReachesOnlyWhatItMay) {
   ASSERT_EQ(batch.size(), 1u);
   // Past the image check on the node, the env file and the container: the program ran.
   const std::string exit_evidence = read_test_file(m_attempt + "/logs/exit.json");
-  EXPECT_NE(exit_evidence.find("{\"exit_status\": 0, \"failed_phase\": null}"), std::string::npos)
+  EXPECT_EQ(exit_evidence, "{\"exit_status\": 0, \"failed_phase\": null, \"program_started\": {\"component-0\": 1}}\n")
       << exit_evidence << read_test_file(m_attempt + "/logs/batch.err");
   EXPECT_TRUE(fs::exists(m_attempt + "/scratch/.tuneplane-verified/" + batch[0].nodes)) << batch[0].nodes;
   ASSERT_EQ(::stat((m_attempt + "/logs/slurm-job.json").c_str(), &info), 0);
   EXPECT_EQ(info.st_uid, account(m_job_user).uid);
   EXPECT_EQ(info.st_gid, group_id(m_group));
   // The service account reads what the job wrote.
-  for (const char* log : {"logs/slurm-job.json", "logs/exit.json", "logs/batch.out", "logs/batch.err"}) {
+  for (const char* log :
+       {"logs/slurm-job.json", "logs/exit.json", "logs/batch.out", "logs/batch.err", "logs/component-0.err"}) {
     EXPECT_EQ(as_user(m_service, m_service, "cat " + shell_quote(m_attempt + "/" + log) + " >/dev/null").exit_code, 0)
         << log;
   }

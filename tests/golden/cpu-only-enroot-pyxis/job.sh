@@ -43,19 +43,25 @@ tp_workdir=/workspace
 tp_component_count=1
 tp_job_evidence=/srv/tuneplane/slurm/jobs/cpu-only/attempts/1/logs/slurm-job.json
 tp_exit_evidence=/srv/tuneplane/slurm/jobs/cpu-only/attempts/1/logs/exit.json
-tp_task_marks=/srv/tuneplane/slurm/jobs/cpu-only/attempts/1/scratch/.tuneplane
 tp_verified_nodes=/srv/tuneplane/slurm/jobs/cpu-only/attempts/1/scratch/.tuneplane-verified
 tp_exit_verify=91
 tp_exit_container=92
 # Nothing later in the script may change what runs, or where.
 readonly tp_job_id tp_attempt tp_attempt_dir tp_env_file tp_command_file tp_image tp_image_sha256 tp_mounts \
-  tp_storage_root tp_mount_sources tp_workdir tp_component_count tp_job_evidence tp_exit_evidence tp_task_marks \
+  tp_storage_root tp_mount_sources tp_workdir tp_component_count tp_job_evidence tp_exit_evidence \
   tp_verified_nodes tp_exit_verify tp_exit_container
 
 tp_phase=setup
 tp_failed_phase=
 tp_pids=()
 tp_stop_steps=0
+# The program steps' stderr streams (tp_open_stream): the descriptor each step writes to, its
+# log's name, the descriptor its count of start lines comes back on.
+tp_streams=()
+tp_stream_names=()
+tp_stream_counts=()
+# exit.json's "program_started" (tp_collect_starts): each stream's count, by log name.
+tp_program_started=
 
 # A JSON string (evidence holds ids and host names, but nothing unescaped goes out).
 tp_json() {
@@ -76,9 +82,13 @@ tp_json_number() {
   esac
 }
 
-# Readers on other hosts must never see half a file: write beside it, then rename.
+# Readers on other hosts must never see half a file: write beside it, then rename. A file that
+# cannot be written is removed rather than left as it was, since what it held is not this
+# script's word.
 tp_write() {
-  printf '%s\n' "$2" > "$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"
+  if printf '%s\n' "$2" > "$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"; then return 0; fi
+  rm -rf -- "$1.tmp.$$" "$1"
+  return 1
 }
 
 tp_fail() {
@@ -96,7 +106,10 @@ tp_finish() {
   elif [ "$status" -ne 0 ]; then
     phase=$(tp_json "$tp_phase")
   fi
-  tp_write "$tp_exit_evidence" "{\"exit_status\": $status, \"failed_phase\": $phase}"
+  if ! tp_write "$tp_exit_evidence" \
+    "{\"exit_status\": $status, \"failed_phase\": $phase, \"program_started\": {$tp_program_started}}"; then
+    printf 'tuneplane: cannot write %s\n' "$tp_exit_evidence" >&2
+  fi
   exit "$status"
 }
 
@@ -115,7 +128,10 @@ tp_wait_steps() {
   local pid rc running left
   tp_rc=0
   while [ "${#tp_pids[@]}" -gt 0 ]; do
-    running=" $(jobs -rp | tr '\n' ' ') "
+    # A signal sent to every process of the batch step can end the listing too; a listing cut
+    # short would have the next `wait` block on a running step, and return the next signal's
+    # 128+n as that step's status.
+    if ! running=" $(jobs -rp | tr '\n' ' ') "; then continue; fi
     left=()
     for pid in "${tp_pids[@]}"; do
       case $running in
@@ -238,25 +254,114 @@ tp_rendezvous_port() {
 
 # Runs inside the container on every task, under /bin/sh (POSIX): loads the job's environment
 # (first, before the wrapper assigns anything of its own) and its command from the attempt's
-# files, which no host process reads, sets the node's rank, leaves a mark that the program
-# started (so a failed program can be told from a container that never came up) and runs it.
+# files, which no host process reads, sets the node's rank, says on its stderr that the program
+# starts and runs it. That line is the evidence that the program started (tp_conclude): it is
+# written before the exec, so the program never runs without it; a task that cannot write it
+# ends with status $1 instead.
 tp_task='set -a
 . "$3"
 set +a
-marks=$1
+status=$1
 NODE_RANK=$(($2 + ${SLURM_PROCID:-0}))
 export NODE_RANK
 . "$4"
-: > "$marks/started-$NODE_RANK" 2>/dev/null
+printf "tuneplane: task %s starts the program\n" "$NODE_RANK" >&2 || exit "$status"
 exec "$@"'
+# What the count looks for (tp_task and Ray's driver write it). Not anchored: the tasks' lines
+# reach srun interleaved, so one may begin in the middle of another task's line. A rank, not a
+# %s: a runtime that echoes the wrapper's text in its error is no evidence.
+tp_start_line='tuneplane: task [0-9]+ starts the program'
 
-# Ends the script with the steps' status; a failure before any task started is the container's.
+# A new pipe, its two ends as descriptors tp_pipe_r and tp_pipe_w: Linux opens a pipe again
+# through /proc/self/fd, so a process substitution's, opened both ways, gives one without
+# naming anything on a filesystem.
+tp_pipe() {
+  local both
+  exec {both}<> <(:) || return 1
+  exec {tp_pipe_r}</proc/self/fd/"$both" {tp_pipe_w}>/proc/self/fd/"$both" {both}>&- || return 1
+}
+
+# Reads a program step's stderr from its standard input to the end, keeps it in the step's log
+# ($1) and prints how many of its lines say a task starts the program; prints nothing when the
+# stream was not read to its end (tee killed). A log that cannot be written loses the text,
+# not the count: tee goes on to the count. Slurm signals every process of the batch step on a
+# cancel (and, from 23.11, with a checkpoint signal), not just this shell: the count ignores
+# them and ends with its stream, once srun has ended.
+tp_watch() {
+  local counted
+  trap '' HUP INT QUIT TERM USR1 USR2
+  counted=$(tee -a -- "$1" | LC_ALL=C grep -a -c -E "$tp_start_line"; exit "${PIPESTATUS[0]}")
+  if [ "$?" -lt 128 ]; then printf '%s\n' "$counted"; fi
+}
+
+# Opens the stderr stream of a program step whose log is $1 (logs/<name>.err): starts its
+# watcher (tp_watch) and adds the descriptor the step's srun writes to (2>&"${tp_streams[i]}")
+# to tp_streams. Every stream is opened before any program step starts; tp_close_streams
+# closes this shell's ends once they all run, so that each stream ends with its srun. srun
+# runs on this host and receives every task's stderr from slurmstepd on the task's node: a
+# line that reached it is out of the program's reach.
+tp_open_stream() {
+  local r w count_r count_w fd name=${1##*/}
+  tp_pipe || return 1
+  r=$tp_pipe_r w=$tp_pipe_w
+  if ! tp_pipe; then
+    exec {r}<&- {w}>&-
+    return 1
+  fi
+  count_r=$tp_pipe_r count_w=$tp_pipe_w
+  (
+    for fd in "${tp_streams[@]}" "$w" "$count_r"; do exec {fd}>&-; done
+    tp_watch "$1"
+  ) <&"$r" >&"$count_w" &
+  exec {r}<&- {count_w}>&-
+  tp_streams+=("$w")
+  tp_stream_names+=("${name%.err}")
+  tp_stream_counts+=("$count_r")
+}
+
+tp_close_streams() {
+  local fd
+  for fd in "${tp_streams[@]}"; do exec {fd}>&-; done
+}
+
+# Waits for each stream's count (its watcher prints it once its srun has ended) and sets
+# tp_program_started (exit.json's) and tp_started: the start lines of every stream, or
+# "unknown" when one stream's count is missing.
+tp_collect_starts() {
+  local i fd counted
+  tp_started=0
+  tp_program_started=
+  for i in "${!tp_stream_names[@]}"; do
+    fd=${tp_stream_counts[i]}
+    counted=
+    read -r counted <&"$fd"
+    exec {fd}<&-
+    case $counted in
+      '' | *[!0-9]*)
+        counted=null
+        tp_started=unknown
+        ;;
+      *) if [ "$tp_started" != unknown ]; then tp_started=$((tp_started + counted)); fi ;;
+    esac
+    tp_program_started+="${tp_program_started:+, }$(tp_json "${tp_stream_names[i]}"): $counted"
+  done
+}
+
+# Ends the script with the steps' status (that of the first step to fail). A failure is the
+# container's only on positive evidence that no program started: every program step's stream
+# was counted to its end and none had a start line. A program that started in one component
+# shares the scratch, the mounts and the nodes with the others, so their failures are the
+# program's too; a count that is missing (a stream cut short) is the program's; and so is a
+# first failure that a signal caused (128+n): srun runs here as the job's user, where a
+# program that sees the host's processes (Pyxis shares their IDs) can kill it before the start
+# lines on their way to it arrive. A runtime killed by a signal is then not retried.
 tp_conclude() {
+  tp_collect_starts
   if [ "$1" -ne 0 ]; then
-    if [ -n "$(ls -A "$tp_task_marks" 2>/dev/null)" ]; then
-      tp_failed_phase=program
-    else
+    if [ "$tp_started" = 0 ] && { [ "$1" -le 128 ] || [ "$1" -gt 192 ]; }; then
       tp_failed_phase=container
+    else
+      tp_failed_phase=program
     fi
   fi
   exit "$1"
@@ -291,25 +396,27 @@ tp_verify_nodes 0 --nodes=1 --ntasks=1 --ntasks-per-node=1
 # The job's environment and command are not loaded here: the task's wrapper reads them inside
 # the container (tp_task).
 tp_phase=container
-if ! mkdir -p "$tp_task_marks"; then
-  tp_fail "$tp_exit_container" container "cannot create $tp_task_marks"
-fi
 
 # Enroot/Pyxis: the container options go to srun itself.
 tp_container=(--container-image="$tp_image" --container-mounts="$tp_mounts" --container-workdir="$tp_workdir" --no-container-mount-home)
 
 # launcher srun: one task per node runs the command, with the node's rank and the rendezvous.
+# Each component's stderr comes back to this host (--error=all: to srun's own stderr), into its
+# log and the count of its start lines (tp_open_stream); its stdout goes to its log as before.
 if ! MASTER_ADDR=$(tp_first_node 0) || [ -z "$MASTER_ADDR" ]; then
   tp_fail "$tp_exit_container" container "cannot resolve the first node of the job"
 fi
 export MASTER_ADDR
 export MASTER_PORT=$(tp_rendezvous_port)
 export NNODES=1
-
-srun --nodes=1 --ntasks=1 --ntasks-per-node=1 --cpus-per-task=4 --kill-on-bad-exit=1 \
-  --output=/srv/tuneplane/slurm/jobs/cpu-only/attempts/1/logs/component-0.out --error=/srv/tuneplane/slurm/jobs/cpu-only/attempts/1/logs/component-0.err \
-  "${tp_container[@]}" /bin/sh -c "$tp_task" tuneplane-task "$tp_task_marks" 0 "$tp_env_file" "$tp_command_file" &
-tp_pids+=($!)
+tp_open_stream /srv/tuneplane/slurm/jobs/cpu-only/attempts/1/logs/component-0.err ||
+  tp_fail "$tp_exit_container" container "cannot open a pipe for the stderr of component 0"
 tp_phase=program
+srun --nodes=1 --ntasks=1 --ntasks-per-node=1 --cpus-per-task=4 --kill-on-bad-exit=1 \
+  --output=/srv/tuneplane/slurm/jobs/cpu-only/attempts/1/logs/component-0.out --error=all \
+  "${tp_container[@]}" /bin/sh -c "$tp_task" tuneplane-task "$tp_exit_container" 0 "$tp_env_file" "$tp_command_file" \
+  2>&"${tp_streams[0]}" &
+tp_pids+=($!)
+tp_close_streams
 tp_wait_steps
 tp_conclude "$tp_rc"
