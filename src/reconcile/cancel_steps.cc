@@ -1,7 +1,9 @@
 // Cancelling a job Slurm may hold: a cancel desire (with a checkpoint signal first when a grace
 // is asked for a running job), and the cancel that ends an attempt found wrong (an anomaly, a
-// limit). A job Slurm no longer knows counts as cancelled.
+// limit). A job Slurm no longer knows counts as cancelled, and so does one whose id now names
+// another job (the cancel reads the job first and leaves that one alone: slurm_client.h).
 #include "reconcile/retry_board.h"
+#include "reconcile/status_board.h"
 #include "reconcile/steps.h"
 
 namespace tpslurm::reconcile {
@@ -21,6 +23,8 @@ StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause caus
   const model::JobTag tag = tag_of(step.services, step.attempt);
   slurm::CancelResult cancelled =
       step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
+  // The attempt's job is not where the problem was seen: how it ended is for its evidence to say.
+  if (cancelled.another_job) return conclude_id_reused(step, cancelled.message);
   if (!cancelled.ok() && cancelled.outcome != slurm::Outcome::not_found) {
     return step.retry_said_once(kCancel, kCancel, anomaly ? "anomaly" : "cancel.failed",
                                 problem + "; cancel failed: " + cancelled.message + "; tried again, spaced");
@@ -78,11 +82,14 @@ StepEnd apply_cancel(Step& step) {
   if (StepEnd first = checkpoint_first(step, ref); first != StepEnd::next) return first;
   if (step.not_due(kCancel) || step.budget_refuses()) return StepEnd::wait;
   slurm::CancelResult answer = step.services.slurm.cancel(ref);
-  if (!answer.ok() && answer.outcome != slurm::Outcome::not_found) {
+  if (!answer.ok() && answer.outcome != slurm::Outcome::not_found && !answer.another_job) {
     return step.retry_said_once(kCancel, kCancel, "cancel.failed", answer.message + "; tried again, spaced");
   }
-  return step.move(AttemptState::cancelled, changes,
-                   {{"reason", words}, {"slurm", answer.already_done ? "had already ended" : "cancelled"}});
+  // The polls that follow its cleanup take nothing at that id for the attempt's (status_board.h).
+  if (answer.another_job) step.services.statuses.note_id_reused(step.attempt.submit_token, answer.message);
+  std::string slurm = answer.already_done ? "had already ended" : "cancelled";
+  if (answer.another_job) slurm = "its id now names another job, left alone (" + answer.message + ")";
+  return step.move(AttemptState::cancelled, changes, {{"reason", words}, {"slurm", slurm}});
 }
 
 }  // namespace tpslurm::reconcile
