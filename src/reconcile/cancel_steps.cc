@@ -2,6 +2,7 @@
 // is asked for a running job), and the cancel that ends an attempt found wrong (an anomaly, a
 // limit). A job Slurm no longer knows counts as cancelled, and so does one whose id now names
 // another job (the cancel reads the job first and leaves that one alone: slurm_client.h).
+#include "reconcile/elapsed_board.h"
 #include "reconcile/retry_board.h"
 #include "reconcile/status_board.h"
 #include "reconcile/steps.h"
@@ -41,9 +42,14 @@ namespace {
 
 // cancel --grace on a running job: the checkpoint signal first; wait is returned until the
 // grace has passed. next: kill now (no grace, not running, or the signal could not be given).
+// The grace is measured on the ElapsedBoard from the signal on, so a step of the wall clock
+// neither lengthens nor shortens it; after a restart the journaled signalled_at gives the time
+// already waited once, on the wall clock's word, never below zero (elapsed_board.h): a step
+// back while the daemon was down costs at most one more grace.
 StepEnd checkpoint_first(Step& step, const slurm::JobRef& ref) {
   const int grace = step.job.cancel_grace_seconds.value_or(0);
   if (grace <= 0 || step.attempt.state != AttemptState::running) return StepEnd::next;
+  const std::string measured = "cancel-grace:" + step.attempt.submit_token;
   if (step.attempt.signalled_at.empty()) {
     slurm::CancelResult signalled = step.services.slurm.cancel(ref, kCheckpointSignal);
     if (!signalled.ok()) {
@@ -56,14 +62,14 @@ StepEnd checkpoint_first(Step& step, const slurm::JobRef& ref) {
         "checkpoint_signal", changes,
         {{"reason", std::string(kCheckpointSignal) + " sent; the kill follows in " + std::to_string(grace) + " s"}});
     if (end != StepEnd::next) return end;
+    (void)step.services.elapsed.since(measured, step.services.clock.now());  // the grace starts now
     step.result.look_again = std::chrono::seconds(grace);
     return StepEnd::wait;
   }
-  const auto due =
-      parse_utc(step.attempt.signalled_at).value_or(step.services.clock.now()) + std::chrono::seconds(grace);
-  const auto now = step.services.clock.now();
-  if (now >= due) return StepEnd::next;
-  step.result.look_again = std::chrono::duration_cast<std::chrono::milliseconds>(due - now);
+  const TimePoint signalled = parse_utc(step.attempt.signalled_at).value_or(step.services.clock.now());
+  const std::chrono::seconds left = std::chrono::seconds(grace) - step.services.elapsed.since(measured, signalled);
+  if (left.count() <= 0) return StepEnd::next;
+  step.result.look_again = left;
   return StepEnd::wait;
 }
 
