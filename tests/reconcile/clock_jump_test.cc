@@ -50,15 +50,21 @@ class ClockJumpTest : public ReconcileTest {
     ASSERT_TRUE(journal().transition(key, AttemptState::submitting, AttemptState::submit_unknown, {}, {}).ok());
   }
 
-  // j1 running in Slurm, its cancel asked with a grace of `grace`: the checkpoint signal sent.
-  std::uint32_t signalled(seconds grace) {
-    add_job("j1", Shape::cpu_only);
+  // j1 of `shape` released and followed running; returns its Slurm job id.
+  std::uint32_t running(Shape shape) {
+    add_job("j1", shape);
     once();
     const std::uint32_t id = attempt("j1").slurm_job_id.value_or(0);
     EXPECT_NE(id, 0U);
     step(id, R"({"state": "RUNNING"})");
     once();
     EXPECT_EQ(attempt("j1").state, AttemptState::running);
+    return id;
+  }
+
+  // j1 running in Slurm, its cancel asked with a grace of `grace`: the checkpoint signal sent.
+  std::uint32_t signalled(seconds grace) {
+    const std::uint32_t id = running(Shape::cpu_only);
     const journal::JobRecord record = job("j1");
     EXPECT_TRUE(journal().set_desire("j1", model::Desire::cancel, "test", record.version, grace.count()).ok());
     once();
@@ -99,12 +105,7 @@ TEST(ClockJumpBudgetTest, ABackwardStepOfHoursNeverStretchesTheBackOff) {
 
 TEST_F(ClockJumpTest, StepsOfHoursBetweenCyclesNeitherLoseNorEndARunningJob) {
   start();
-  add_job("j1", Shape::gpu_single);
-  once();
-  const std::uint32_t id = attempt("j1").slurm_job_id.value_or(0);
-  ASSERT_NE(id, 0U);
-  step(id, R"({"state": "RUNNING"})");
-  once();
+  const std::uint32_t id = running(Shape::gpu_single);
   ASSERT_EQ(attempt("j1").state, AttemptState::running);
   for (const auto by : {hours(6), -hours(12), hours(30), -hours(24)}) {
     step_local_clock(by);

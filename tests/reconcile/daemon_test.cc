@@ -182,8 +182,8 @@ TEST_F(DaemonTest, ARenamedHostKeepsTheJournalsInstanceAndOnlyAnotherSettingIsRe
   ASSERT_EQ(cli(m_env, {"serve", "--once"}).exit_code, 0);
   ASSERT_EQ(attempt("d6")->state, model::AttemptState::pending);
   const std::uint32_t d6 = *attempt("d6")->slurm_job_id;
-  ASSERT_TRUE(m_sim->control(slurm::HttpMethod::post, "/sim/jobs/bulk", R"({"count": 1, "names": ["tp-cm-stray-1"]})")
-                  .ok());
+  ASSERT_TRUE(
+      m_sim->control(slurm::HttpMethod::post, "/sim/jobs/bulk", R"({"count": 1, "names": ["tp-cm-stray-1"]})").ok());
   ASSERT_TRUE(
       m_sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(d6) + "/state", R"({"state": "COMPLETED"})")
           .ok());

@@ -48,18 +48,23 @@ class ReusedIdTest : public ReconcileTest {
 
   // Time enough for every spaced retry so far to be due.
   void let_retries_fall_due() { pass_local_time(std::chrono::minutes(6)); }
+
+  // j1 submitted, but identify's read (by `dialect`) lost once: it stays submitted, unidentified.
+  void submitted_unidentified(const std::string& dialect) {
+    fault(R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/)" + dialect +
+          R"(/job/", "count": 1})");
+    add_job("j1", Shape::cpu_only);
+    once();
+    ASSERT_EQ(attempt("j1").state, AttemptState::submitted);
+    ASSERT_TRUE(attempt("j1").identified_at.empty());
+  }
 };
 
 // Before identify: the receipt's id, read back, is another job's. It was never the attempt's
 // (none of its marks match): the attempt's own job, held and forgotten, never ran.
 TEST_F(ReusedIdTest, AReceiptsIdThatNowNamesAnotherJobConcludesTheAttemptWithoutTouchingThatJob) {
   start();
-  fault(
-      R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/v0.0.45/job/", "count": 1})");
-  add_job("j1", Shape::cpu_only);
-  once();
-  ASSERT_EQ(attempt("j1").state, AttemptState::submitted);
-  ASSERT_TRUE(attempt("j1").identified_at.empty());
+  submitted_unidentified("v0.0.45");
   const std::uint32_t id = attempt("j1").slurm_job_id.value_or(0);
   give_id_to_another_job(id, "RUNNING");
   const std::int64_t updates = job_requests("POST");
@@ -82,11 +87,7 @@ TEST_F(ReusedIdTest, AReceiptsIdThatNowNamesAnotherJobConcludesTheAttemptWithout
 // the id went to another job. 25.11 releases by id after checking the SLUID and the tag.
 TEST_F(ReusedIdTest, AnIdThatWentToAnotherJobBeforeTheReleaseIsNeverReleased) {
   start({"--release", "25.11.7"}, "v0.0.44");
-  fault(
-      R"({"kind": "error_response", "status": 500, "method": "GET", "path_prefix": "/slurm/v0.0.44/job/", "count": 1})");
-  add_job("j1", Shape::cpu_only);
-  once();
-  ASSERT_TRUE(attempt("j1").identified_at.empty());
+  submitted_unidentified("v0.0.44");
   turn_token_bad_after(1);  // identify's read goes through, the release does not
   let_retries_fall_due();
   once();
