@@ -1,5 +1,6 @@
 // tuneplane-slurm config [--json]: every setting's effective value and where it came from
-// ("environment", "FILE:LINE" of the --config file, or "default"), in the order of the
+// ("environment", "FILE:LINE" of the --config file, "default", or "journal" for an unset
+// TUNEPLANE_INSTANCE the journal's deployment gives: cli/deployment.h), in the order of the
 // settings table (config/setting_keys.h). A default the loader computes (the instance, the
 // state directory, the journal, the CPU partition, the cluster-side storage root) is shown as
 // computed; any other default as the table documents it. No setting holds a secret: the

@@ -87,6 +87,18 @@ Status note_server(journal::Journal& journal, slurm::SlurmClient& slurm, const m
   return ok_status();
 }
 
+// Said once at start when TUNEPLANE_INSTANCE is not set and this host's name no longer gives the
+// journal's instance (a renamed host): the journal's stands, as the jobs it named carry it.
+void note_instance(Context& context) {
+  const config::LoadedSettings& loaded = *context.loaded_settings();
+  const std::string& instance = loaded.settings.instance;
+  const std::string host = context.host_instance();
+  if (loaded.sources.at("TUNEPLANE_INSTANCE") != "journal" || host == instance) return;
+  config::log_info({}, "instance " + instance +
+                           ": the journal's (TUNEPLANE_INSTANCE is not set; this host's name gives " + host +
+                           "). To rename it: set TUNEPLANE_INSTANCE, then `journal move-deployment`");
+}
+
 int run_serve(Context& context, bool once) {
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
@@ -105,6 +117,7 @@ int run_serve(Context& context, bool once) {
   auto journal = context.open_journal(Context::Access::write, exit_code);
   if (!journal) return exit_code;
   if (Status same = check_deployment(*journal, *settings); !same.ok()) return context.fail(same.error());
+  note_instance(context);
   auto key = storage::load_state_key(settings->state_dir);
   if (!key.ok()) return context.fail(key.error());
   // The platform API, when its tokens are configured: it answers beside the reconciler and

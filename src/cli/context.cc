@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "cli/deployment.h"
 #include "cli/exit_codes.h"
 #include "journal/journal.h"
 
@@ -23,12 +24,20 @@ const model::Settings* Context::settings() {
   }
   for (const auto& warning : loaded->warnings) m_err << "tuneplane-slurm: warning: " << warning << "\n";
   m_loaded = std::move(*loaded);
+  if (!m_loaded->given.contains("TUNEPLANE_INSTANCE")) {
+    if (auto recorded = journal_instance(m_loaded->settings.journal_path, m_clock)) {
+      m_loaded->settings.instance = *recorded;
+      m_loaded->sources["TUNEPLANE_INSTANCE"] = "journal";
+    }
+  }
   return &m_loaded->settings;
 }
 
 const config::LoadedSettings* Context::loaded_settings() {
   return settings() == nullptr ? nullptr : &*m_loaded;
 }
+
+std::string Context::host_instance() const { return config::instance_from_host(m_options.host_name); }
 
 std::unique_ptr<journal::Journal> Context::open_journal(Access access, int& exit_code) {
   const model::Settings* s = settings();

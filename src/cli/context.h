@@ -2,6 +2,10 @@
 // the settings (loaded once, on first use, with their warnings printed), the clock, and the
 // helpers that turn errors into messages and exit codes. Commands receive it by reference;
 // it lives for the whole run. Single-threaded.
+//
+// Without TUNEPLANE_INSTANCE the settings carry the instance the journal recorded with its
+// deployment, its source "journal" (cli/deployment.h); the host's name gives it only to a
+// journal that has recorded none, so every command names jobs as the journal's have been.
 #pragma once
 
 #include <iosfwd>
@@ -37,6 +41,8 @@ class Context {
   const model::Settings* settings();
   // The same, with where each value came from; nullptr as above.
   const config::LoadedSettings* loaded_settings();
+  // The instance this host's name gives (the default for a journal that has recorded none).
+  std::string host_instance() const;
 
   // Opens the journal the settings name, for reading or writing. On failure prints the
   // error and returns nullptr; `exit_code` then holds the code to return.

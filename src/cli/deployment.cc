@@ -1,5 +1,7 @@
 #include "cli/deployment.h"
 
+#include <unistd.h>
+
 namespace tpslurm::cli {
 namespace {
 
@@ -22,6 +24,17 @@ journal::Deployment configured_deployment(const model::Settings& settings) {
           settings.slurm_storage_root.empty() ? settings.storage_root : settings.slurm_storage_root};
 }
 
+std::optional<std::string> journal_instance(const std::string& journal_path, const Clock& clock) {
+  if (::access(journal_path.c_str(), F_OK) != 0) return std::nullopt;
+  journal::OpenOptions options;
+  options.mode = journal::OpenOptions::Mode::read_only;
+  auto journal = journal::Journal::open(journal_path, clock, options);
+  if (!journal.ok()) return std::nullopt;
+  auto recorded = (*journal)->deployment();
+  if (!recorded.ok() || !recorded->has_value()) return std::nullopt;
+  return (*recorded)->instance;
+}
+
 Status check_deployment(journal::Journal& journal, const model::Settings& settings) {
   const journal::Deployment configured = configured_deployment(settings);
   auto recorded = journal.deployment();
@@ -30,10 +43,17 @@ Status check_deployment(journal::Journal& journal, const model::Settings& settin
     return journal.set_deployment(configured, "serve", "the journal's first start under this deployment");
   }
   if (**recorded == configured) return ok_status();
+  // The instance differs only when TUNEPLANE_INSTANCE is set: unset, the journal's is used.
+  std::string back;
+  if ((*recorded)->instance != configured.instance) back = "Unset TUNEPLANE_INSTANCE (the journal's is then used)";
+  if ((*recorded)->storage_root != configured.storage_root || (*recorded)->cluster_root != configured.cluster_root) {
+    back +=
+        std::string(back.empty() ? "Set" : ", set") + " TUNEPLANE_STORAGE_ROOT and TUNEPLANE_SLURM_STORAGE_ROOT back";
+  }
   return invalid_argument("the journal belongs to the deployment with " + (*recorded)->describe() +
                           ", but this configuration says " + configured.describe() +
-                          ": jobs already in Slurm carry the first. Set TUNEPLANE_INSTANCE, TUNEPLANE_STORAGE_ROOT "
-                          "and TUNEPLANE_SLURM_STORAGE_ROOT back, or move the deployment: stop `serve`, then "
+                          ": jobs already in Slurm carry the first. " + back +
+                          ", or move the deployment: stop `serve`, then "
                           "`tuneplane-slurm journal move-deployment --reason TEXT` (the operator's guide, "
                           "\"Moving a deployment\")");
 }

@@ -23,7 +23,7 @@ constexpr SettingKey kKeys[] = {
     {"TUNEPLANE_SLURM_QOS", "", "default QoS"},
     {"TUNEPLANE_SLURM_RESERVATION", "", "default reservation"},
     {"TUNEPLANE_SLURM_WCKEY", "", "default wckey"},
-    {"TUNEPLANE_INSTANCE", "derived from the host name",
+    {"TUNEPLANE_INSTANCE", "the journal's, else derived from the host name",
      "short id in every job name (tp-<instance>-<job>-<attempt>); keeps two deployments on one cluster apart"},
     {"TUNEPLANE_SLURM_RUNTIME_PROFILE", "enroot-pyxis",
      "container runtime on the compute nodes: enroot-pyxis or apptainer"},

@@ -135,8 +135,15 @@ struct Controller::Impl {
     return polled.wake;
   }
 
+  bool sweeps(int this_round) const {
+    return parts.sweep_every > 0 && this_round % parts.sweep_every == 1 % parts.sweep_every;
+  }
+  CycleListing::Swept swept(int this_round) const {
+    return sweeps(this_round) ? CycleListing::Swept::yes : CycleListing::Swept::no;
+  }
+
   void maybe_sweep(int this_round, CycleListing& listing) {
-    if (parts.sweep_every > 0 && this_round % parts.sweep_every == 1 % parts.sweep_every) {
+    if (sweeps(this_round)) {
       run_sweep(services, listing);
       run_retention(services);
     }
@@ -209,7 +216,7 @@ struct Controller::Impl {
     if (round_in_flight) return;
     round_in_flight = true;
     boost::asio::post(pool, [this, r = round] {
-      CycleListing listing(parts.slurm);
+      CycleListing listing(parts.slurm, swept(r));
       std::vector<std::string> news = background_round(r, listing);
       boost::asio::post(io, [this, news = std::move(news)] {
         // Jobs with news from the poll, and blocked attempts, read what just ran.
@@ -351,7 +358,7 @@ CycleReport Controller::run_once() {
   s.report = {};
   for (int i = 0; i < kMaxOnceCycles; ++i) {
     s.begin_cycle();
-    CycleListing listing(s.parts.slurm);
+    CycleListing listing(s.parts.slurm, s.swept(s.round));
     (void)s.background_round(s.round, listing);
     s.io.poll();  // what the probe posted (a cleared condition)
     s.io.restart();

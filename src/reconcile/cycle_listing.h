@@ -15,7 +15,10 @@ namespace tpslurm::reconcile {
 
 class CycleListing {
  public:
-  explicit CycleListing(slurm::SlurmClient& slurm) : m_slurm(slurm) {}
+  // `swept`: the cycle's orphan sweep reads the listing (sweep.h), so whatever runs before it
+  // may read it at no extra cost.
+  enum class Swept { no, yes };
+  explicit CycleListing(slurm::SlurmClient& slurm, Swept swept = Swept::no) : m_slurm(slurm), m_swept(swept) {}
   ~CycleListing();
   CycleListing(const CycleListing&) = delete;
   CycleListing& operator=(const CycleListing&) = delete;
@@ -23,9 +26,12 @@ class CycleListing {
   // The listing, read on the first call; a failed read is kept (and not repeated) too.
   const slurm::JobsResult& get();
   bool read() const { return m_listing.has_value(); }
+  // Whether the listing is read this cycle in any case (Swept::yes).
+  bool read_anyway() const { return m_swept == Swept::yes; }
 
  private:
   slurm::SlurmClient& m_slurm;
+  Swept m_swept;
   std::optional<slurm::JobsResult> m_listing;
 };
 

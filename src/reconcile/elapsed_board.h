@@ -1,7 +1,8 @@
 // ElapsedBoard: how long an attempt has been in a state (blocked since its intent, pending
-// since its release), measured so that a step of the wall clock while the daemon runs neither
-// shortens nor stretches it. The quiet period of `resolve --absent` and TUNEPLANE_MAX_PENDING
-// are read from here, never from the wall clock alone.
+// since its release, signalled since a cancel's checkpoint signal), measured so that a step of
+// the wall clock while the daemon runs neither shortens nor stretches it. The quiet period of
+// `resolve --absent`, TUNEPLANE_MAX_PENDING and a cancel's grace are read from here, never from
+// the wall clock alone.
 //
 // The start of the state is a journaled wall-clock time (it must survive a restart), so the
 // first time this process asks about an attempt it takes the wall clock's word (now minus the

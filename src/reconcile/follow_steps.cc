@@ -24,6 +24,7 @@ using model::AttemptState;
 // A job missing from one poll right after its submit is not yet gone (slurmctld may not list
 // it yet): it is looked for when two polls in a row missed it, or when it was last seen (or
 // identified) longer than two poll intervals ago (a daemon started anew, `serve --once`).
+// Another job at its id is no such doubt: it is looked for at once.
 constexpr int kAbsentPollsToLook = 2;
 
 bool gone_long_enough(const Step& step, const StatusEntry& entry) {
@@ -138,6 +139,7 @@ void decide_retry(const Step& step, AttemptState end, const std::string& because
 
 StepEnd follow(Step& step) {
   std::optional<StatusEntry> entry = step.services.statuses.take(step.attempt.submit_token);
+  if (entry && !entry->id_reused.empty()) return conclude_id_reused(step, entry->id_reused);
   if (entry && entry->records.empty()) {
     return gone_long_enough(step, *entry) ? conclude_forgotten(step) : StepEnd::wait;
   }

@@ -14,9 +14,14 @@
 //   4. a source that did not answer, or a slurmdbd that is behind (slurmctld's DBD agent queue
 //      still holds records, as diag shows): nothing is concluded; the search is tried again,
 //      spaced (retry_board.h), and said once.
+// A job id that now names another job (a record there without the attempt's tag) is the same
+// case: slurmctld let the attempt's job go before it gave the id away, since it never holds two
+// live jobs with one id. The search by tag never returns that other job (it lacks the tag), and
+// slurmdbd's records are found by the attempt's job name, so the other job never decides.
 #include "journal/components.h"
 #include "reconcile/found_jobs.h"
 #include "reconcile/slurm_verdict.h"
+#include "reconcile/status_board.h"
 #include "reconcile/steps.h"
 #include "storage/attempt_evidence.h"
 
@@ -122,6 +127,34 @@ StepEnd lost(Step& step, const slurm::SearchResult& search, const std::vector<mo
 }
 
 }  // namespace
+
+bool another_jobs(const std::vector<model::JobSnapshot>& records, const model::JobTag& tag) {
+  return !records.empty() && std::none_of(records.begin(), records.end(),
+                                          [&](const model::JobSnapshot& r) { return tag.identifies(r.tag()); });
+}
+
+std::string another_jobs_words(const std::vector<model::JobSnapshot>& records, const model::JobTag& tag) {
+  if (records.empty()) return "another job";
+  const model::JobSnapshot& r = records.front();
+  return "job " + std::to_string(r.job_id) + " named \"" + r.name + "\", comment \"" + r.comment +
+         "\", working directory \"" + r.working_directory + "\" carries " + std::to_string(tag.matches(r.tag())) +
+         " of the attempt's 3 marks (its job carries at least 2)";
+}
+
+StepEnd conclude_id_reused(Step& step, const std::string& other) {
+  step.services.statuses.note_id_reused(step.attempt.submit_token, other);  // for the polls that follow
+  if (step.services.statuses.warn_once(step.attempt.submit_token + ":id-reused")) {
+    const std::string id = std::to_string(step.attempt.slurm_job_id.value_or(0));
+    const std::string words = "Slurm job id " + id + " now names another job (" + other +
+                              "): slurmctld let the attempt's job go and gave its id away. That job is left "
+                              "alone; the attempt is concluded from slurmdbd and its logs/";
+    step.log(config::LogLevel::warn, words);
+    if (step.event("slurm.id_reused", {{"reason", words}, {"slurm_job_id", id}}) == StepEnd::failed) {
+      return StepEnd::failed;
+    }
+  }
+  return conclude_forgotten(step);
+}
 
 bool attempt_started(const Step& step) {
   auto started = storage::attempt_started(attempt_dir_of(step.services, step.attempt));

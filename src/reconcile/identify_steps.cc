@@ -62,7 +62,9 @@ struct Identified {
 };
 
 // Reads the job by the receipt's id and checks it: the changes to journal, or how the step
-// ended when it cannot be identified now.
+// ended when it cannot be identified now. Records none of which carries the tag are another
+// job's that took the id (conclude_id_reused); some that do and some that do not are the
+// attempt's job with a component a user edited: an anomaly, checked again.
 std::variant<Identified, StepEnd> identify(Step& step) {
   constexpr std::string_view kWhat = "identify";
   if (step.not_due(kWhat) || step.budget_refuses()) return StepEnd::wait;
@@ -73,7 +75,13 @@ std::variant<Identified, StepEnd> identify(Step& step) {
     return step.retry_spaced(kWhat);
   }
   std::vector<model::JobSnapshot> components = components_of(read, id);
-  if (std::string problem = identity_problem(components, tag_of(step.services, step.attempt)); !problem.empty()) {
+  const model::JobTag tag = tag_of(step.services, step.attempt);
+  if (another_jobs(components, tag)) {
+    // Not the attempt's job (steps.h); read again only spaced, as the conclusion's search is.
+    step.services.retries.failed(step.attempt.submit_token, kWhat);
+    return conclude_id_reused(step, another_jobs_words(components, tag));
+  }
+  if (std::string problem = identity_problem(components, tag); !problem.empty()) {
     return step.retry_said_once(kWhat, kWhat, "anomaly", "identify: " + problem + "; not released, checked again",
                                 config::LogLevel::error);
   }
@@ -129,10 +137,14 @@ StepEnd release(Step& step, const Identified* identified) {
   crash_point("release.after_send");
   std::string how = answer.already_ended ? "already ended" : "released";
   if (!answer.ok()) {
+    if (answer.another_job) return stop([&] { return conclude_id_reused(step, answer.message); });
     // A release sent before a crash may have been applied: read the job to know.
     slurm::JobsResult read = step.services.slurm.get_job(ref);
     if (read.outcome == slurm::Outcome::not_found) return stop([&] { return conclude_forgotten(step); });
     const auto components = components_of(read, ref.job_id);
+    if (read.ok() && another_jobs(components, tag)) {
+      return stop([&] { return conclude_id_reused(step, another_jobs_words(components, tag)); });
+    }
     const bool held = std::any_of(components.begin(), components.end(), still_held);
     if (!read.ok() || components.empty() || held) {
       step.log(config::LogLevel::warn, "release failed: " + answer.message);

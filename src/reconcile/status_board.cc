@@ -36,7 +36,20 @@ void StatusBoard::forget(const std::string& token) {
   std::lock_guard lock(m_mutex);
   m_entries.erase(token);
   m_seen.erase(token);
+  m_id_reused.erase(token);
   std::erase_if(m_warned, [&](const std::string& key) { return key.rfind(token, 0) == 0; });
+}
+
+void StatusBoard::note_id_reused(const std::string& token, const std::string& words) {
+  std::lock_guard lock(m_mutex);
+  m_id_reused.emplace(token, words);
+}
+
+std::optional<std::string> StatusBoard::id_reused(const std::string& token) const {
+  std::lock_guard lock(m_mutex);
+  auto it = m_id_reused.find(token);
+  if (it == m_id_reused.end()) return std::nullopt;
+  return it->second;
 }
 
 bool StatusBoard::warn_once(const std::string& key) {

@@ -10,6 +10,7 @@
 #include "reconcile/slurm_verdict.h"
 #include "reconcile/status_board.h"
 #include "reconcile/step.h"
+#include "reconcile/steps.h"
 
 namespace tpslurm::reconcile {
 namespace {
@@ -91,33 +92,46 @@ std::vector<model::JobSnapshot> records_of(const std::vector<model::JobSnapshot>
   return out;
 }
 
-std::vector<model::JobSnapshot> tagged(std::vector<model::JobSnapshot> records, const model::JobTag& tag) {
-  std::erase_if(records, [&](const auto& r) { return !tag.identifies(r.tag()); });
-  return records;
-}
+// The records at an attempt's id, by its tag: its job's, and those of another job that took the
+// id (steps.h: another_jobs), which are never posted as the attempt's.
+struct Records {
+  std::vector<model::JobSnapshot> ours;
+  std::vector<model::JobSnapshot> foreign;
+
+  Records(std::vector<model::JobSnapshot> records, const model::JobTag& tag) {
+    if (another_jobs(records, tag)) {
+      foreign = std::move(records);
+      return;
+    }
+    std::erase_if(records, [&](const auto& r) { return !tag.identifies(r.tag()); });
+    ours = std::move(records);
+  }
+};
 
 // Full records of a changed attempt: by SLUID where allowed; when that no longer resolves (a
 // requeue gives a new SLUID), by the numeric id, kept only if they still carry the tag.
-std::optional<std::vector<model::JobSnapshot>> read_full(Services& services, const Followed& f) {
+std::optional<Records> read_full(Services& services, const Followed& f) {
   const std::uint32_t leader = *f.attempt.slurm_job_id;
   const model::JobTag tag = tag_of(services, f.attempt);
   slurm::JobsResult read = services.slurm.get_job(slurm::JobRef{leader, f.attempt.sluid, tag});
   if (read.outcome == slurm::Outcome::not_found && !f.attempt.sluid.empty()) {
     read = services.slurm.get_job(slurm::JobRef{leader});
   }
-  if (read.outcome == slurm::Outcome::not_found) return std::vector<model::JobSnapshot>{};
+  if (read.outcome == slurm::Outcome::not_found) return Records({}, tag);
   if (!read.ok()) return std::nullopt;
-  return tagged(records_of(read.jobs, leader), tag);
+  return Records(records_of(read.jobs, leader), tag);
 }
 
-// Every record of slurmctld, once per kReasonEvery polls while an attempt is pending.
-const std::vector<model::JobSnapshot>& reason_listing(CycleListing& listing, const std::vector<Followed>& wanted,
-                                                      int round) {
+// Every record of slurmctld: once per kReasonEvery polls while an attempt is pending (for its
+// reason), and whenever the cycle's sweep reads them anyway. A bulk state has ids and states
+// only: the listing is where another job at an attempt's id shows even in the attempt's state.
+const std::vector<model::JobSnapshot>& full_listing(CycleListing& listing, const std::vector<Followed>& wanted,
+                                                    int round) {
   static const std::vector<model::JobSnapshot> none;
-  if (round % kReasonEvery != 1 % kReasonEvery) return none;
   const bool any_pending = std::any_of(wanted.begin(), wanted.end(),
                                        [](const auto& f) { return f.attempt.state == model::AttemptState::pending; });
-  if (!any_pending) return none;
+  const bool for_reasons = round % kReasonEvery == 1 % kReasonEvery && any_pending;
+  if (!for_reasons && !listing.read_anyway()) return none;
   const slurm::JobsResult& listed = listing.get();
   return listed.ok() ? listed.jobs : none;
 }
@@ -140,7 +154,7 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state, 
   for (const auto& f : wanted) ids.insert(ids.end(), f.ids.begin(), f.ids.end());
   slurm::BulkStateResult bulk = services.slurm.bulk_state(ids, state.since);
   const std::vector<model::JobSnapshot>& listing =
-      bulk.records.empty() ? reason_listing(cycle_listing, wanted, ++state.round) : bulk.records;
+      bulk.records.empty() ? full_listing(cycle_listing, wanted, ++state.round) : bulk.records;
   const PollIndex index(bulk, listing);
   report.ran = true;
   report.attempts = static_cast<int>(wanted.size());
@@ -159,28 +173,46 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state, 
       ++report.unanswered;
       continue;
     }
+    const model::JobTag tag = tag_of(services, f.attempt);
+    // Absent: not reported, or another job holds the id (`id_reused`: which, in words).
+    auto post_absent = [&](const std::string& id_reused) {
+      if (!id_reused.empty()) services.statuses.note_id_reused(token, id_reused);
+      ++report.absent;
+      services.statuses.post(token, StatusEntry{{}, ++state.absent[token], now, id_reused});
+      wake.insert(f.attempt.job_id);
+    };
     const auto seen = index.reported(f.ids);
     if (seen.empty() && !bulk.unchanged) {
-      const int polls = ++state.absent[token];
-      ++report.absent;
-      services.statuses.post(token, StatusEntry{{}, polls, now});
-      wake.insert(f.attempt.job_id);
+      post_absent("");
+      continue;
+    }
+    if (auto reused = services.statuses.id_reused(token)) {
+      post_absent(*reused);
+      continue;
+    }
+    std::optional<Records> records;
+    if (auto listed = index.records_of(*f.attempt.slurm_job_id)) records.emplace(std::move(*listed), tag);
+    if (records && !records->foreign.empty()) {
+      post_absent(another_jobs_words(records->foreign, tag));
       continue;
     }
     state.absent.erase(token);
     services.statuses.seen(token, now);
-    std::optional<std::vector<model::JobSnapshot>> records = index.records_of(*f.attempt.slurm_job_id);
-    if (records) records = tagged(std::move(*records), tag_of(services, f.attempt));
-    const bool changed = differs(f, seen) || (records && pending_news(f.before, journal::journaled(*records), now));
+    const bool changed =
+        differs(f, seen) || (records && pending_news(f.before, journal::journaled(records->ours), now));
     if (!changed) continue;
-    if (!records || records->empty()) records = read_full(services, f);
+    if (!records || records->ours.empty()) records = read_full(services, f);
     if (!records) {
       ++report.unanswered;
       continue;
     }
     ++report.changed;
-    const int absent = records->empty() ? 1 : 0;
-    services.statuses.post(token, StatusEntry{std::move(*records), absent, now});
+    if (!records->foreign.empty()) {
+      post_absent(another_jobs_words(records->foreign, tag));
+      continue;
+    }
+    const int absent = records->ours.empty() ? 1 : 0;
+    services.statuses.post(token, StatusEntry{std::move(records->ours), absent, now, ""});
     wake.insert(f.attempt.job_id);
   }
   report.worst_lag = services.statuses.lag(tokens, now);

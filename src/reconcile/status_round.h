@@ -6,7 +6,11 @@
 // the journal's; v0.0.38's bulk answer already holds them. What is new is posted on the
 // StatusBoard and its jobs are returned to be woken; unchanged attempts cost no journal write.
 // A job slurmctld no longer reports is posted absent (with the count of polls in a row), never
-// judged here: its pass looks for the end in exit.json and slurmdbd. An attempt seen for the
+// judged here: its pass looks for the end in exit.json and slurmdbd. So is one whose id a full
+// record shows to name another job (none of its records carries the attempt's tag; the
+// StatusBoard keeps it): a full read, v0.0.38's answer, or the cycle's full listing, which is
+// read when the sweep reads it anyway — a bulk state has ids and states only, so another job
+// in the attempt's state shows at the latest at the next sweep. An attempt seen for the
 // first time after its release is always read in full (its pending reason). A bulk state has
 // no reasons: on the first poll and every kReasonEvery after it, while attempts are pending,
 // the cycle's full listing (`GET jobs`, shared with the sweep: cycle_listing.h) shows their

@@ -72,6 +72,20 @@ StepEnd read_usage(Step& step);
 // when it never ran, `lost` when every source answered and none knows it; otherwise it waits,
 // the search tried again spaced (forgotten_steps.cc).
 StepEnd conclude_forgotten(Step& step);
+// The attempt's Slurm job id now names another job: a record there does not carry the attempt's
+// tag (model::JobTag::identifies, two of name, comment and working directory), so slurmctld let
+// the attempt's job go and gave its id to a job that is not the attempt's (ids reset by a restart
+// that lost slurmctld's state, or wrapping around). That job is never cancelled, released or
+// signalled, nor its state taken for the attempt's: the attempt is concluded as a job Slurm
+// forgot, and the first time in this run of the daemon a `slurm.id_reused` event and a warning
+// say why (`other`: what is at the id, in words).
+StepEnd conclude_id_reused(Step& step, const std::string& other);
+// `records` (at the attempt's id) in words for conclude_id_reused: the first one's name, comment,
+// working directory, and how many of the tag's marks it carries.
+std::string another_jobs_words(const std::vector<model::JobSnapshot>& records, const model::JobTag& tag);
+// Whether `records` are another job's: there are some, and none carries `tag`. A job some of
+// whose components carry the tag is the attempt's (an edited component is an anomaly, not this).
+bool another_jobs(const std::vector<model::JobSnapshot>& records, const model::JobTag& tag);
 // Whether a copy of the attempt started (storage::attempt_started: anything in its logs/); an
 // unreadable logs/ counts as started.
 bool attempt_started(const Step& step);

@@ -282,18 +282,21 @@ RestClient::IdentityCheck RestClient::check_identity(const Dialect& codec, const
   const auto record = std::find_if(read.jobs.begin(), read.jobs.end(),
                                    [&](const model::JobSnapshot& snapshot) { return snapshot.job_id == job.job_id; });
   std::string why;
+  // Whatever else differs, a record without the tag is not the job asked for: it is another's.
+  const bool another_job = record != read.jobs.end() && job.tag && !job.tag->identifies(record->tag());
   if (record == read.jobs.end()) {
     why = "the answer has no record for it";
   } else if (check_sluid && record->sluid != job.sluid) {
     why = "it now carries SLUID " + (record->sluid.empty() ? std::string("(none)") : record->sluid) + ", not " +
           job.sluid + " (a reused id or a requeued job)";
-  } else if (job.tag && !job.tag->identifies(record->tag())) {
+  } else if (another_job) {
     why = "its name, comment and working directory (\"" + record->name + "\", \"" + record->comment + "\", \"" +
           record->working_directory + "\") do not carry the tag (a reused id)";
   }
   if (why.empty()) return check;
   CallResult refused = read;
   refused.outcome = Outcome::rejected;
+  refused.another_job = another_job;
   refused.message = request + ": not sent: job " + std::to_string(job.job_id) + " is not the job asked for: " + why;
   check.refused = std::move(refused);
   return check;

@@ -49,6 +49,11 @@ struct CallResult {
   std::vector<SlurmMessage> errors;
   std::vector<SlurmMessage> warnings;
   std::string transport_detail;  // the transport's own words, for logs (no secrets)
+  // rejected, nothing sent: the job had to be addressed by its numeric id, and the record at
+  // that id does not carry the ref's tag. slurmctld let the job asked for go and gave its id
+  // to another job (ids reset after a restart that lost its state, or wrapping around): the job
+  // asked for is not in slurmctld any more, and the one at the id is someone else's, untouched.
+  bool another_job = false;
 
   bool ok() const { return outcome == Outcome::ok; }
 };
@@ -248,17 +253,19 @@ class SlurmClient {
   // be addressed by id (no SLUID in paths before 26.05), a job id may since have been reused or
   // the job requeued: if the ref carries a SLUID (on a server whose records have one) or a tag,
   // the job is read first and only cancelled when its record still carries them; otherwise
-  // the answer is `rejected` and nothing is signalled.
+  // the answer is `rejected` and nothing is signalled (`another_job` when the record does not
+  // carry the tag: the job asked for is no longer at that id).
   virtual CancelResult cancel(const JobRef& job, std::string_view signal = {}) = 0;
   // Releases a job submitted held (SubmitDescription::hold): `POST job/<numeric id>` with
   // `{"hold": false}`, always by the numeric id (job update takes no SLUID). ok (maybe
   // already_ended: 2084), not_found (2017), rejected (Slurm explained a refusal), uncertain
   // (no answer, or an answer that does not say). Releasing a job that is not held is ok.
   // Like cancel, a ref carrying a tag (or a SLUID the server's records have) is read first and
-  // only released when the record still carries it, else `rejected` and nothing is sent. A
-  // heterogeneous job: 22.05 releases every component with its leader; 25.05-26.05 release
-  // only the record addressed, so on v0.0.4x the job is read first and every component is
-  // released by its own id, the leader last (a job whose leader is held has not been released).
+  // only released when the record still carries it, else `rejected` (maybe `another_job`) and
+  // nothing is sent. A heterogeneous job: 22.05 releases every component with its leader;
+  // 25.05-26.05 release only the record addressed, so on v0.0.4x the job is read first and
+  // every component is released by its own id, the leader last (a job whose leader is held has
+  // not been released).
   // `checked`: the job's records as the caller read and checked them against its tag moments
   // before (identify, in the same pass): then the job is not read again and the components come
   // from them. A numeric id names another job only once Slurm has purged this one's record

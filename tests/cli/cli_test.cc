@@ -154,6 +154,41 @@ TEST_F(CliTest, ConfigShowsEveryEffectiveSettingAndWhereItCameFrom) {
   EXPECT_EQ(cli({"config"}).exit_code, 2) << "a bad setting is reported, as by every command";
 }
 
+// Without TUNEPLANE_INSTANCE the instance is the journal's (its deployment, recorded at serve's
+// first start or by `journal move-deployment`), not this host's name: a renamed host names jobs
+// as before. `config` says where it came from.
+TEST_F(CliTest, WithoutTheInstanceSettingCommandsTakeTheJournalsInstance) {
+  env.erase("TUNEPLANE_INSTANCE");
+  env["TUNEPLANE_SLURM_PARTITION"] = "gpu";
+  const auto instance_row = [&] {
+    const auto shown = cli({"config", "--json"});
+    EXPECT_EQ(shown.exit_code, 0) << shown.err;
+    const boost::json::value rows = boost::json::parse(shown.out);
+    for (const auto& row : rows.as_array()) {
+      if (row.at("key") == "TUNEPLANE_INSTANCE") {
+        return std::string(row.at("value").as_string()) + " " + std::string(row.at("source").as_string());
+      }
+    }
+    return std::string("no row");
+  };
+  const std::string host = instance_row();
+  ASSERT_EQ(host.substr(host.find(' ')), " default") << "no journal yet: this host's name gives it";
+  ASSERT_NE(host, "moved-away default");
+
+  env["TUNEPLANE_INSTANCE"] = "moved-away";
+  ASSERT_EQ(cli({"migrate"}).exit_code, 0);
+  const auto moved = cli({"journal", "move-deployment", "--reason", "the first deployment"});
+  ASSERT_EQ(moved.exit_code, 0) << moved.err;
+  env.erase("TUNEPLANE_INSTANCE");
+  EXPECT_EQ(instance_row(), "moved-away journal");
+  const auto rendered = cli({"render", source("etc/launch-request.example.json"), "--json"});
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  EXPECT_EQ(boost::json::parse(rendered.out).at("submit_description").at("name"), "tp-moved-away-ft-7f3c2a-1");
+
+  env["TUNEPLANE_INSTANCE"] = "set-here";
+  EXPECT_EQ(instance_row(), "set-here environment") << "a setting is the operator's word";
+}
+
 TEST_F(CliTest, SubmitIsIdempotentByJobId) {
   const std::string example = source("etc/launch-request.example.json");
   const auto first = cli({"submit", example});

@@ -2,8 +2,8 @@
 // (ReconcileTest's SteppedClock, read by the journal, the request budget, the client and the
 // controller), and a simulator whose clock is days away from ours (--clock-start). Nothing
 // may follow from a step alone: no back-off that lasts hours after a backward step, no
-// running job lost or ended, no quiet period or pending limit cut short or stretched, and
-// slurmdbd's search window stays on the server's clock.
+// running job lost or ended, no quiet period, pending limit or cancel grace cut short or
+// stretched, and slurmdbd's search window stays on the server's clock.
 #include <chrono>
 
 #include "journal/journal.h"
@@ -50,6 +50,35 @@ class ClockJumpTest : public ReconcileTest {
     ASSERT_TRUE(journal().transition(key, AttemptState::submitting, AttemptState::submit_unknown, {}, {}).ok());
   }
 
+  // j1 of `shape` released and followed running; returns its Slurm job id.
+  std::uint32_t running(Shape shape) {
+    add_job("j1", shape);
+    once();
+    const std::uint32_t id = attempt("j1").slurm_job_id.value_or(0);
+    EXPECT_NE(id, 0U);
+    step(id, R"({"state": "RUNNING"})");
+    once();
+    EXPECT_EQ(attempt("j1").state, AttemptState::running);
+    return id;
+  }
+
+  // j1 running in Slurm, its cancel asked with a grace of `grace`: the checkpoint signal sent.
+  std::uint32_t signalled(seconds grace) {
+    const std::uint32_t id = running(Shape::cpu_only);
+    const journal::JobRecord record = job("j1");
+    EXPECT_TRUE(journal().set_desire("j1", model::Desire::cancel, "test", record.version, grace.count()).ok());
+    once();
+    EXPECT_FALSE(attempt("j1").signalled_at.empty());
+    EXPECT_EQ(sim_view(id).at("last_signal").as_int64(), 10) << "SIGUSR1 reached the job";
+    return id;
+  }
+  // Whether the kill came: the attempt cancelled and Slurm's job with it.
+  bool killed(std::uint32_t id) {
+    const bool cancelled = attempt("j1").state == AttemptState::cancelled;
+    EXPECT_EQ(cancelled, sim_view(id).at("state").as_string() == "CANCELLED");
+    return cancelled;
+  }
+
   std::optional<operations::Refusal> resolve(const std::string& job_id) {
     auto resolved = operations::resolve_absent(journal(), attempt(job_id), settings, local_clock().now(), "tester",
                                                "slurmctld's log shows no such job");
@@ -76,12 +105,7 @@ TEST(ClockJumpBudgetTest, ABackwardStepOfHoursNeverStretchesTheBackOff) {
 
 TEST_F(ClockJumpTest, StepsOfHoursBetweenCyclesNeitherLoseNorEndARunningJob) {
   start();
-  add_job("j1", Shape::gpu_single);
-  once();
-  const std::uint32_t id = attempt("j1").slurm_job_id.value_or(0);
-  ASSERT_NE(id, 0U);
-  step(id, R"({"state": "RUNNING"})");
-  once();
+  const std::uint32_t id = running(Shape::gpu_single);
   ASSERT_EQ(attempt("j1").state, AttemptState::running);
   for (const auto by : {hours(6), -hours(12), hours(30), -hours(24)}) {
     step_local_clock(by);
@@ -144,6 +168,36 @@ TEST_F(ClockJumpTest, AStepForwardDoesNotCutThePendingLimitShort) {
   const auto a = attempt("j1");
   EXPECT_EQ(a.state, AttemptState::failed);
   EXPECT_NE(a.outcome_reason.find("TUNEPLANE_MAX_PENDING"), std::string::npos) << a.outcome_reason;
+}
+
+TEST_F(ClockJumpTest, StepsOfTheWallClockNeitherShortenNorStretchTheCancelGrace) {
+  start();
+  const std::uint32_t id = signalled(minutes(10));
+  step_local_clock(hours(2));
+  once();
+  EXPECT_FALSE(killed(id)) << "a step forward of 2 h is not the grace passing";
+  step_local_clock(-hours(3));
+  pass_local_time(minutes(9));
+  once();
+  EXPECT_FALSE(killed(id)) << "9 minutes of the grace's 10 passed";
+  pass_local_time(minutes(1) + seconds(1));
+  once();
+  EXPECT_TRUE(killed(id)) << "the grace is over, though our clock reads an hour before the signal";
+}
+
+// After a restart nothing measured the time since the signal but the wall clock: it is taken
+// once, never below zero, as for the quiet period (elapsed_board.h). A step back while the daemon
+// was down gives the job at most one more grace, never the step's length.
+TEST_F(ClockJumpTest, AfterARestartAStepBackCostsAtMostOneMoreGrace) {
+  start();
+  const std::uint32_t id = signalled(minutes(10));
+  restart();
+  step_local_clock(-hours(1));
+  once();
+  EXPECT_FALSE(killed(id));
+  pass_local_time(minutes(10) + seconds(1));
+  once();
+  EXPECT_TRUE(killed(id)) << "one grace after the restart, not an hour and a grace";
 }
 
 // A job that ended and left slurmctld (MinJobAge) is looked for in slurmdbd from a day before

@@ -162,5 +162,54 @@ TEST_F(DaemonTest, AnotherDeploymentIsRefusedUntilItIsMovedAndItsJobsKeepTheirTa
   EXPECT_EQ(attempt("d5")->tag_name, name);
 }
 
+// A renamed host, TUNEPLANE_INSTANCE unset: this host's name gives another instance than the
+// journal recorded at its first start ("cm", set then), as after a rename. serve starts with the
+// journal's and says so once; the job it follows, the job it submits and the sweep's orphans all
+// go by it. Only a setting that names another instance is refused, with the fix.
+TEST_F(DaemonTest, ARenamedHostKeepsTheJournalsInstanceAndOnlyAnotherSettingIsRefused) {
+  auto fresh = environment(m_dir.file("fresh"));
+  fresh.erase("TUNEPLANE_INSTANCE");
+  const auto shown = cli(fresh, {"config", "--json"});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  std::string host;
+  const boost::json::value rows = boost::json::parse(shown.out);
+  for (const auto& row : rows.as_array()) {
+    if (row.at("key") == "TUNEPLANE_INSTANCE") host = std::string(row.at("value").as_string());
+  }
+  ASSERT_NE(host, "cm") << "this host's name must give another instance than the journal's";
+
+  ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d6")}).exit_code, 0);
+  ASSERT_EQ(cli(m_env, {"serve", "--once"}).exit_code, 0);
+  ASSERT_EQ(attempt("d6")->state, model::AttemptState::pending);
+  const std::uint32_t d6 = *attempt("d6")->slurm_job_id;
+  ASSERT_TRUE(
+      m_sim->control(slurm::HttpMethod::post, "/sim/jobs/bulk", R"({"count": 1, "names": ["tp-cm-stray-1"]})").ok());
+  ASSERT_TRUE(
+      m_sim->control(slurm::HttpMethod::post, "/sim/jobs/" + std::to_string(d6) + "/state", R"({"state": "COMPLETED"})")
+          .ok());
+
+  m_env.erase("TUNEPLANE_INSTANCE");
+  ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d7")}).exit_code, 0);
+  const auto renamed = cli(m_env, {"serve", "--once"});
+  ASSERT_EQ(renamed.exit_code, 0) << renamed.err;
+  EXPECT_NE(renamed.err.find("instance cm: the journal's (TUNEPLANE_INSTANCE is not set; this host's name gives " +
+                             host + ")"),
+            std::string::npos)
+      << renamed.err;
+  EXPECT_EQ(attempt("d6")->state, model::AttemptState::succeeded) << "followed under the tag it was given";
+  EXPECT_EQ(attempt("d7")->tag_name, "tp-cm-d7-1");
+  EXPECT_EQ(attempt("d7")->state, model::AttemptState::pending);
+  const auto orphans = cli(m_env, {"audit", "--orphans"});
+  EXPECT_NE(orphans.out.find("tp-cm-stray-1"), std::string::npos) << orphans.out;
+
+  m_env["TUNEPLANE_INSTANCE"] = "elsewhere";
+  const auto refused = cli(m_env, {"serve", "--once"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("Unset TUNEPLANE_INSTANCE (the journal's is then used), or move the deployment"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("journal move-deployment --reason TEXT"), std::string::npos) << refused.err;
+}
+
 }  // namespace
 }  // namespace tpslurm::reconcile::testing

@@ -59,6 +59,18 @@ TEST_F(CancelIdentityTest, On2511RefusesWhenTheIdNowCarriesAnotherSluid) {
   EXPECT_EQ(result.message,
             "DELETE /slurm/v0.0.44/job/16: not sent: job 16 is not the job asked for: it now carries SLUID "
             "sEE9M8P5KTGY00, not sEE9M8P5KTGY99 (a reused id or a requeued job)");
+  EXPECT_FALSE(result.another_job) << "without a tag to compare, a new SLUID may be the job requeued";
+  EXPECT_TRUE(deletes().empty());
+}
+
+// The record carries the tag (two of three marks) under a new SLUID: the job asked for, requeued.
+TEST_F(CancelIdentityTest, On2511ARecordThatCarriesTheTagUnderANewSluidIsNotAnotherJob) {
+  auto rest = client("v0.0.44");
+  m_transport.answer("/slurm/v0.0.44/job/16", 200, as_release(testing::response_v0045("40_get_job_v0.0.44"), "25.11.7"));
+  const model::JobTag tag{"sample-single", "tuneplane:edited-by-the-user", "/tmp/slurm26/jobs"};
+  const CancelResult result = rest->cancel({16, "sEE9M8P5KTGY99", tag});
+  EXPECT_EQ(result.outcome, Outcome::rejected);
+  EXPECT_FALSE(result.another_job);
   EXPECT_TRUE(deletes().empty());
 }
 
@@ -80,6 +92,7 @@ TEST_F(CancelIdentityTest, V0043RefusesAJobThatDoesNotCarryTheTag) {
             "DELETE /slurm/v0.0.43/job/17: not sent: job 17 is not the job asked for: its name, comment and working "
             "directory (\"sample-single\", \"submitted via slurmrestd v0.0.45\", \"/tmp/slurm26/jobs\") do not carry "
             "the tag (a reused id)");
+  EXPECT_TRUE(result.another_job) << "the job asked for is no longer at that id";
   EXPECT_TRUE(deletes().empty());
 }
 
