@@ -121,19 +121,8 @@ void EndToEndTest::submit(const std::string& job_id, const std::string& command,
                           int max_attempts, const std::string& working_dir) {
   // Under requests/, where the secrets scan expects a LaunchRequest and its ingest token.
   const std::string path = m_dir.file("requests/" + job_id + ".json");
-<<<<<<< HEAD
-  tpslurm::testing::write_test_file(path, request_json(job_id, command, pools, max_attempts, {}));
-=======
-  const std::string pool_json =
-      pools.empty() ? R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])" : pools;
-  const std::string directory = working_dir.empty() ? "" : R"(, "working_dir": ")" + working_dir + "\"";
-  tpslurm::testing::write_test_file(
-      path, R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
-      "framework": {"name": "custom", "runtime_id": "custom-e2e"}, "command": )" +
-                command + directory + R"(, "pools": )" + pool_json +
-                R"(, "time_limit_minutes": 5, "retry": {"max_attempts": )" +
-                std::to_string(max_attempts) + R"(}}, "credentials": {"ingest_token": "tpcanary-e2e-ingest-token"}})");
->>>>>>> phase
+  const std::string directory = working_dir.empty() ? "" : R"("working_dir": ")" + working_dir + "\"";
+  tpslurm::testing::write_test_file(path, request_json(job_id, command, pools, max_attempts, directory));
   const auto added = cli({"submit", path});
   ASSERT_EQ(added.exit_code, 0) << added.err;
 }
