@@ -1,7 +1,7 @@
 #include "operations/forced_cleanup.h"
 
 #include "operations/resolution.h"
-#include "storage/attempt_tree.h"
+#include "storage/attempt_removal.h"
 
 namespace tpslurm::operations {
 
@@ -39,9 +39,11 @@ Result<ForcedStep> force_cleanup(journal::Journal& journal, const journal::Attem
   journal::EventDetail detail{{"reason", std::string(reason) + " (forced by " + std::string(by) + ")"},
                               {"forced", next.what}};
   if (attempt.cleanup == CleanupStep::staging_pending) {
-    if (Status removed = storage::remove_staging(attempt.attempt_dir); !removed.ok()) {
-      detail.emplace_back("left", removed.error().message());
-    }
+    // The operator's command removes all of it in one call, without a slice's limits; the
+    // daemon's passes remove a slice at a time.
+    storage::WorkSlice whole = storage::WorkSlice::unlimited();
+    auto removed = storage::remove_staging(attempt.attempt_dir, whole);
+    if (!removed.ok()) detail.emplace_back("left", removed.error().message());
   }
   if (Status moved = journal.advance_cleanup(attempt.key(), attempt.cleanup, next.to, detail); !moved.ok()) {
     return moved.error();

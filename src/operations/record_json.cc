@@ -3,6 +3,7 @@
 #include <boost/json/array.hpp>
 #include <boost/json/parse.hpp>
 
+#include "base/printable.h"
 #include "journal/components.h"
 #include "model/pending_reason.h"
 
@@ -17,12 +18,14 @@ json::value number(const std::optional<T>& value) {
   return value ? json::value(*value) : json::value(nullptr);
 }
 
-// Columns that hold JSON are embedded as JSON, not as strings of JSON.
+// Columns that hold JSON are embedded as JSON, not as strings of JSON. One that does not parse
+// (a seal journaled before file names were escaped, holding one that is not UTF-8) is shown as
+// a string, escaped: the answer stays valid JSON.
 json::value embedded(const std::string& value) {
   if (value.empty()) return nullptr;
   json::error_code ec;
   json::value parsed = json::parse(value, ec);
-  return ec ? json::value(value) : parsed;
+  return ec ? json::value(printable(value)) : parsed;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <mutex>
 #include <set>
+#include <stop_token>
 
 #include "base/file_system.h"
 #include "config/logging.h"
@@ -24,6 +25,7 @@
 #include "reconcile/retry_board.h"
 #include "reconcile/search_board.h"
 #include "reconcile/search_round.h"
+#include "reconcile/slice_board.h"
 #include "reconcile/status_board.h"
 #include "reconcile/status_round.h"
 #include "reconcile/stop_condition.h"
@@ -41,6 +43,8 @@ constexpr std::chrono::microseconds kGather{1000};
 constexpr int kMaxOnceCycles = 200;
 // An attempt the ElapsedBoard was not asked about for this long has left the state it measured.
 constexpr std::chrono::hours kElapsedIdle{24};
+// Sliced work no pass took up again for this long belongs to an attempt an operator moved on.
+constexpr std::chrono::hours kSlicedIdle{1};
 
 using config::LogLevel;
 using Steady = std::chrono::steady_clock;
@@ -56,9 +60,11 @@ struct Controller::Impl {
         hasher(parts.journal.hash_cache()),
         elapsed(parts.clock),
         retries(parts.clock),
-        services{writer,         parts.slurm,   parts.settings, parts.catalogs, parts.clock, hasher,
-                 parts.hmac_key, board,         statuses,       elapsed,        gate,        retries,
-                 parts.observer, parts.metrics, parts.budget,   &intake} {}
+        slices(parts.clock),
+        services{writer,         parts.slurm,    parts.settings, parts.catalogs, parts.clock, hasher,
+                 parts.hmac_key, board,          statuses,       elapsed,        gate,        retries,
+                 slices,         parts.observer, parts.metrics,  parts.budget,   &intake,     stop.get_token()},
+        retention(services) {}
 
   ControllerParts parts;
   boost::asio::io_context io;
@@ -71,8 +77,11 @@ struct Controller::Impl {
   storage::ArtifactHasher hasher;
   ElapsedBoard elapsed;
   RetryBoard retries;
+  SliceBoard slices;
   IntakePriority intake;
+  std::stop_source stop;  // requested with the first SIGTERM: slices of long work end early
   Services services;
+  Retention retention;
 
   StopCondition journal_condition{"the journal cannot be written"};
   StopCondition storage_condition{"the storage root cannot be written"};
@@ -93,6 +102,7 @@ struct Controller::Impl {
   boost::asio::steady_timer intake_timer{io};
   bool intake_timer_armed = false;
   bool round_in_flight = false;
+  bool retention_in_flight = false;
   bool stopping = false;
   std::int64_t data_version = -1;
   std::chrono::steady_clock::time_point next_cycle{};
@@ -122,6 +132,7 @@ struct Controller::Impl {
     if (parts.budget != nullptr) parts.budget->begin_cycle();
     gate.new_cycle();
     elapsed.forget_idle(kElapsedIdle);
+    slices.forget_idle(kSlicedIdle);
     read_controls();
   }
 
@@ -142,10 +153,12 @@ struct Controller::Impl {
     return sweeps(this_round) ? CycleListing::Swept::yes : CycleListing::Swept::no;
   }
 
+  // The sweep, and which directories retention removes next; the removals themselves are not
+  // part of the round (maybe_retain).
   void maybe_sweep(int this_round, CycleListing& listing) {
     if (sweeps(this_round)) {
       run_sweep(services, listing);
-      run_retention(services);
+      retention.find_due();
     }
   }
 
@@ -185,7 +198,7 @@ struct Controller::Impl {
   void tick(boost::asio::steady_timer& timer) {
     const auto now = std::chrono::steady_clock::now();
     if (stopping) {
-      if (queue.running() == 0 && !round_in_flight) {
+      if (queue.running() == 0 && !round_in_flight && !retention_in_flight) {
         io.stop();
         return;
       }
@@ -194,6 +207,7 @@ struct Controller::Impl {
       if (parts.metrics != nullptr && parts.budget != nullptr) parts.metrics->set_request_rate(parts.budget->rate());
       if (now >= next_cycle) start_cycle(now);
       dispatch(now);
+      maybe_retain();
     }
     timer.expires_after(kTick);
     timer.async_wait([this, &timer](const boost::system::error_code& error) {
@@ -228,6 +242,17 @@ struct Controller::Impl {
       // After the news is handed out, so that the sweep never delays a pass.
       maybe_sweep(r, listing);
       boost::asio::post(io, [this] { round_in_flight = false; });
+    });
+  }
+
+  // One slice of retention's removals on the pool, when one is due and none is running: at most
+  // one pool thread, for one slice, each tick.
+  void maybe_retain() {
+    if (retention_in_flight || !retention.pending()) return;
+    retention_in_flight = true;
+    boost::asio::post(pool, [this] {
+      retention.work(stop.get_token());
+      boost::asio::post(io, [this] { retention_in_flight = false; });
     });
   }
 
@@ -298,6 +323,7 @@ int Controller::run(const std::function<void()>& serving) {
     config::log(LogLevel::info, {},
                 "signal " + std::to_string(number) + ": finishing the passes in flight, then exiting");
     s.stopping = true;
+    s.stop.request_stop();
     signals.async_wait(on_signal);
   };
   signals.async_wait(on_signal);
@@ -314,6 +340,7 @@ int Controller::run(const std::function<void()>& serving) {
 }
 
 void Controller::request_stop() {
+  m_impl->stop.request_stop();
   boost::asio::post(m_impl->io, [this] { m_impl->stopping = true; });
 }
 
@@ -363,13 +390,18 @@ CycleReport Controller::run_once() {
     s.io.poll();  // what the probe posted (a cleared condition)
     s.io.restart();
     const int before = s.report.progressed;
+    bool sliced = false;
     for (const auto& id : s.live_jobs()) {
       const Steady::time_point began = Steady::now();
-      s.apply(run_pass(s.services, id, s.gates), began);
+      const PassResult result = run_pass(s.services, id, s.gates);
+      sliced = sliced || result.sliced;
+      s.apply(result, began);
     }
     // After the passes, so that a sick listing's back-off never delays this cycle's submits.
     s.maybe_sweep(s.round, listing);
-    if (s.report.progressed == before) break;
+    while (s.retention.work()) {
+    }
+    if (s.report.progressed == before && !sliced) break;
   }
   return s.report;
 }

@@ -4,21 +4,27 @@
 //
 // Daemon mode (run()): a Boost.Asio event loop on the calling thread — which is also the
 // journal's only writer (JournalWriter) — and a small pool on which passes, the cycle's search
-// by tag and the periodic sweep run. Each poll interval a cycle starts: the budget starts a
-// new window, the next submit runs a pre-flight, one bulk status poll reads every attempt
-// Slurm holds (status_round.h; the jobs it has news for get a pass as soon as it ends), one
-// batch search serves every attempt that needs one, every live job gets a pass, and on the
-// first cycle and every `sweep_every` after it the sweep and the retention run, after the
-// poll's news is handed out (the sweep reads the listing the poll's pending reasons read, if
-// they did: one full listing a cycle at most, cycle_listing.h). Between cycles, the journal's
-// data_version is read every tick (200 ms): a new job or desire from the CLI gets its pass at once, not at the next
-// cycle. Never two passes for one job at once. SIGTERM/SIGINT: no new pass starts, the ones in
-// flight finish, run() returns 0; a second signal exits at once (status 1).
+// by tag, the periodic sweep and retention's removals run. Each poll interval a cycle starts:
+// the budget starts a new window, the next submit runs a pre-flight, one bulk status poll reads
+// every attempt Slurm holds (status_round.h; the jobs it has news for get a pass as soon as it
+// ends), one batch search serves every attempt that needs one, every live job gets a pass, and
+// on the first cycle and every `sweep_every` after it the sweep runs and retention finds the
+// directories due, after the poll's news is handed out (the sweep reads the listing the poll's
+// pending reasons read, if they did: one full listing a cycle at most, cycle_listing.h).
+// Retention's removals are not part of the cycle: one slice of them per tick, on one pool
+// thread (retention.h). A pass that did one slice of long work on an attempt's files
+// (PassResult::sliced) queues its job again at once, behind the jobs woken before it. Between
+// cycles, the journal's data_version is read every tick (200 ms): a new job or desire from the
+// CLI gets its pass at once, not at the next cycle. Never two passes for one job at once.
+// SIGTERM/SIGINT: no new pass starts, the ones in flight finish (a slice of file work ends at
+// its next read or entry: Services::stop), run() returns 0; a second signal exits at once
+// (status 1).
 //
 // Once mode (run_once()): cycles back to back on the calling thread, passes one after the
-// other, until a cycle journals nothing; then returns that run's report. A controller may
-// run_once() again: what it keeps between cycles (absent counts, rounds) carries over. Tests and the crash matrix use
-// it.
+// other, until a cycle journals nothing and no pass was cut at the end of a slice (retention's
+// removals run to their end after each sweep); then returns that run's report. A controller
+// may run_once() again: what it keeps between cycles (absent counts, rounds) carries over.
+// Tests and the crash matrix use it.
 //
 // Conditions that stop submitting for every job — the journal or the storage root cannot be
 // written — are logged once when they start and once when they clear; meanwhile nothing new is

@@ -38,8 +38,9 @@
 //                      (with grace: SIGUSR1 first)
 // A step that meets the same answer again (a read that fails, a source that does not answer)
 // is tried again spaced and said once (retry_board.h, Step::retry_said_once).
-//   ended attempts  -> cleanup, step by step (cleanup_steps.cc); once closed, a job queued
-//                      for a retry gets its next attempt
+//   ended attempts  -> cleanup, step by step (cleanup_steps.cc); the removal of scratch/ and
+//                      the seal of logs/ one slice per pass; once closed, a job queued for a
+//                      retry gets its next attempt
 #pragma once
 
 #include <chrono>
@@ -66,6 +67,10 @@ struct PassResult {
   // A new attempt waits for the API's intake to go quiet (intake_priority.h): the controller
   // wakes the job then, instead of a look every so often.
   bool waits_for_intake = false;
+  // A long piece of work on the attempt's files (a removal, the seal) was cut at the end of its
+  // slice (storage/work_slice.h): look_again is 0, so the job goes to the back of the queue and
+  // its next slice comes once the jobs woken before it had theirs; in once mode the cycles go on.
+  bool sliced = false;
   // A condition that stops submitting for every job (the journal or the storage cannot be
   // written); the controller logs it once and clears it when a later pass writes again
   // (reconcile/stop_condition.h).

@@ -3,29 +3,12 @@
 #include <algorithm>
 #include <array>
 
+#include "base/printable.h"
+
 namespace tpslurm::slurm {
 namespace {
 
 constexpr std::array<std::string_view, 6> kSendable{"SIGHUP", "SIGINT", "SIGKILL", "SIGTERM", "SIGUSR1", "SIGUSR2"};
-
-// Shown as it is written into the message: a name can hold anything a caller passed.
-std::string printable(std::string_view text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c == 0x7f) {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include "base/crash_point.h"
 #include "base/digest.h"
 #include "storage/atomic_file.h"
+#include "storage/attempt_removal.h"
 #include "storage/attempt_tree.h"
 #include "storage/layout.h"
 #include "storage/storage_group.h"
@@ -86,7 +87,10 @@ Status discard_incomplete(const std::string& dir) {
                      " from a job that ran; it is not discarded automatically: inspect it and remove it by hand");
     }
   }
-  auto removed = remove_attempt_directory(dir);
+  // No job of this attempt ran (no evidence): the directory holds the daemon's render, so it
+  // goes in one call, without a slice's limits; the fresh render needs it gone.
+  WorkSlice whole = WorkSlice::unlimited();
+  auto removed = remove_attempt_directory(dir, whole);
   if (!removed.ok()) return removed.error().with_context("discard the incomplete attempt directory");
   return ok_status();
 }

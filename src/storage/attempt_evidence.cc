@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "base/printable.h"
 #include "model/attempt_layout.h"
 #include "storage/attempt_tree.h"
 
@@ -27,7 +28,7 @@ std::optional<ExitEvidence> parse_exit_evidence(std::string_view text) {
   ExitEvidence out;
   out.exit_status = static_cast<int>(status->as_int64());
   if (const auto* phase = o.if_contains("failed_phase"); phase != nullptr && phase->is_string()) {
-    out.failed_phase = std::string(phase->as_string());
+    out.failed_phase = printable(phase->as_string());
   }
   return out;
 }
@@ -61,9 +62,9 @@ Result<bool> attempt_started(const std::string& attempt_dir) {
     if (logs.error().kind() == ErrorKind::invalid_argument) return true;  // a link or a file: not ours
     return logs.error();
   }
-  auto entries = list_directory(logs->fd.get(), logs->path);
-  if (!entries.ok()) return entries.error();
-  return !entries->empty();
+  auto listing = list_directory(logs->fd.get(), logs->path, 1);
+  if (!listing.ok()) return listing.error();
+  return !listing->entries.empty();
 }
 
 }  // namespace tpslurm::storage

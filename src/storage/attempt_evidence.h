@@ -35,7 +35,8 @@ Result<std::string> read_job_evidence(const std::string& attempt_dir);
 // those counts; only the status and the phase are read.
 struct ExitEvidence {
   int exit_status = 0;       // the script's exit status
-  std::string failed_phase;  // verify, container or program; empty when it succeeded
+  std::string failed_phase;  // verify, container or program; empty when it succeeded. The job
+                             // can write anything here: kept through printable().
 };
 // Strict: an object whose exit_status is an integer 0-255; anything else is no evidence.
 std::optional<ExitEvidence> parse_exit_evidence(std::string_view text);
@@ -50,8 +51,9 @@ std::optional<std::uint32_t> read_job_id(const std::string& attempt_dir);
 
 // Whether a copy of the attempt started: logs/ is written empty and only a job that ran writes
 // there (the batch script's evidence, the output files Slurm opens when the job starts), so
-// anything in it — or a logs/ that is no longer a plain directory — says one did. false when the
-// attempt directory or its logs/ does not exist; errors are those of reading logs/ itself.
+// anything in it — or a logs/ that is no longer a plain directory — says one did; one entry is
+// read, however many there are. false when the attempt directory or its logs/ does not exist;
+// errors are those of reading logs/ itself.
 Result<bool> attempt_started(const std::string& attempt_dir);
 
 }  // namespace tpslurm::storage

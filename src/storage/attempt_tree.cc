@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "base/file_system.h"
+#include "base/printable.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -26,20 +27,6 @@ std::vector<std::string_view> components(std::string_view relative) {
     start = slash + 1;
   }
   return parts;
-}
-
-Status check_relative(std::string_view relative, const std::string& dir_path) {
-  const auto refuse = [&](std::string_view why) {
-    return invalid_argument(dir_path + ": path \"" + std::string(relative) + "\" " + std::string(why));
-  };
-  if (relative.empty()) return refuse("is empty");
-  if (relative.front() == '/') return refuse("is absolute; only paths inside the directory are opened");
-  for (const auto part : components(relative)) {
-    if (part.empty() || part == "." || part == "..") {
-      return refuse("has an empty, \".\" or \"..\" component; only plain paths inside the directory are opened");
-    }
-  }
-  return ok_status();
 }
 
 Error refused(const std::string& path, mode_t mode, Expect expect) {
@@ -88,7 +75,7 @@ Result<UniqueFd> walk(int dir_fd, const std::string& dir_path, std::string_view 
   std::string path = dir_path;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::string name(parts[i]);
-    path = join_path(path, name);
+    path = join_path(path, printable(name));
     const bool last = i + 1 == parts.size();
     UniqueFd next(::openat(at, name.c_str(), last ? final_flags : kDirectoryFlags));
     if (next.get() < 0) return open_error(at, name, path, errno, last ? expect : Expect::directory);
@@ -118,79 +105,6 @@ Result<std::string> read_bounded(const OpenEntry& entry, std::size_t max_bytes) 
   return content;
 }
 
-Error removal_error(const std::string& path, std::string_view why) {
-  return transient("cannot remove " + path + ": " + std::string(why));
-}
-
-Status remove_entry(int parent_fd, const std::string& name, const std::string& path, int depth);
-
-// Everything inside the open directory `dir_fd`, which is made writable first when it is the
-// daemon's (sealing made logs/ read-only); a directory of the job's that it cannot write is
-// reported by the unlink that fails.
-Status empty_directory(int dir_fd, const std::string& path, int depth) {
-  struct stat info {};
-  if (::fstat(dir_fd, &info) == 0 && (info.st_mode & S_IRWXU) != S_IRWXU) {
-    (void)::fchmod(dir_fd, (info.st_mode & 07777) | S_IRWXU);
-  }
-  auto entries = list_directory(dir_fd, path);
-  if (!entries.ok()) return removal_error(path, entries.error().message());
-  for (const auto& entry : *entries) {
-    if (Status removed = remove_entry(dir_fd, entry.name, join_path(path, entry.name), depth); !removed.ok()) {
-      return removed;
-    }
-  }
-  return ok_status();
-}
-
-Status remove_entry(int parent_fd, const std::string& name, const std::string& path, int depth) {
-  // A name the job swaps between the fstatat and the open is looked at again.
-  for (int tries = 0; tries < 3; ++tries) {
-    struct stat info {};
-    if (::fstatat(parent_fd, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
-      if (errno == ENOENT) return ok_status();
-      return removal_error(path, std::strerror(errno));
-    }
-    if (!S_ISDIR(info.st_mode)) {
-      if (::unlinkat(parent_fd, name.c_str(), 0) == 0 || errno == ENOENT) return ok_status();
-      if (errno == EISDIR) continue;  // swapped for a directory
-      return removal_error(path, std::strerror(errno));
-    }
-    if (depth >= kMaxRemovalDepth) {
-      return removal_error(path,
-                           "more than " + std::to_string(kMaxRemovalDepth) + " directories deep; remove it by hand");
-    }
-    UniqueFd dir(::openat(parent_fd, name.c_str(), kDirectoryFlags));
-    if (dir.get() < 0) {
-      if (errno == ENOENT) return ok_status();
-      if (errno == ELOOP || errno == ENOTDIR) continue;  // swapped for a link or a file
-      return removal_error(path, std::strerror(errno));
-    }
-    if (Status emptied = empty_directory(dir.get(), path, depth + 1); !emptied.ok()) return emptied;
-    if (::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) == 0 || errno == ENOENT) return ok_status();
-    if (errno != ENOTEMPTY && errno != EEXIST) return removal_error(path, std::strerror(errno));
-  }
-  return removal_error(path, "it keeps changing while it is removed");
-}
-
-// The directory holding the last component of `relative` (checked), opened beneath the attempt
-// directory: the attempt directory itself for a single component.
-Result<OpenEntry> open_parent(const std::string& attempt_dir, std::string_view relative) {
-  const std::size_t slash = relative.rfind('/');
-  if (slash != std::string_view::npos) {
-    return open_in_attempt(attempt_dir, relative.substr(0, slash), Expect::directory);
-  }
-  auto dir = open_attempt_directory(attempt_dir);
-  if (!dir.ok()) return dir.error();
-  OpenEntry entry{std::move(*dir), {}, attempt_dir};
-  if (::fstat(entry.fd.get(), &entry.info) != 0) return system_error("stat", attempt_dir, errno);
-  return entry;
-}
-
-std::string last_component(std::string_view relative) {
-  const std::size_t slash = relative.rfind('/');
-  return std::string(slash == std::string_view::npos ? relative : relative.substr(slash + 1));
-}
-
 }  // namespace
 
 std::string_view kind_of(mode_t mode) {
@@ -206,6 +120,20 @@ std::string_view kind_of(mode_t mode) {
   }
 }
 
+Status check_relative(std::string_view relative, const std::string& dir_path) {
+  const auto refuse = [&](std::string_view why) {
+    return invalid_argument(dir_path + ": path \"" + printable(relative) + "\" " + std::string(why));
+  };
+  if (relative.empty()) return refuse("is empty");
+  if (relative.front() == '/') return refuse("is absolute; only paths inside the directory are opened");
+  for (const auto part : components(relative)) {
+    if (part.empty() || part == "." || part == "..") {
+      return refuse("has an empty, \".\" or \"..\" component; only plain paths inside the directory are opened");
+    }
+  }
+  return ok_status();
+}
+
 Result<UniqueFd> open_attempt_directory(const std::string& attempt_dir) {
   UniqueFd fd(::open(attempt_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (fd.get() < 0) return system_error("open directory", attempt_dir, errno);
@@ -214,7 +142,7 @@ Result<UniqueFd> open_attempt_directory(const std::string& attempt_dir) {
 
 Result<OpenEntry> open_beneath(int dir_fd, const std::string& dir_path, std::string_view relative, Expect expect) {
   if (Status checked = check_relative(relative, dir_path); !checked.ok()) return checked.error();
-  const std::string path = join_path(dir_path, relative);
+  const std::string path = join_path(dir_path, printable(relative));
   const int flags = expect == Expect::directory ? kDirectoryFlags : kFinalFlags;
   UniqueFd fd(open_with_openat2(dir_fd, std::string(relative), flags));
   if (fd.get() == -ENOENT) return system_error("open", path, ENOENT);
@@ -256,10 +184,10 @@ Result<bool> exists_in_attempt(const std::string& attempt_dir, std::string_view 
   struct stat info {};
   if (::fstatat(parent->fd.get(), last_component(relative).c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0) return true;
   if (errno == ENOENT) return false;
-  return system_error("stat", join_path(attempt_dir, relative), errno);
+  return system_error("stat", join_path(attempt_dir, printable(relative)), errno);
 }
 
-Result<std::vector<DirectoryEntry>> list_directory(int dir_fd, const std::string& dir_path) {
+Result<Listing> list_directory(int dir_fd, const std::string& dir_path, std::size_t max_entries) {
   const int copy = ::fcntl(dir_fd, F_DUPFD_CLOEXEC, 0);
   if (copy < 0) return system_error("dup", dir_path, errno);
   DIR* stream = ::fdopendir(copy);
@@ -269,53 +197,44 @@ Result<std::vector<DirectoryEntry>> list_directory(int dir_fd, const std::string
     return system_error("list", dir_path, saved);
   }
   ::rewinddir(stream);  // the dup shares its offset with dir_fd, which may have been listed before
-  std::vector<DirectoryEntry> entries;
+  Listing listing;
   errno = 0;
   while (const dirent* item = ::readdir(stream)) {
-    const std::string name = item->d_name;
+    const std::string_view name = item->d_name;
     if (name == "." || name == "..") continue;
+    if (listing.entries.size() == max_entries) {
+      listing.more = true;
+      break;
+    }
     struct stat info {};
-    if (::fstatat(dir_fd, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0) entries.push_back({name, info.st_mode});
+    if (::fstatat(dir_fd, item->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
+      listing.entries.push_back({std::string(name), info.st_mode});
+    }
     errno = 0;
   }
   const int saved = errno;
   ::closedir(stream);
   if (saved != 0) return system_error("list", dir_path, saved);
-  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  return entries;
+  std::sort(listing.entries.begin(), listing.entries.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return listing;
 }
 
-Status remove_staging(const std::string& attempt_dir) {
-  if (attempt_dir.empty()) return ok_status();
-  for (const char* sub : {"credentials", "scratch"}) {
-    if (Status removed = remove_in_attempt(attempt_dir, sub); !removed.ok()) return removed;
+Result<OpenEntry> open_parent(const std::string& attempt_dir, std::string_view relative) {
+  const std::size_t slash = relative.rfind('/');
+  if (slash != std::string_view::npos) {
+    return open_in_attempt(attempt_dir, relative.substr(0, slash), Expect::directory);
   }
-  return ok_status();
-}
-
-Status remove_in_attempt(const std::string& attempt_dir, std::string_view relative) {
-  if (Status checked = check_relative(relative, attempt_dir); !checked.ok()) return checked.error();
-  const std::string path = join_path(attempt_dir, relative);
-  auto parent = open_parent(attempt_dir, relative);
-  if (!parent.ok()) {
-    // Nothing is below a missing directory; nothing is removed through a link.
-    if (parent.error().kind() == ErrorKind::not_found) return ok_status();
-    return removal_error(path, parent.error().message());
-  }
-  return remove_entry(parent->fd.get(), last_component(relative), path, 0);
-}
-
-Result<bool> remove_attempt_directory(const std::string& attempt_dir) {
   auto dir = open_attempt_directory(attempt_dir);
-  if (!dir.ok()) {
-    if (dir.error().kind() == ErrorKind::not_found) return false;
-    return removal_error(attempt_dir, dir.error().message());
-  }
-  if (Status emptied = empty_directory(dir->get(), attempt_dir, 0); !emptied.ok()) return emptied.error();
-  if (::rmdir(attempt_dir.c_str()) != 0 && errno != ENOENT) {
-    return removal_error(attempt_dir, std::strerror(errno));
-  }
-  return true;
+  if (!dir.ok()) return dir.error();
+  OpenEntry entry{std::move(*dir), {}, attempt_dir};
+  if (::fstat(entry.fd.get(), &entry.info) != 0) return system_error("stat", attempt_dir, errno);
+  return entry;
+}
+
+std::string last_component(std::string_view relative) {
+  const std::size_t slash = relative.rfind('/');
+  return std::string(slash == std::string_view::npos ? relative : relative.substr(slash + 1));
 }
 
 }  // namespace tpslurm::storage

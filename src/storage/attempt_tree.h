@@ -14,19 +14,18 @@
 //     but a regular file (or a directory, where one is expected) is refused before a byte is
 //     read, so a FIFO or a device never blocks a thread.
 //   - directories are listed by fd (fdopendir of a dup) and modes change by fd (fchmod),
-//     never by path. Removal unlinks links and other non-directories without following them
-//     and recurses only into real directories opened O_NOFOLLOW | O_DIRECTORY, making a
-//     directory of the daemon's writable (by fd) before removing from it.
-//   - reads are bounded by the caller's limit.
+//     never by path. Removal is attempt_removal.h's, on the same rules.
+//   - reads are bounded by the caller's limit, and so are listings: a directory of a million
+//     entries costs a listing no more than the entries it asked for.
+//   - a name the job chose reaches a message only through printable() (base/printable.h): a
+//     name of any bytes cannot break a log line, a journal event or a JSON answer.
 //
 // Relative paths must be non-empty, not absolute, and free of empty, "." and ".." components.
 //
 // Errors: not_found when a component does not exist; invalid_argument, naming the path and
 // what it is, when a component is a link or of the wrong kind ("<dir>/logs/exit.json is a
 // FIFO, not a regular file: ignored"), for a relative path of the wrong form, for a file larger
-// than the limit and for a tree deeper than kMaxRemovalDepth; other failures as
-// system_error() (base/file_system.h) makes them. Removal errors are transient, prefixed
-// "cannot remove <path>: ".
+// than the limit; other failures as system_error() (base/file_system.h) makes them.
 //
 // Thread-safe: no shared state; each call opens its own descriptors and closes them.
 #pragma once
@@ -42,10 +41,6 @@
 #include "base/unique_fd.h"
 
 namespace tpslurm::storage {
-
-// Directories nested deeper than this below the removed one are not removed (each level holds
-// a descriptor while its entries go): the removal fails and says so.
-inline constexpr int kMaxRemovalDepth = 256;
 
 // What a stat mode says a name is: "a regular file", "a directory", "a symbolic link",
 // "a FIFO", "a socket", "a character device", "a block device".
@@ -82,19 +77,24 @@ struct DirectoryEntry {
   mode_t mode = 0;  // as fstatat(AT_SYMLINK_NOFOLLOW) saw it
 };
 
-// The entries of the open directory `dir_fd` (named `dir_path` in messages), by name; "." and
-// ".." left out, as are names that vanish while it is read.
-Result<std::vector<DirectoryEntry>> list_directory(int dir_fd, const std::string& dir_path);
+struct Listing {
+  std::vector<DirectoryEntry> entries;  // by name
+  bool more = false;                    // the directory has entries beyond them, not read
+};
 
-// Removes attempt_dir/relative and everything below it; OK when it does not exist. A link is
-// removed, never what it points to.
-Status remove_in_attempt(const std::string& attempt_dir, std::string_view relative);
+// At most `max_entries` entries of the open directory `dir_fd` (named `dir_path` in messages):
+// the first ones the filesystem lists, then sorted by name; "." and ".." left out, as are
+// names that vanish while it is read.
+Result<Listing> list_directory(int dir_fd, const std::string& dir_path, std::size_t max_entries);
 
-// The cleanup's staging step: the attempt's credentials/ and scratch/ removed (each as
-// remove_in_attempt does); OK when they are gone already or `attempt_dir` is empty.
-Status remove_staging(const std::string& attempt_dir);
+// The directory holding the last component of `relative` (checked), opened beneath the attempt
+// directory: the attempt directory itself for a single component. Its path names it in messages.
+Result<OpenEntry> open_parent(const std::string& attempt_dir, std::string_view relative);
 
-// Removes the attempt directory and everything below it. False when there was none.
-Result<bool> remove_attempt_directory(const std::string& attempt_dir);
+// The last component of `relative`.
+std::string last_component(std::string_view relative);
+
+// `relative` checked as every function here checks it (invalid_argument, naming `dir_path`).
+Status check_relative(std::string_view relative, const std::string& dir_path);
 
 }  // namespace tpslurm::storage

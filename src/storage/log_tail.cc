@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "base/file_system.h"
+#include "base/printable.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -193,27 +194,8 @@ Result<LogTail> read_log_page(int fd, const std::string& path, std::uint64_t off
 std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  auto in = [&](std::size_t i, unsigned lo, unsigned hi) {
-    if (i >= text.size()) return false;
-    const auto byte = static_cast<unsigned char>(text[i]);
-    return byte >= lo && byte <= hi;
-  };
   for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
-    if (lead < 0x80) {
-      length = 1;
-    } else if (lead >= 0xC2 && lead <= 0xDF) {
-      length = in(i + 1, 0x80, 0xBF) ? 2 : 0;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      const unsigned lo = lead == 0xE0 ? 0xA0 : 0x80;
-      const unsigned hi = lead == 0xED ? 0x9F : 0xBF;  // no UTF-16 surrogates
-      length = in(i + 1, lo, hi) && in(i + 2, 0x80, 0xBF) ? 3 : 0;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      const unsigned lo = lead == 0xF0 ? 0x90 : 0x80;
-      const unsigned hi = lead == 0xF4 ? 0x8F : 0xBF;  // nothing above U+10FFFF
-      length = in(i + 1, lo, hi) && in(i + 2, 0x80, 0xBF) && in(i + 3, 0x80, 0xBF) ? 4 : 0;
-    }
+    const std::size_t length = utf8_length(text, i);
     if (length == 0) {
       out += "\xEF\xBF\xBD";
       ++i;

@@ -8,13 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <future>
 
 #include "storage/attempt_evidence.h"
 #include "storage/log_seal.h"
 #include "support/temp_dir.h"
+#include "support/within.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -22,6 +23,7 @@ namespace {
 using namespace std::chrono_literals;
 using testing::read_test_file;
 using testing::TempDir;
+using testing::within;
 using testing::write_test_file;
 
 constexpr std::string_view kExitRecord = R"({"exit_status": 0, "failed_phase": null})";
@@ -30,18 +32,6 @@ mode_t mode_of(const std::string& path) {
   struct stat info {};
   EXPECT_EQ(::lstat(path.c_str(), &info), 0) << path;
   return info.st_mode & 07777;
-}
-
-// `call` run on a thread of its own: a call that blocks fails the test instead of hanging it
-// (the blocked thread is left behind).
-template <class Call>
-auto within(std::chrono::seconds limit, Call call) -> std::optional<decltype(call())> {
-  auto future = std::async(std::launch::async, std::move(call));
-  if (future.wait_for(limit) != std::future_status::ready) {
-    new auto(std::move(future));  // its destructor would wait for the blocked thread
-    return std::nullopt;
-  }
-  return future.get();
 }
 
 class AttemptTreeTest : public ::testing::Test {
@@ -102,6 +92,8 @@ TEST_F(AttemptTreeTest, EvidenceIsParsedStrictly) {
   ASSERT_TRUE(read_exit(m_attempt));
   EXPECT_EQ(read_exit(m_attempt)->exit_status, 3);
   EXPECT_EQ(read_exit(m_attempt)->failed_phase, "program");
+  EXPECT_EQ(parse_exit_evidence(R"({"exit_status": 1, "failed_phase": "a\nb\u0007"})")->failed_phase, "a\\x0ab\\x07")
+      << "the job writes exit.json: what it says is shown escaped";
 }
 
 TEST_F(AttemptTreeTest, ALinkedExitJsonIsNotRead) {
@@ -207,57 +199,42 @@ TEST_F(AttemptTreeTest, ASealOfLinkedLogsTouchesNothingOutside) {
   EXPECT_EQ(mode_of(outside("logs/job.out")), 0600u);
 }
 
-TEST_F(AttemptTreeTest, RemovingTheAttemptNeverFollowsALink) {
-  write_test_file(outside("tree/kept"), "kept\n");
-  write_test_file(outside("tree/sub/deeper"), "kept too\n");
-  write_test_file(outside("file"), "the journal\n");
-  ::chmod(outside("tree").c_str(), 0555);
-  ::chmod(outside("file").c_str(), 0644);
-  ASSERT_EQ(::symlink(outside("tree").c_str(), in_attempt("logs/evildir").c_str()), 0);
-  ASSERT_EQ(::symlink(outside("file").c_str(), in_attempt("scratch/x").c_str()), 0);
-  ASSERT_EQ(::mkfifo(in_attempt("scratch/pipe").c_str(), 0666), 0);
-  write_test_file(in_attempt("scratch/deep/a/b/c"), "scratch\n");
-  ::chmod(in_attempt("logs").c_str(), 0555);  // as the seal leaves it
-
-  auto removed = within(10s, [&] { return remove_attempt_directory(m_attempt); });
-  ASSERT_TRUE(removed.has_value()) << "the removal blocked";
-  ASSERT_TRUE(removed->ok()) << removed->error().message();
-  EXPECT_TRUE(**removed);
-  EXPECT_FALSE(std::filesystem::exists(m_attempt));
-  EXPECT_EQ(read_test_file(outside("tree/kept")), "kept\n");
-  EXPECT_EQ(read_test_file(outside("tree/sub/deeper")), "kept too\n");
-  EXPECT_EQ(read_test_file(outside("file")), "the journal\n");
-  EXPECT_EQ(mode_of(outside("tree")), 0555u) << "the removal changed a directory outside through a link";
-  EXPECT_EQ(mode_of(outside("file")), 0644u);
-  ::chmod(outside("tree").c_str(), 0755);
-
-  auto again = remove_attempt_directory(m_attempt);
-  ASSERT_TRUE(again.ok());
-  EXPECT_FALSE(*again) << "nothing left to remove";
-}
-
-TEST_F(AttemptTreeTest, RemovingScratchRemovesALinkedScratchNotItsTarget) {
-  write_test_file(outside("tree/kept"), "kept\n");
-  std::filesystem::remove(in_attempt("scratch"));
-  ASSERT_EQ(::symlink(outside("tree").c_str(), in_attempt("scratch").c_str()), 0);
-  ASSERT_TRUE(remove_in_attempt(m_attempt, "scratch").ok());
-  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(in_attempt("scratch"))));
-  EXPECT_EQ(read_test_file(outside("tree/kept")), "kept\n");
-  EXPECT_TRUE(remove_in_attempt(m_attempt, "credentials").ok()) << "a missing directory is no error";
-}
-
 TEST_F(AttemptTreeTest, ListingSaysWhatEachEntryIs) {
   write_test_file(in_attempt("logs/a.out"), "a");
   ASSERT_EQ(::symlink("/etc", in_attempt("logs/b").c_str()), 0);
   std::filesystem::create_directories(in_attempt("logs/c"));
   auto logs = open_in_attempt(m_attempt, "logs", Expect::directory);
   ASSERT_TRUE(logs.ok()) << logs.error().message();
-  auto entries = list_directory(logs->fd.get(), logs->path);
-  ASSERT_TRUE(entries.ok());
-  ASSERT_EQ(entries->size(), 3u);
-  EXPECT_EQ(kind_of((*entries)[0].mode), "a regular file");
-  EXPECT_EQ(kind_of((*entries)[1].mode), "a symbolic link");
-  EXPECT_EQ(kind_of((*entries)[2].mode), "a directory");
+  auto listing = list_directory(logs->fd.get(), logs->path, 10);
+  ASSERT_TRUE(listing.ok());
+  ASSERT_EQ(listing->entries.size(), 3u);
+  EXPECT_FALSE(listing->more);
+  EXPECT_EQ(kind_of(listing->entries[0].mode), "a regular file");
+  EXPECT_EQ(kind_of(listing->entries[1].mode), "a symbolic link");
+  EXPECT_EQ(kind_of(listing->entries[2].mode), "a directory");
+}
+
+TEST_F(AttemptTreeTest, AListingReadsNoMoreEntriesThanItAsksFor) {
+  for (int n = 0; n < 50; ++n) write_test_file(in_attempt("logs/f" + std::to_string(n)), "x");
+  auto logs = open_in_attempt(m_attempt, "logs", Expect::directory);
+  ASSERT_TRUE(logs.ok()) << logs.error().message();
+  auto listing = list_directory(logs->fd.get(), logs->path, 7);
+  ASSERT_TRUE(listing.ok());
+  EXPECT_EQ(listing->entries.size(), 7u);
+  EXPECT_TRUE(listing->more);
+  EXPECT_TRUE(std::is_sorted(listing->entries.begin(), listing->entries.end(),
+                             [](const auto& a, const auto& b) { return a.name < b.name; }));
+  auto exact = list_directory(logs->fd.get(), logs->path, 50);
+  ASSERT_TRUE(exact.ok());
+  EXPECT_EQ(exact->entries.size(), 50u);
+  EXPECT_FALSE(exact->more);
+}
+
+TEST_F(AttemptTreeTest, AJobsNameReachesAnErrorEscaped) {
+  ASSERT_EQ(::mkfifo(in_attempt("logs/x\n\"y").c_str(), 0666), 0);
+  auto read = read_attempt_file(m_attempt, "logs/x\n\"y", 100);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().message(), in_attempt("logs/x\\x0a\\\"y") + " is a FIFO, not a regular file: ignored");
 }
 
 }  // namespace
