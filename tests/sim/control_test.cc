@@ -38,7 +38,7 @@ TEST(Control, RefusesStepsSlurmWouldNotTakeAndNamesTheFix) {
   HttpResult bad = control_raw(sim, "POST", "/sim/jobs/1/state", R"({"state": "DONE"})");
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(control_raw(sim, "POST", "/sim/jobs/1/state", "{}").json().at("error"),
-            "give \"state\", \"completing\", \"reason\" or \"expected_start\"");
+            "give \"state\", \"completing\", \"reason\", \"expected_start\" or \"auto_progress\"");
   HttpResult no_estimate = control_raw(sim, "POST", "/sim/jobs/1/state", R"({"expected_start": 1800000000})");
   EXPECT_EQ(no_estimate.status, 409);
   EXPECT_EQ(no_estimate.json().at("error"), "job 1 is COMPLETED; only a pending job has an expected start");
@@ -133,6 +133,29 @@ TEST(Control, TimingCanBeSwitchedAtRunTime) {
   ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.45/job/submit", simple_job()).status, 200);
   control(sim, "POST", "/sim/clock/advance", R"({"seconds": 100})");
   EXPECT_EQ(control(sim, "GET", "/sim/jobs/2").at("state"), "RUNNING");
+}
+
+TEST(Control, AJobKeptFromMovingStaysUntilItIsSteppedOrCancelled) {
+  SimOptions options = test_options();
+  SimInstance sim(options);
+  control(sim, "POST", "/sim/timing", R"({"mode": "auto", "pending": "1s", "running": "2s", "completing": "1s"})");
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.45/job/submit", simple_job()).status, 200);
+  }
+  control(sim, "POST", "/sim/clock/advance", R"({"seconds": 1})");
+  // Job 1 runs until it is cancelled; job 2 stays COMPLETING: what a job the explorer cancels
+  // with a grace, and one whose epilog never ends, need.
+  control(sim, "POST", "/sim/jobs/1/state", R"({"auto_progress": false})");
+  control(sim, "POST", "/sim/jobs/2/state", R"({"auto_progress": false, "state": "COMPLETED", "completing": true})");
+  control(sim, "POST", "/sim/clock/advance", R"({"seconds": 600})");
+  json::value running = control(sim, "GET", "/sim/jobs/1");
+  EXPECT_EQ(running.at("state"), "RUNNING");
+  EXPECT_EQ(running.at("auto_progress"), false);
+  EXPECT_EQ(job_states(slurm_call(sim, options, "GET", "/slurm/v0.0.45/job/2").json()),
+            (std::vector<std::string>{"COMPLETED,COMPLETING"}));
+  ASSERT_EQ(slurm_call(sim, options, "DELETE", "/slurm/v0.0.45/job/1").status, 200);
+  EXPECT_EQ(control(sim, "GET", "/sim/jobs/1").at("state"), "CANCELLED");
+  EXPECT_EQ(control_raw(sim, "POST", "/sim/jobs/1/state", R"({"auto_progress": 1})").status, 400);
 }
 
 // Every transcript in tests/fixtures/slurm is either replayed by the conformance tests

@@ -32,7 +32,9 @@ bool read_state_change(const json::object& body, StateChange& change, std::optio
   std::optional<std::string> reason;
   std::optional<bool> update_db;
   std::optional<std::int64_t> expected_start;
-  if (!get_bool(body, "update_db", update_db, error) || !get_int(body, "expected_start", expected_start, error)) {
+  std::optional<bool> auto_progress;
+  if (!get_bool(body, "update_db", update_db, error) || !get_int(body, "expected_start", expected_start, error) ||
+      !get_bool(body, "auto_progress", auto_progress, error)) {
     return false;
   }
   if (!get_string(body, "state", state, error) || !get_int(body, "exit_code", exit_code, error) ||
@@ -68,8 +70,10 @@ bool read_state_change(const json::object& body, StateChange& change, std::optio
   change.reason = reason;
   change.update_db = update_db;
   change.expected_start = expected_start;
-  if (!change.state && !change.completing && !change.reason && !change.update_db && !change.expected_start) {
-    error = "give \"state\", \"completing\", \"reason\" or \"expected_start\"";
+  change.auto_progress = auto_progress;
+  if (!change.state && !change.completing && !change.reason && !change.update_db && !change.expected_start &&
+      !change.auto_progress) {
+    error = "give \"state\", \"completing\", \"reason\", \"expected_start\" or \"auto_progress\"";
     return false;
   }
   return true;

@@ -339,6 +339,7 @@ Status JobStore::apply(JobRecord& record, const StateChange& change) {
   tick();
   const std::int64_t now_ms = m_clock.now_ms();
   const std::string who = "job " + std::to_string(record.job_id);
+  if (change.auto_progress) record.auto_progress = *change.auto_progress;  // before the rest is scheduled
   if (change.update_db) {
     if (*change.update_db) {
       record.flags |= state_flag::update_db;

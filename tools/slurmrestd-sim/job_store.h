@@ -41,6 +41,9 @@ struct StateChange {
   std::optional<bool> update_db;  // set or clear the UPDATE_DB state flag
   // A pending job's start_time: the backfill scheduler's estimate (unix seconds; 0: none).
   std::optional<std::int64_t> expected_start;
+  // Whether the record moves on by itself (false: it stays as it is, e.g. running or
+  // COMPLETING, until it is stepped or cancelled; its time limit no longer ends it either).
+  std::optional<bool> auto_progress;
 };
 
 enum class KillResult { signalled, already_done, not_found, pending_het_component, not_running, denied };

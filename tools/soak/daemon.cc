@@ -73,6 +73,10 @@ std::optional<Deployment> Deployment::create(const DeploymentConfig& config, std
       {"TUNEPLANE_POLL_INTERVAL", config.poll_interval},
       {"TUNEPLANE_LOG_LEVEL", "warn"},
   };
+  if (!config.api_tokens_file.empty()) {
+    d.m_env["TUNEPLANE_API_TOKENS_FILE"] = config.api_tokens_file;
+    d.m_env["TUNEPLANE_API_LISTEN"] = config.api_listen;
+  }
   return d;
 }
 
@@ -102,7 +106,9 @@ void Deployment::set_instance(const std::string& instance) {
 }
 
 std::optional<Process> Deployment::serve(std::string& error) const {
-  return Process::start({m_config.binary, "serve"}, m_env, m_config.root + "/serve.log", error);
+  Environment env = m_env;
+  for (const auto& [name, value] : m_serve_env) env[name] = value;
+  return Process::start({m_config.binary, "serve"}, env, m_config.root + "/serve.log", error);
 }
 
 }  // namespace tpslurm::soak

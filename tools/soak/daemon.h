@@ -1,7 +1,8 @@
 // Deployment and Daemon: one tuneplane-slurm deployment under a root directory (state, storage
 // with a test image, catalogs; the daemon mints its tokens from the simulator's HS256 key file,
 // so no token is ever written by the soak, or, with `token_file` set, reads the token the caller
-// keeps in that file) and the `serve` process on it, which the soak SIGKILLs and restarts. Every
+// keeps in that file) and the `serve` process on it, which the soak SIGKILLs and restarts; with
+// `api_tokens_file` set, serve answers the platform API too. Every
 // process's output is appended to <root>/serve.log or <root>/cli.log. The daemon polls every
 // `poll_interval`. Not thread-safe, except submit() and command(), which may run on several
 // threads at once (but not beside set_instance()).
@@ -25,6 +26,8 @@ struct DeploymentConfig {
   std::string token_file;            // set: TUNEPLANE_SLURM_JWT_FILE instead of minting from key_file
   std::string quiet_period = "20s";  // TUNEPLANE_RESOLVE_QUIET_PERIOD
   int max_attempts = 1;              // each request's spec.retry.max_attempts
+  std::string api_tokens_file;       // set: serve answers the platform API (TUNEPLANE_API_TOKENS_FILE)
+  std::string api_listen;            // TUNEPLANE_API_LISTEN, with the tokens file
 };
 
 class Deployment {
@@ -48,10 +51,13 @@ class Deployment {
   void set_instance(const std::string& instance);
   // `tuneplane-slurm serve` started; nothing when it could not be.
   std::optional<Process> serve(std::string& error) const;
+  // Variables given to serve alone, over the deployment's own (the commands never get them).
+  void set_serve_environment(Environment extra) { m_serve_env = std::move(extra); }
 
  private:
   DeploymentConfig m_config;
   Environment m_env;
+  Environment m_serve_env;
   std::string m_journal;
 };
 

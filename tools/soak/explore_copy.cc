@@ -7,9 +7,9 @@
 namespace tpslurm::soak {
 
 Result<std::uint32_t> submit_held_copy(const std::string& slurm_url, const std::string& key_file,
-                                       const model::JobTag& tag) {
+                                       const model::JobTag& tag, const std::string& user) {
   static const SystemClock clock;
-  slurm::MintingTokenSource tokens("root", key_file, std::chrono::hours(1), clock);
+  slurm::MintingTokenSource tokens(user, key_file, std::chrono::hours(1), clock);
   slurm::CurlTransportOptions options;
   options.url = slurm_url;
   options.connect_timeout = std::chrono::seconds(2);

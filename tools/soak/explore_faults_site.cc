@@ -1,10 +1,12 @@
 // The faults that happen at the site: the token turning bad, a journal restored from an older
-// backup, the deployment renamed, links and FIFOs planted in a running attempt's logs/.
+// backup, the deployment renamed, links, FIFOs and hostile files planted in a running attempt's
+// logs/.
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
 #include "explore_faults.h"
+#include "explore_hostile.h"
 
 namespace tpslurm::soak {
 
@@ -78,6 +80,33 @@ void plant(const Action& action, World& world) {
   if (planted.ok()) ++world.planted;
   note(world, action, a.job_id + "/" + std::to_string(a.number) + " (" + a.state + "): " +
                           (planted.ok() ? *planted : planted.error().message()));
+}
+
+namespace {
+
+void plant_hostile(const Action& action, World& world, const AttemptRow& a) {
+  auto planted = plant_hostile_files(a.attempt_dir + "/logs", world.outside.directory());
+  note(world, action, a.job_id + "/" + std::to_string(a.number) + " (" + a.state + "): " +
+                          (planted.ok() ? *planted : planted.error().message()));
+}
+
+}  // namespace
+
+// In a running attempt's logs/ (only a job that runs writes there: files in the logs/ of one that
+// never ran would say it did); when none runs, in that of a job of its own once it runs.
+void hostile_files(const Action& action, World& world) {
+  if (const auto running = attempts_in(world, {"running"}); !running.empty()) {
+    return plant_hostile(action, world, pick(running, action.pick));
+  }
+  if (!world.backup_file.empty()) return note(world, action, "none runs, and no job is fed before the restore");
+  const std::string job = own_job(world, "exp-h");
+  note(world, action, "no attempt runs: " + job + " submitted to plant in");
+  world.watches.push_back(when_released(job, [action](World& w, const AttemptRow& a, const SimJob& slurm_job) {
+    if (slurm_job.state == "PENDING") (void)step_job(w, slurm_job.id, R"({"state": "RUNNING"})");
+    if (a.state != "running") return false;  // until serve has seen it run
+    plant_hostile(action, w, a);
+    return true;
+  }));
 }
 
 }  // namespace tpslurm::soak

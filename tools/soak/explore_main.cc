@@ -1,14 +1,15 @@
 // tp-explore: seeded fault schedules against the real `serve` and the simulator (explore_run.h
 // runs one; explore_schedule.h draws it). `--seed N` runs one schedule, `--seeds A..B` (or
 // N,M,...) several, `--minutes M` seeds from --seed on until the time is up, `--list` prints the
-// schedules and runs nothing. Prints each schedule first, the
-// command that replays a failing one, then per fault kind how often it was applied and the
-// verdict line. Exit status: 0 when every schedule is clean (with --plant: when each counts
+// schedules and runs nothing, `--only K,...` draws those kinds alone (every other one is
+// `--without`). Prints each schedule first, the command that replays a failing one, then per
+// fault kind how often it was applied, the operator's escapes and the verdict line. Exit status: 0 when every schedule is clean (with --plant: when each counts
 // exactly what was planted), 1 otherwise, 2 when one could not be set up or bad options.
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "explore_summary.h"
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
   bool keep = false;
   bool list = false;
   std::string without;
+  std::string only;
   CLI::App app{"tp-explore: seeded fault schedules against tuneplane-slurm serve and the simulator"};
   app.add_option("--seed", seed, "the (first) schedule's seed (default: random, printed)");
   app.add_option("--seeds", seeds, "A..B: every seed from A to B; or N,M,... (ranges allowed)");
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
   app.add_option("--min-faults", o.schedule.min_faults, "fewest faults per schedule")->capture_default_str();
   app.add_option("--max-faults", o.schedule.max_faults, "most faults per schedule")->capture_default_str();
   app.add_option("--without", without, "fault kinds never drawn, comma-separated (e.g. forget_jobs,sigkill)");
+  app.add_option("--only", only, "the only fault kinds drawn, comma-separated (e.g. hostile_files)");
   app.add_option("--drain-seconds", o.drain_seconds, "bound on each drain")->capture_default_str();
   app.add_option("--grace", o.grace_s, "seconds serve has to answer SIGTERM")->capture_default_str();
   app.add_option("--daemon", o.daemon_binary, "the tuneplane-slurm binary")->capture_default_str();
@@ -75,17 +78,16 @@ int main(int argc, char** argv) {
   app.add_option("--work-dir", work_dir, "where the schedules keep their files (default: new under $TMPDIR)");
   app.add_flag("--keep", keep, "keep every schedule's directory, also the clean ones");
   app.add_flag("--list", list, "print the schedules the seeds draw, run nothing");
-  app.add_flag("--plant", o.plant, "after each drain plant a duplicate run, a run twice and a stuck cleanup");
+  app.add_flag("--plant", o.plant, "plant one case of each invariant around each drain (tools/soak/README.md)");
   CLI11_PARSE(app, argc, argv);
-  for (std::size_t at = 0; !without.empty() && at <= without.size();) {
-    const auto comma = std::min(without.find(',', at), without.size());
-    FaultKind kind;
-    if (!fault_kind(without.substr(at, comma - at), kind)) {
-      std::fprintf(stderr, "tp-explore: --without: no fault kind \"%s\"\n", without.substr(at, comma - at).c_str());
-      return 2;
-    }
-    o.schedule.without.insert(kind);
-    at = comma + 1;
+  std::set<FaultKind> only_kinds;
+  std::string error;
+  if (!parse_kinds(without, o.schedule.without, error) || !parse_kinds(only, only_kinds, error)) {
+    std::fprintf(stderr, "tp-explore: --without/--only: %s\n", error.c_str());
+    return 2;
+  }
+  if (!only_kinds.empty()) {
+    for (const auto kind : all_but(only_kinds)) o.schedule.without.insert(kind);
   }
   std::vector<std::uint64_t> list_of_seeds;
   if (!seeds.empty() && !parse_seeds(seeds, list_of_seeds)) {

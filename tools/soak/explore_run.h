@@ -1,13 +1,16 @@
 // One schedule of the explorer from start to verdict: the simulator (with or without slurmdbd,
-// the schedule's MinJobAge, pending and running times) and a deployment (token file kept by the explorer,
-// jobs allowed 2 attempts, poll 2 s, quiet period 8 s) set up under `work_dir`, `serve` started,
-// then the timeline: jobs fed at their times (none between a backup and its restore: a restore
-// loses the jobs journaled after its backup, by design), each action applied at its time, the
-// nodes' part played (explore_nodes.h). Then the drain: faults off, the good token back, running
+// the schedule's MinJobAge, pending and running times) and a deployment (token file kept by the
+// explorer, the platform API on a loopback port with the explorer's client token, jobs allowed 2
+// attempts, poll 2 s, quiet period 8 s; serve's wall clock faked when the schedule steps it) set
+// up under `work_dir`, `serve` started, then the timeline: jobs fed at their times (none between
+// a backup and its restore: a restore loses the jobs journaled after its backup, by design), each
+// action applied at its time, the faults' watches run, the nodes' part played (explore_nodes.h),
+// until every action and watch is done. Then the drain: faults off, the good token back, running
 // jobs ended every 2 s, the Operator's escapes each second, until every job has ended with its
 // cleanup closed and safe mode is off, or `drain_seconds` pass; `serve` stopped with SIGTERM
 // (timed); the invariants taken (explore_invariants.h) and the tree outside the storage root
-// compared. Lines go to stdout as "explore: ...". Not thread-safe.
+// compared. With `plant`, explore_plant.h's cases around the drain. Lines go to stdout as
+// "explore: ...". Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -26,10 +29,9 @@ struct ExploreOptions {
   int drain_seconds = 150;
   double grace_s = 20;         // SIGTERM must stop serve within this
   double escape_bound_s = 60;  // an accepted escape must move its attempt within this
-  double patience_s = 15;      // how long the operator lets serve act before an escape
   std::string daemon_binary;
   std::string sim_binary;
-  bool plant = false;  // after the drain: one duplicate run, one run twice, one stuck cleanup
+  bool plant = false;  // one case of each invariant planted (explore_plant.h)
 };
 
 struct ScheduleResult {
@@ -37,9 +39,12 @@ struct ScheduleResult {
   Schedule schedule;
   Invariants invariants;
   DaemonFigures daemon;
-  std::map<std::string, int> faults_applied;  // by fault_name
-  std::map<std::string, int> escapes;         // by command
-  long escapes_failed = 0;
+  std::map<std::string, int> faults_applied;    // by fault_name
+  std::map<std::string, int> escapes_by_state;  // by "`command` in state"
+  long escapes_needed = 0;  // where serve should have moved on by itself
+  long escapes_failed = 0;  // accepted, nothing moved
+  long api_refusals = 0;    // windows in which the API refused the client with a token
+  long late_kills = 0;      // cancels whose job still ran past the grace and the bound
   long other = 0;  // outside changes, auth over-blocking, refusals missing, serve exits, drain not done
   std::vector<std::string> findings;
 };

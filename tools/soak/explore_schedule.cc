@@ -2,14 +2,19 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <random>
 
 namespace tpslurm::soak {
 namespace {
 
-constexpr const char* kNames[kFaultKinds] = {"no_accounting", "forget_jobs", "accounting_lag", "auth_fails",
-                                             "copies",        "restore_backup", "rename",     "plant_links",
-                                             "sigkill",       "sigterm",        "node_fail"};
+constexpr const char* kNames[kFaultKinds] = {
+    "no_accounting", "forget_jobs", "accounting_lag", "auth_fails",    "copies",           "restore_backup", "rename",
+    "plant_links",   "sigkill",     "sigterm",        "node_fail",     "reused_ids",       "hostile_files",
+    "idle_connections", "clock_step"};
+
+// The second stream's seed: any fixed value other than the seed itself.
+constexpr std::uint64_t kLaterStream = 0x9e3779b97f4a7c15ULL;
 
 double uniform(std::mt19937_64& random, double low, double high) {
   return std::uniform_real_distribution<double>(low, std::max(low, high))(random);
@@ -19,11 +24,11 @@ int integer(std::mt19937_64& random, int low, int high) {
   return std::uniform_int_distribution<int>(low, std::max(low, high))(random);
 }
 
-// The kinds a timeline fault may be drawn from, given what was drawn before.
+// The kinds in [first, last) a timeline fault may be drawn from, given what was drawn before.
 std::vector<FaultKind> candidates(const Schedule& s, const ScheduleOptions& options, bool restore_drawn,
-                                  bool rename_drawn) {
+                                  bool rename_drawn, int first, int last) {
   std::vector<FaultKind> out;
-  for (int k = 1; k < kFaultKinds; ++k) {
+  for (int k = first; k < last; ++k) {
     const auto kind = static_cast<FaultKind>(k);
     if (options.without.count(kind)) continue;
     if (kind == FaultKind::accounting_lag && !s.accounting) continue;
@@ -56,6 +61,13 @@ void add_fault(Schedule& s, std::mt19937_64& random, FaultKind kind) {
     case FaultKind::restore_backup:
       a.at_s = uniform(random, 2.0, s.seconds * 0.5);
       break;
+    case FaultKind::idle_connections:
+      a.seconds = integer(random, 4, 10);
+      break;
+    case FaultKind::clock_step:
+      a.variant = integer(random, 0, 1);  // 0: an hour back first; 1: an hour forward first
+      a.seconds = integer(random, 2, 5);  // the cancel's grace
+      break;
     default:
       break;
   }
@@ -66,6 +78,7 @@ void add_fault(Schedule& s, std::mt19937_64& random, FaultKind kind) {
   else if (kind == FaultKind::auth_fails) follow.at_s = a.at_s + a.seconds;
   else if (kind == FaultKind::copies && a.variant == 2) follow.at_s = a.at_s + 2;
   else if (kind == FaultKind::restore_backup) follow.at_s = uniform(random, a.at_s + 4, s.seconds - 3.0);
+  else if (kind == FaultKind::idle_connections) follow.at_s = a.at_s + a.seconds;
   else return;
   s.actions.push_back(follow);
 }
@@ -87,6 +100,28 @@ bool fault_kind(const std::string& name, FaultKind& kind) {
   return false;
 }
 
+bool parse_kinds(const std::string& list, std::set<FaultKind>& kinds, std::string& error) {
+  for (std::size_t at = 0; !list.empty() && at <= list.size();) {
+    const auto comma = std::min(list.find(',', at), list.size());
+    FaultKind kind;
+    if (!fault_kind(list.substr(at, comma - at), kind)) {
+      error = "no fault kind \"" + list.substr(at, comma - at) + "\"";
+      return false;
+    }
+    kinds.insert(kind);
+    at = comma + 1;
+  }
+  return true;
+}
+
+std::set<FaultKind> all_but(const std::set<FaultKind>& only) {
+  std::set<FaultKind> out;
+  for (int k = 0; k < kFaultKinds; ++k) {
+    if (only.count(static_cast<FaultKind>(k)) == 0) out.insert(static_cast<FaultKind>(k));
+  }
+  return out;
+}
+
 Schedule draw_schedule(std::uint64_t seed, const ScheduleOptions& options) {
   std::mt19937_64 random(seed);
   Schedule s;
@@ -100,11 +135,27 @@ Schedule draw_schedule(std::uint64_t seed, const ScheduleOptions& options) {
   std::sort(s.feed_at.begin(), s.feed_at.end());
   if (!s.accounting) ++s.faults;
   const int count = integer(random, options.min_faults, options.max_faults);
+  std::mt19937_64 later(seed ^ kLaterStream);
   bool restore_drawn = false, rename_drawn = false;
   for (int i = 0; i < count; ++i) {
-    const auto kinds = candidates(s, options, restore_drawn, rename_drawn);
-    if (kinds.empty()) break;
-    const FaultKind kind = kinds[static_cast<std::size_t>(integer(random, 0, static_cast<int>(kinds.size()) - 1))];
+    const auto first = candidates(s, options, restore_drawn, rename_drawn, 1, kFirstLaterKind);
+    const auto added = candidates(s, options, restore_drawn, rename_drawn, kFirstLaterKind, kFaultKinds);
+    if (first.empty() && added.empty()) break;
+    std::optional<FaultKind> drawn;
+    if (!first.empty()) drawn = first[static_cast<std::size_t>(integer(random, 0, static_cast<int>(first.size()) - 1))];
+    // Each allowed kind equally likely; the later stream is not touched when no later kind is allowed.
+    const double share = static_cast<double>(added.size()) / static_cast<double>(first.size() + added.size());
+    if (!added.empty() && (!drawn || uniform(later, 0, 1) < share)) {
+      if (drawn) {
+        Schedule discarded;  // the first stream moves on as if its kind had been drawn
+        discarded.seconds = s.seconds;
+        add_fault(discarded, random, *drawn);
+      }
+      add_fault(s, later, added[static_cast<std::size_t>(integer(later, 0, static_cast<int>(added.size()) - 1))]);
+      ++s.faults;
+      continue;
+    }
+    const FaultKind kind = *drawn;
     restore_drawn = restore_drawn || kind == FaultKind::restore_backup;
     rename_drawn = rename_drawn || kind == FaultKind::rename;
     if (kind == FaultKind::accounting_lag) s.min_job_age_s = 5;  // jobs end and are purged while it lags
@@ -138,6 +189,16 @@ std::string describe(const Action& a) {
       return what + ": serve stopped, instance renamed, refused, move-deployment, started";
     case FaultKind::plant_links:
       return what + ": FIFO exit.json, a link to a file and one to a directory outside the tree";
+    case FaultKind::reused_ids:
+      return what + ": a submit answered late, slurmctld forgets every job meanwhile, a foreign job takes its id";
+    case FaultKind::hostile_files:
+      return what + ": a 100 GiB sparse file, 20,000 files, names of any bytes and a tree 300 deep in logs/";
+    case FaultKind::idle_connections:
+      if (a.follow_up) return what + ": closed";
+      return what + ": 300 idle connections to the API for " + std::to_string(a.seconds) + " s";
+    case FaultKind::clock_step:
+      return what + ": cancel --grace " + std::to_string(a.seconds) + ", serve's clock an hour " +
+             (a.variant == 0 ? "back" : "forward") + " while it runs, then " + (a.variant == 0 ? "forward" : "back");
     default:
       return what;
   }

@@ -3,7 +3,10 @@
 // is a cluster setting (slurmdbd present or not, MinJobAge, how long jobs wait and run), the times at
 // which jobs are fed, and a timeline of actions, each one fault of the catalog (FaultKind) or
 // the follow-up of one (the good token back after a bad one, the restore after the backup).
-// Times are seconds from the daemon's first start. Pure; thread-safe.
+// Times are seconds from the daemon's first start. The kinds added to the catalog later
+// (kFirstLaterKind on) are drawn from a second stream of the seed: the first stream draws what it
+// always drew and a later kind may take a fault's place, so that with every later kind left out
+// (`--without`) a seed draws exactly the schedule it drew before they were added. Pure; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +29,14 @@ enum class FaultKind {
   sigkill,         // serve SIGKILLed and restarted at once
   sigterm,         // serve stopped with SIGTERM (timed against the grace) and restarted
   node_fail,       // a running job's node fails (NODE_FAIL): the attempt fails and is retried
+  // Added to the catalog later, and drawn from a stream of their own (draw_schedule):
+  reused_ids,        // slurmctld forgets every job between a submit and its identify; a foreign job takes the id
+  hostile_files,     // a running attempt's logs/: a 100 GiB sparse file, 20,000 files, names of any bytes, a deep tree
+  idle_connections,  // a few hundred idle TCP connections to the platform API while its client polls
+  clock_step,        // serve's wall clock stepped an hour back or forward while a cancel's grace runs
 };
-constexpr int kFaultKinds = 11;
+constexpr int kFaultKinds = 15;
+constexpr int kFirstLaterKind = 11;  // reused_ids: the first kind of the later stream
 
 const char* fault_name(FaultKind kind);
 // The kind named `name`; false when there is none.
@@ -38,7 +47,7 @@ struct Action {
   FaultKind kind = FaultKind::sigkill;
   bool follow_up = false;  // the second half of a fault (counted once, with its first half)
   int variant = 0;         // the kind's own choice (e.g. forget: reuse ids or not)
-  int seconds = 0;         // a window's length, where the kind has one
+  int seconds = 0;         // a window's length, where the kind has one (clock_step: the cancel's grace)
   std::uint64_t pick = 0;  // which attempt or job it picks among the candidates at its time
 };
 
@@ -55,6 +64,12 @@ struct ScheduleOptions {
   int max_faults = 6;
   std::set<FaultKind> without;  // kinds never drawn (to explore around a known finding)
 };
+
+// The kinds of a comma-separated list ("forget_jobs,sigkill") into `kinds`; false with `error`
+// naming the first unknown one.
+bool parse_kinds(const std::string& list, std::set<FaultKind>& kinds, std::string& error);
+// Every kind but `only`: what `--only` leaves out.
+std::set<FaultKind> all_but(const std::set<FaultKind>& only);
 
 struct Schedule {
   std::uint64_t seed = 0;

@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <set>
 
+#include "explore_plant.h"
 #include "output.h"
 
 namespace tpslurm::soak {
@@ -16,9 +18,16 @@ void tell(const std::string& line) {
 }  // namespace
 
 std::string Summary::without() const {
+  const auto& without = m_options.schedule.without;
+  std::set<FaultKind> allowed;
+  for (int k = 0; k < kFaultKinds; ++k) {
+    if (without.count(static_cast<FaultKind>(k)) == 0) allowed.insert(static_cast<FaultKind>(k));
+  }
+  // The shorter of the two spellings.
+  const bool only = !allowed.empty() && allowed.size() < without.size();
   std::string kinds;
-  for (const auto kind : m_options.schedule.without) kinds += std::string(kinds.empty() ? "" : ",") + fault_name(kind);
-  return kinds.empty() ? std::string() : " --without " + kinds;
+  for (const auto kind : only ? allowed : without) kinds += std::string(kinds.empty() ? "" : ",") + fault_name(kind);
+  return kinds.empty() ? std::string() : (only ? " --only " : " --without ") + kinds;
 }
 
 std::string Summary::replay(std::uint64_t seed) const {
@@ -30,12 +39,15 @@ std::string Summary::replay(std::uint64_t seed) const {
          without() + (m_options.plant ? " --plant" : "");
 }
 
-// With --plant a schedule is as expected when it counts exactly the three planted cases.
+// With --plant a schedule is as expected when it counts exactly the planted cases.
 bool Summary::clean(const ScheduleResult& r) const {
   if (!m_options.plant) return r.status == 0;
   const auto& i = r.invariants;
-  return r.status != 2 && i.duplicate_runs == 1 && i.runs_twice == 1 && i.stuck == 1 && i.ended_without_running == 0 &&
-         r.escapes_failed == 0 && r.daemon.slow_stops == 0 && r.other == 0;
+  return r.status != 2 && i.duplicate_runs == Planted::duplicate_runs && i.runs_twice == Planted::runs_twice &&
+         i.free_retries_of_a_run == Planted::free_retries_of_a_run && i.ended_without_running == 0 &&
+         r.escapes_needed == Planted::escapes_needed && i.stuck == Planted::stuck && r.escapes_failed == 0 &&
+         i.foreign_touched == Planted::foreign_touched && r.api_refusals == Planted::api_refusals &&
+         r.late_kills == Planted::late_kills && r.daemon.slow_stops == 0 && r.other == 0;
 }
 
 void Summary::run(std::uint64_t seed) {
@@ -44,13 +56,18 @@ void Summary::run(std::uint64_t seed) {
   ++m_schedules;
   m_faults += r.schedule.faults;
   for (const auto& [kind, n] : r.faults_applied) m_faults_by_kind[kind] += n;
-  for (const auto& [kind, n] : r.escapes) m_escapes[kind] += n;
+  for (const auto& [kind, n] : r.escapes_by_state) m_escapes[kind] += n;
   for (const auto& [state, n] : r.invariants.attempt_states) m_states[state] += n;
   const auto& i = r.invariants;
   m_duplicate_runs += i.duplicate_runs;
   m_runs_twice += i.runs_twice;
+  m_free_retries += i.free_retries_of_a_run;
   m_ended += i.ended_without_running;
+  m_needed += r.escapes_needed;
   m_stuck += i.stuck + r.escapes_failed;
+  m_foreign += i.foreign_touched;
+  m_api += r.api_refusals;
+  m_late += r.late_kills;
   m_slow += r.daemon.slow_stops;
   m_other += r.other;
   m_stops += r.daemon.stops;
@@ -77,8 +94,9 @@ int Summary::finish() {
   for (const auto& [kind, n] : m_faults_by_kind) kinds += " " + kind + "=" + std::to_string(n);
   tell("faults applied:" + (kinds.empty() ? std::string(" none") : kinds));
   std::string escapes;
-  for (const auto& [kind, n] : m_escapes) escapes += " `" + kind + "`=" + std::to_string(n);
-  tell("operator escapes accepted:" + (escapes.empty() ? std::string(" none") : escapes));
+  for (const auto& [kind, n] : m_escapes) escapes += " " + kind + "=" + std::to_string(n);
+  tell("operator escapes accepted:" + (escapes.empty() ? std::string(" none") : escapes) + " (" +
+       std::to_string(m_needed) + " needed where serve moves on by itself)");
   std::string states;
   for (const auto& [state, n] : m_states) states += " " + state + "=" + std::to_string(n);
   tell("attempts by state:" + states);
@@ -86,8 +104,11 @@ int Summary::finish() {
        fixed(m_options.grace_s, 0) + " s)");
   tell(std::to_string(m_schedules) + " schedules, " + std::to_string(m_faults) + " faults, " +
        std::to_string(m_duplicate_runs) + " duplicate runs, " + std::to_string(m_runs_twice) + " runs twice, " +
-       std::to_string(m_ended) + " ended without running, " + std::to_string(m_stuck) + " stuck, " +
-       std::to_string(m_slow) + " slow SIGTERMs, " + std::to_string(m_other) + " other findings");
+       std::to_string(m_free_retries) + " free retries of a run, " + std::to_string(m_ended) +
+       " ended without running, " + std::to_string(m_needed) + " escapes needed, " + std::to_string(m_stuck) +
+       " stuck, " + std::to_string(m_foreign) + " foreign jobs touched, " + std::to_string(m_api) +
+       " API refusals, " + std::to_string(m_late) + " late kills, " + std::to_string(m_slow) + " slow SIGTERMs, " +
+       std::to_string(m_other) + " other findings");
   if (m_options.plant) tell(m_failed_schedules == 0 ? "the planted cases were counted, and nothing else"
                                                     : "the planted cases were not counted as planted");
   std::error_code ec;

@@ -101,13 +101,13 @@ Result<std::vector<AttemptRow>> JournalView::attempts() const {
     SQLite::Statement q(db,
                         "SELECT j.job_id, coalesce(a.number, 0), coalesce(a.state, ''), coalesce(a.cleanup, ''), "
                         "coalesce(a.slurm_job_id, 0), coalesce(a.submit_token, ''), j.phase, j.desire, "
-                        "coalesce(a.tag_name, ''), coalesce(a.attempt_dir, '') "
+                        "coalesce(a.tag_name, ''), coalesce(a.attempt_dir, ''), coalesce(a.signalled_at, '') "
                         "FROM jobs j LEFT JOIN attempts a ON a.job_id = j.job_id");
     while (q.executeStep()) {
       rows.push_back({q.getColumn(0).getString(), q.getColumn(1).getInt(), q.getColumn(2).getString(),
                       q.getColumn(3).getString(), q.getColumn(4).getInt64(), q.getColumn(5).getString(),
                       q.getColumn(6).getString(), q.getColumn(7).getString(), q.getColumn(8).getString(),
-                      q.getColumn(9).getString()});
+                      q.getColumn(9).getString(), q.getColumn(10).getString()});
     }
     return rows;
   });

@@ -24,6 +24,7 @@ struct AttemptRow {
   std::string desire;       // the job's: run or cancel
   std::string tag_name;     // the Slurm job name it was given (empty before it was prepared)
   std::string attempt_dir;  // its directory under the storage root (empty before it was prepared)
+  std::string signalled_at;  // when a cancel's checkpoint signal was given (empty: never)
 };
 
 // "job/number": how the soak names an attempt.
