@@ -18,7 +18,8 @@ ApiFixture::ApiFixture() {
   env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = source("etc/runtime-registry.example.json");
   env["TUNEPLANE_INSTANCE"] = "test";
   tokens_path = dir.file("api-tokens");
-  write_tokens("# the platform's clients\nalice " + kAliceToken + "\n\nbob " + kBobToken + "\n");
+  write_tokens("# the platform's clients\nalice " + kAliceToken + " read,submit,operate\n\nbob " + kBobToken +
+               " read,submit,operate\n");
   env["TUNEPLANE_API_TOKENS_FILE"] = tokens_path;
 }
 

@@ -2,7 +2,7 @@
 // connection, the token store, the routes, the Beast server), started in the test process on
 // an ephemeral loopback port or a unix socket, over a real journal in a temporary state
 // directory — the same environment the CLI tests give the real binary, so the test can ask
-// the CLI the same questions and compare. Tokens: alice and bob.
+// the CLI the same questions and compare. Tokens: alice and bob, each with every scope.
 #pragma once
 
 #include <gtest/gtest.h>
