@@ -7,6 +7,7 @@
 #include "base/file_system.h"
 #include "config/settings_loader.h"
 #include "storage/manifest.h"
+#include "support/exposition.h"
 
 namespace tpslurm::api::testing {
 
@@ -66,6 +67,12 @@ HttpAnswer ApiFixture::call(const std::string& method, const std::string& target
   std::vector<std::string> headers;
   if (!token.empty()) headers.push_back("Authorization: Bearer " + token);
   return http(endpoint(), method, target, body, headers);
+}
+
+double ApiFixture::metric(const std::string& name, const std::map<std::string, std::string>& labels) {
+  auto text = m_own_metrics.render({});
+  if (!text.ok()) return -1;
+  return tpslurm::testing::parse_exposition(*text).value(name, labels).value_or(-1);
 }
 
 void ApiFixture::write_tokens(const std::string& content) {
