@@ -84,9 +84,6 @@ class Admission {
   // accept() failed (out of descriptors, say): logged once until an accept succeeds again.
   void accept_failed(std::string_view why);
 
-  std::size_t unauthenticated() const { return m_waiting.size(); }
-  std::size_t authenticated() const { return m_authenticated; }
-
  private:
   struct Episode {
     std::size_t count = 0;  // 0: none under way

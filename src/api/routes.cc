@@ -116,7 +116,7 @@ Reply Routes::handle(const ApiRequest& request) {
     if (!caller) {
       const std::string outage = m_context.tokens.outage();
       return unauthorized(outage.empty() ? "the bearer token is not valid (unknown or revoked)"
-                                         : "the bearer token is not valid: " + outage);
+                                         : "no bearer token is valid now: " + outage);
     }
     auto matched = match(segments, request.method, request.target);
     Reply reply;
@@ -125,7 +125,7 @@ Reply Routes::handle(const ApiRequest& request) {
     } else if (const Matched& found = std::get<Matched>(matched); !caller->scopes.has(found.scope)) {
       reply = forbidden(*caller, found.scope);
     } else {
-      reply = route(found.route, request, caller->name);
+      reply = route(found.route, segments, request, caller->name);
     }
     // The server counts the connection among the authenticated clients' from now on.
     reply.authenticated = true;
@@ -136,8 +136,8 @@ Reply Routes::handle(const ApiRequest& request) {
   }
 }
 
-Reply Routes::route(RouteName route, const ApiRequest& request, const std::string& actor) {
-  const auto segments = path_segments(request.target);
+Reply Routes::route(RouteName route, const std::vector<std::string>& segments, const ApiRequest& request,
+                    const std::string& actor) {
   switch (route) {
     case RouteName::readyz: {
       if (m_context.readiness == nullptr) return error_reply(503, "not_ready", "this API has no readiness checks");

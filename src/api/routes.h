@@ -32,6 +32,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "api/exchange.h"
 #include "api/readiness.h"
@@ -81,7 +82,9 @@ class Routes {
   Reply handle(const ApiRequest& request);
 
  private:
-  Reply route(RouteName route, const ApiRequest& request, const std::string& actor);
+  // `segments`: the request's path, decoded; `actor`: the token's NAME.
+  Reply route(RouteName route, const std::vector<std::string>& segments, const ApiRequest& request,
+              const std::string& actor);
 
   RouteContext m_context;
 };

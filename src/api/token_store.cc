@@ -260,8 +260,7 @@ std::string TokenStore::outage() {
   std::lock_guard lock(m_mutex);
   refresh_locked();
   if (!m_entries.empty()) return {};
-  return m_gone ? "no token is valid: the API's tokens file is gone"
-                : "no token is valid: the API's tokens file holds no usable line";
+  return m_gone ? "the API's tokens file is gone" : "the API's tokens file holds no valid line";
 }
 
 }  // namespace tpslurm::api

@@ -92,7 +92,8 @@ class TokenStore {
   // How many tokens are valid now (after reading a changed file).
   std::size_t size();
 
-  // Why no token is valid now, in words for the client (no path); empty while some are.
+  // Why no token is valid now ("the API's tokens file is gone"), in words for the client (no
+  // path); empty while some are.
   std::string outage();
 
  private:

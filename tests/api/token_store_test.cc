@@ -159,7 +159,7 @@ TEST_F(TokenFileChangeTest, ARemovedFileRevokesEveryTokenUntilItIsBack) {
   EXPECT_EQ(who(kToken), std::nullopt);
   EXPECT_EQ(who(kOther), std::nullopt);
   EXPECT_EQ(store->size(), 0u);
-  EXPECT_EQ(store->outage(), "no token is valid: the API's tokens file is gone");
+  EXPECT_EQ(store->outage(), "the API's tokens file is gone");
   EXPECT_EQ(logged(" error TUNEPLANE_API_TOKENS_FILE " + path +
                    " is gone: every token of the API is revoked (2) until the file is back"),
             1u)
