@@ -22,9 +22,10 @@ namespace tpslurm::api {
 
 class ApiService {
  public:
-  // `settings`, `catalogs`, `clock` and `metrics` (when given: GET /metrics answers) must
-  // outlive the service, and so must what `through` calls: how the new jobs are committed
-  // (submit_queue.h; none: on the queue's own journal connection).
+  // `settings`, `catalogs`, `clock` and `metrics` (when given: GET /metrics answers, and the
+  // server counts its connections there) must outlive the service, and so must what `through`
+  // calls: how the new jobs are committed (submit_queue.h; none: on the queue's own journal
+  // connection).
   static Result<std::unique_ptr<ApiService>> start(const model::Settings& settings, const model::Catalogs& catalogs,
                                                    const Clock& clock, ServerLimits limits = {},
                                                    slurm::SlurmClient* slurm = nullptr,

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "api/journal_watch.h"
+#include "metrics/metrics.h"
 
 namespace tpslurm::api {
 namespace {
@@ -46,7 +47,7 @@ std::optional<Reply> reply_for(const beast::error_code& error) {
 }
 
 template <class Stream>
-asio::awaitable<bool> write_reply(Stream& stream, const Reply& reply, bool keep_alive, unsigned version) {
+asio::awaitable<beast::error_code> write_reply(Stream& stream, const Reply& reply, bool keep_alive, unsigned version) {
   http::response<http::string_body> response{static_cast<http::status>(reply.status), version};
   response.set(http::field::content_type, reply.content_type);
   response.set(http::field::server, "tuneplane-slurm");
@@ -56,7 +57,12 @@ asio::awaitable<bool> write_reply(Stream& stream, const Reply& reply, bool keep_
   response.prepare_payload();
   auto [error, bytes] = co_await http::async_write(stream, response, kTuple);
   (void)bytes;
-  co_return !error;
+  co_return error;
+}
+
+// A time limit that ran out, counted by what the connection was doing.
+void count_timeout(const ConnectionShared& shared, const beast::error_code& error, std::string_view phase) {
+  if (error == beast::error::timeout && shared.metrics != nullptr) shared.metrics->count_api_connection_timeout(phase);
 }
 
 // Half-closes and drops what the client still sends, for a bounded time.
@@ -79,13 +85,21 @@ bool wants_continue(const http::request_parser<http::string_body>& parser) {
   return beast::iequals(parser.get()[http::field::expect], "100-continue");
 }
 
-// The headers, then (after a `100 Continue` when the client waits for one) the body.
+// The headers within `header_time`, then (after a `100 Continue` when the client waits for one)
+// the body within the request time: trickling bytes extends neither. `phase` becomes
+// "request" once the headers are in.
 template <class Stream>
 asio::awaitable<beast::error_code> read_request(Stream& stream, beast::flat_buffer& buffer,
-                                                http::request_parser<http::string_body>& parser) {
+                                                http::request_parser<http::string_body>& parser,
+                                                std::chrono::milliseconds header_time, const ServerLimits& limits,
+                                                std::string_view& phase) {
+  auto& lowest = beast::get_lowest_layer(stream);
+  lowest.expires_after(header_time);
   auto [error, bytes] = co_await http::async_read_header(stream, buffer, parser, kTuple);
   (void)bytes;
   if (error || parser.is_done()) co_return error;
+  phase = "request";
+  lowest.expires_after(limits.request_time);
   if (wants_continue(parser)) {
     http::response<http::empty_body> go_on{http::status::continue_, 11};
     auto [written, count] = co_await http::async_write(stream, go_on, kTuple);
@@ -158,7 +172,7 @@ asio::awaitable<Reply> answer(Reply reply, std::uint64_t seen, ConnectionShared&
 // Requests and replies on one connection until it ends, an error reply was sent, or the
 // client did not ask to keep it alive. Closing is the caller's.
 template <class Stream>
-asio::awaitable<void> exchange(Stream& stream, ConnectionShared& shared) {
+asio::awaitable<void> exchange(Stream& stream, ConnectionShared& shared, Admission::Ticket& ticket) {
   auto& lowest = beast::get_lowest_layer(stream);
   beast::flat_buffer buffer;
   const ServerLimits& limits = shared.limits;
@@ -166,13 +180,17 @@ asio::awaitable<void> exchange(Stream& stream, ConnectionShared& shared) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(limits.header_bytes));
     parser.body_limit(limits.body_bytes);
-    // One deadline for the whole request, headers and body: trickling bytes does not extend it.
-    lowest.expires_after(limits.request_time);
-    beast::error_code error = co_await read_request(stream, buffer, parser);
+    // A client not known yet has a short while to say what it wants; a known one may keep its
+    // connection idle for its next request.
+    const bool known = ticket.is_authenticated();
+    std::string_view phase = known ? "idle" : "first_request";
+    beast::error_code error = co_await read_request(
+        stream, buffer, parser, known ? limits.idle_time : limits.first_request_time, limits, phase);
     if (error) {
+      count_timeout(shared, error, phase);
       if (auto reply = reply_for(error)) {
         lowest.expires_after(limits.request_time);
-        if (co_await write_reply(stream, *reply, false, 11)) co_await linger(stream, limits);
+        if (!co_await write_reply(stream, *reply, false, 11)) co_await linger(stream, limits);
       }
       co_return;
     }
@@ -181,17 +199,15 @@ asio::awaitable<void> exchange(Stream& stream, ConnectionShared& shared) {
     const ApiRequest request{std::string(message.method_string()), std::string(message.target()),
                              std::string(message[http::field::authorization]), std::move(message.body())};
     const std::uint64_t seen = shared.watch != nullptr ? shared.watch->generation() : 0;
-    const Reply reply = co_await answer(shared.handler(request), seen, shared);
+    Reply handled = shared.handler(request);
+    if (handled.authenticated) ticket.authenticated();
+    const Reply reply = co_await answer(std::move(handled), seen, shared);
     lowest.expires_after(limits.request_time);
-    if (!co_await write_reply(stream, reply, keep_alive, message.version()) || !keep_alive) co_return;
+    const beast::error_code written = co_await write_reply(stream, reply, keep_alive, message.version());
+    count_timeout(shared, written, "request");
+    if (written || !keep_alive) co_return;
   }
 }
-
-// Counted in `open` by the accept loop before the spawn; counted out when the connection ends.
-struct Counted {
-  ConnectionShared& shared;
-  ~Counted() { --shared.open; }
-};
 
 template <class Stream>
 void close(Stream& stream) {
@@ -208,32 +224,57 @@ asio::awaitable<void> close_tls(beast::ssl_stream<beast::tcp_stream>& stream, co
   close(stream);
 }
 
-template <class Protocol>
-asio::awaitable<void> serve(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
-  Counted counted{*shared};
-  beast::basic_stream<Protocol> stream(std::move(socket));
-  co_await exchange(stream, *shared);
-  close(stream);
+// Closes the connection at once, its pending reads and writes cancelled (admission.h).
+template <class Stream>
+void drop(Stream& stream) {
+  beast::get_lowest_layer(stream).close();
 }
 
-asio::awaitable<void> serve_tls(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
-  Counted counted{*shared};
-  beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), *shared->tls);
-  // The handshake is part of the first request's time.
-  beast::get_lowest_layer(stream).expires_after(shared->limits.request_time);
+template <class Protocol>
+asio::awaitable<void> serve(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared,
+                            std::unique_ptr<Admission::Ticket> ticket) {
+  beast::basic_stream<Protocol> stream(std::move(socket));
+  ticket->on_close([&stream] { drop(stream); });
+  if (!ticket->closed()) {
+    co_await exchange(stream, *shared, *ticket);
+    close(stream);
+  }
+  ticket.reset();  // before the stream its closer names
+}
+
+asio::awaitable<void> handshake_and_serve(beast::ssl_stream<beast::tcp_stream>& stream, ConnectionShared& shared,
+                                          Admission::Ticket& ticket) {
+  beast::get_lowest_layer(stream).expires_after(shared.limits.handshake_time);
   auto [error] = co_await stream.async_handshake(asio::ssl::stream_base::server, kTuple);
   if (error) {
-    close(stream);  // not TLS, or no certificate it trusts: nobody to answer
+    count_timeout(shared, error, "handshake");
+    close(stream);  // not TLS, no certificate it trusts, or nothing sent: nobody to answer
     co_return;
   }
-  co_await exchange(stream, *shared);
-  co_await close_tls(stream, shared->limits);
+  co_await exchange(stream, shared, ticket);
+  co_await close_tls(stream, shared.limits);
 }
+
+asio::awaitable<void> serve_tls(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared,
+                                std::unique_ptr<Admission::Ticket> ticket) {
+  beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), *shared->tls);
+  ticket->on_close([&stream] { drop(stream); });
+  if (!ticket->closed()) co_await handshake_and_serve(stream, *shared, *ticket);
+  ticket.reset();  // before the stream its closer names
+}
+
+// Counts a 503 being written (the accept loop writes only so many at once).
+struct Refusing {
+  explicit Refusing(ConnectionShared& shared_in) : shared(shared_in) { ++shared.refusing; }
+  ~Refusing() { --shared.refusing; }
+  Refusing(const Refusing&) = delete;
+  Refusing& operator=(const Refusing&) = delete;
+  ConnectionShared& shared;
+};
 
 template <class Stream>
 asio::awaitable<void> refuse(Stream& stream, const ServerLimits& limits) {
-  beast::get_lowest_layer(stream).expires_after(
-      std::min<std::chrono::milliseconds>(limits.request_time, kLingerAtMost));
+  beast::get_lowest_layer(stream).expires_after(limits.first_request_time);
   Reply reply = error_reply(503, "too_many_connections", "the API serves as many connections as it may; try again");
   reply.headers.emplace_back("Retry-After", "1");
   co_await write_reply(stream, reply, false, 11);
@@ -241,15 +282,16 @@ asio::awaitable<void> refuse(Stream& stream, const ServerLimits& limits) {
 
 template <class Protocol>
 asio::awaitable<void> refuse_plain(typename Protocol::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  Refusing refusing(*shared);
   beast::basic_stream<Protocol> stream(std::move(socket));
   co_await refuse(stream, shared->limits);
   close(stream);
 }
 
 asio::awaitable<void> refuse_tls(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
+  Refusing refusing(*shared);
   beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), *shared->tls);
-  beast::get_lowest_layer(stream).expires_after(
-      std::min<std::chrono::milliseconds>(shared->limits.request_time, kLingerAtMost));
+  beast::get_lowest_layer(stream).expires_after(shared->limits.handshake_time);
   auto [error] = co_await stream.async_handshake(asio::ssl::stream_base::server, kTuple);
   if (!error) {
     co_await refuse(stream, shared->limits);
@@ -261,13 +303,15 @@ asio::awaitable<void> refuse_tls(asio::ip::tcp::socket socket, std::shared_ptr<C
 
 }  // namespace
 
-asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
-  if (shared->tls != nullptr) return serve_tls(std::move(socket), std::move(shared));
-  return serve<asio::ip::tcp>(std::move(socket), std::move(shared));
+asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared,
+                                       std::unique_ptr<Admission::Ticket> ticket) {
+  if (shared->tls != nullptr) return serve_tls(std::move(socket), std::move(shared), std::move(ticket));
+  return serve<asio::ip::tcp>(std::move(socket), std::move(shared), std::move(ticket));
 }
 asio::awaitable<void> serve_connection(asio::local::stream_protocol::socket socket,
-                                       std::shared_ptr<ConnectionShared> shared) {
-  return serve<asio::local::stream_protocol>(std::move(socket), std::move(shared));
+                                       std::shared_ptr<ConnectionShared> shared,
+                                       std::unique_ptr<Admission::Ticket> ticket) {
+  return serve<asio::local::stream_protocol>(std::move(socket), std::move(shared), std::move(ticket));
 }
 asio::awaitable<void> serve_refusal(asio::ip::tcp::socket socket, std::shared_ptr<ConnectionShared> shared) {
   if (shared->tls != nullptr) return refuse_tls(std::move(socket), std::move(shared));

@@ -57,6 +57,7 @@ struct Reply {
   std::shared_ptr<LongPoll> wait;                            // set: not ready yet (status and body unused)
   std::shared_ptr<Deferred> later;                           // set: not ready yet; asked before `wait`
   std::string content_type = "application/json";             // /metrics: Prometheus' text format
+  bool authenticated = false;  // the request held a valid token (whatever the answer): server.h's pools
 };
 
 // A reply that runs `work` on the server's worker thread (Deferred).

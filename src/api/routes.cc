@@ -3,6 +3,7 @@
 #include <boost/url/parse.hpp>
 #include <cctype>
 #include <exception>
+#include <variant>
 #include <vector>
 
 #include "api/job_routes.h"
@@ -47,6 +48,57 @@ Reply unauthorized(std::string_view message) {
   return reply;
 }
 
+Reply not_found(std::string_view target) {
+  return error_reply(404, "not_found", "no such path: " + std::string(target.substr(0, 200)));
+}
+
+Reply forbidden(const Caller& caller, Scope needed) {
+  return error_reply(403, "forbidden",
+                     "this route needs the scope `" + std::string(to_string(needed)) + "`; the token of " +
+                         caller.name + " has " + caller.scopes.text() +
+                         " (TUNEPLANE_API_TOKENS_FILE names each token's scopes)");
+}
+
+// What a request asks for: the route its path and method name and the scope that needs.
+struct Matched {
+  RouteName route;
+  Scope scope;
+};
+
+// The route, or the reply when there is none: 404 for an unknown path, 405 (with `Allow`) for
+// a known one asked with another method. Every route is here, with the scope it needs.
+std::variant<Matched, Reply> match(const std::vector<std::string>& segments, std::string_view method,
+                                   std::string_view target) {
+  const bool get = method == "GET";
+  const bool post = method == "POST";
+  const auto only = [&](bool allowed, std::string_view methods, Matched matched) -> std::variant<Matched, Reply> {
+    if (!allowed) return method_not_allowed(methods);
+    return matched;
+  };
+  if (segments.size() == 1 && segments[0] == "readyz") return only(get, "GET", {RouteName::readyz, Scope::read});
+  if (segments.size() == 1 && segments[0] == "metrics") return only(get, "GET", {RouteName::metrics, Scope::read});
+  if (segments.empty() || segments[0] != "v1") return not_found(target);
+  if (segments.size() == 2 && segments[1] == "pause") return only(post, "POST", {RouteName::pause, Scope::operate});
+  if (segments.size() == 2 && segments[1] == "resume") return only(post, "POST", {RouteName::resume, Scope::operate});
+  if (segments.size() == 2 && segments[1] == "events") return only(get, "GET", {RouteName::events, Scope::read});
+  if (segments.size() == 4 && segments[1] == "attempts" && !segments[2].empty() && segments[3] == "resolve") {
+    return only(post, "POST", {RouteName::resolve, Scope::operate});
+  }
+  if (segments.size() < 2 || segments[1] != "jobs") return not_found(target);
+  if (segments.size() == 2) {
+    if (get) return Matched{RouteName::list_jobs, Scope::read};
+    return only(post, "GET, POST", {RouteName::submit_job, Scope::submit});
+  }
+  if (segments[2].empty()) return not_found(target);
+  if (segments.size() == 3) return only(get, "GET", {RouteName::show_job, Scope::read});
+  if (segments.size() == 4 && segments[3] == "audit") return only(get, "GET", {RouteName::show_audit, Scope::read});
+  if (segments.size() == 4 && segments[3] == "logs") return only(get, "GET", {RouteName::show_logs, Scope::read});
+  if (segments.size() == 4 && segments[3] == "cancel") {
+    return only(post, "POST", {RouteName::cancel_job, Scope::submit});
+  }
+  return not_found(target);
+}
+
 }  // namespace
 
 Reply Routes::handle(const ApiRequest& request) {
@@ -60,69 +112,51 @@ Reply Routes::handle(const ApiRequest& request) {
     if (token.empty()) {
       return unauthorized("this API needs `Authorization: Bearer TOKEN` with a token of TUNEPLANE_API_TOKENS_FILE");
     }
-    const auto actor = m_context.tokens.authenticate(token);
-    if (!actor) return unauthorized("the bearer token is not valid (unknown or revoked)");
-    return route(request, *actor);
+    const auto caller = m_context.tokens.authenticate(token);
+    if (!caller) {
+      const std::string outage = m_context.tokens.outage();
+      return unauthorized(outage.empty() ? "the bearer token is not valid (unknown or revoked)"
+                                         : "no bearer token is valid now: " + outage);
+    }
+    auto matched = match(segments, request.method, request.target);
+    Reply reply;
+    if (auto* refused = std::get_if<Reply>(&matched)) {
+      reply = std::move(*refused);
+    } else if (const Matched& found = std::get<Matched>(matched); !caller->scopes.has(found.scope)) {
+      reply = forbidden(*caller, found.scope);
+    } else {
+      reply = route(found.route, segments, request, caller->name);
+    }
+    // The server counts the connection among the authenticated clients' from now on.
+    reply.authenticated = true;
+    return reply;
   } catch (const std::exception& e) {
     config::log_error({}, std::string("API: ") + e.what());
     return error_reply(500, "internal_error", e.what());
   }
 }
 
-Reply Routes::route(const ApiRequest& request, const std::string& actor) {
-  const auto segments = path_segments(request.target);
-  const std::string& method = request.method;
-  const bool get = method == "GET";
-  const bool post = method == "POST";
-  if (segments.size() == 2 && segments[0] == "v1" && (segments[1] == "pause" || segments[1] == "resume")) {
-    if (!post) return method_not_allowed("POST");
-    return set_paused(m_context, actor, segments[1] == "pause", request.body);
+Reply Routes::route(RouteName route, const std::vector<std::string>& segments, const ApiRequest& request,
+                    const std::string& actor) {
+  switch (route) {
+    case RouteName::readyz: {
+      if (m_context.readiness == nullptr) return error_reply(503, "not_ready", "this API has no readiness checks");
+      Readiness* readiness = m_context.readiness;
+      return deferred_reply([readiness] { return readiness->reply(); });
+    }
+    case RouteName::metrics: return show_metrics(m_context);
+    case RouteName::pause: return set_paused(m_context, actor, true, request.body);
+    case RouteName::resume: return set_paused(m_context, actor, false, request.body);
+    case RouteName::events: return follow_events(m_context, request.target);
+    case RouteName::resolve: return resolve_attempt(m_context, actor, segments[2], request.body);
+    case RouteName::list_jobs: return list_jobs(m_context, request.target);
+    case RouteName::submit_job: return submit_job(m_context, actor, request.body);
+    case RouteName::show_job: return show_job(m_context, segments[2]);
+    case RouteName::show_audit: return show_audit(m_context, segments[2]);
+    case RouteName::show_logs: return show_logs(m_context, segments[2], request.target);
+    case RouteName::cancel_job: return cancel_job(m_context, actor, segments[2], request.body);
   }
-  if (segments.size() == 1 && segments[0] == "readyz") {
-    if (!get) return method_not_allowed("GET");
-    if (m_context.readiness == nullptr) return error_reply(503, "not_ready", "this API has no readiness checks");
-    Readiness* readiness = m_context.readiness;
-    return deferred_reply([readiness] { return readiness->reply(); });
-  }
-  if (segments.size() == 4 && segments[0] == "v1" && segments[1] == "attempts" && !segments[2].empty() &&
-      segments[3] == "resolve") {
-    if (!post) return method_not_allowed("POST");
-    return resolve_attempt(m_context, actor, segments[2], request.body);
-  }
-  if (segments.size() == 1 && segments[0] == "metrics") {
-    if (!get) return method_not_allowed("GET");
-    return show_metrics(m_context);
-  }
-  if (segments.size() == 2 && segments[0] == "v1" && segments[1] == "events") {
-    if (!get) return method_not_allowed("GET");
-    return follow_events(m_context, request.target);
-  }
-  if (segments.size() < 2 || segments[0] != "v1" || segments[1] != "jobs") {
-    return error_reply(404, "not_found", "no such path: " + std::string(request.target.substr(0, 200)));
-  }
-  if (segments.size() == 2) {
-    if (get) return list_jobs(m_context, request.target);
-    if (!post) return method_not_allowed("GET, POST");
-    return submit_job(m_context, actor, request.body);
-  }
-  const std::string& job_id = segments[2];
-  if (segments.size() == 3 && !job_id.empty()) {
-    if (!get) return method_not_allowed("GET");
-    return show_job(m_context, job_id);
-  }
-  if (segments.size() == 4 && !job_id.empty() && segments[3] == "audit") {
-    if (!get) return method_not_allowed("GET");
-    return show_audit(m_context, job_id);
-  }
-  if (segments.size() == 4 && !job_id.empty() && segments[3] == "logs") {
-    if (!get) return method_not_allowed("GET");
-    return show_logs(m_context, job_id, request.target);
-  }
-  if (segments.size() == 4 && !job_id.empty() && segments[3] == "cancel") {
-    if (!post) return method_not_allowed("POST");
-    return cancel_job(m_context, actor, job_id, request.body);
-  }
-  return error_reply(404, "not_found", "no such path: " + std::string(request.target.substr(0, 200)));
+  return error_reply(500, "internal_error", "a route without a handler");
 }
 
 }  // namespace tpslurm::api

@@ -18,9 +18,13 @@
 //   GET  /metrics                  Prometheus' text format (metrics/metrics.h); 404 when none are kept
 //
 // Everything but /healthz needs `Authorization: Bearer TOKEN` with a token of the tokens file
-// (token_store.h); without one the answer is 401 and nothing is read or written. The token's
-// NAME is the actor the journal records. A known path asked with another method is 405 with
-// `Allow`; an unknown one 404. Journal failures: 404 (no such job), 503 (busy, try again), 500.
+// (token_store.h); without one the answer is 401 and nothing is read or written. Each route
+// needs one scope of the token (scopes.h): `read` for every GET, `submit` for POST /v1/jobs
+// and cancel, `operate` for pause, resume and resolve; a token without it gets 403 naming the
+// scope, and nothing is read or written. The token's NAME is the actor the journal records. A
+// known path asked with another method is 405 with `Allow` (whatever the token's scopes); an
+// unknown one 404. Journal failures: 404 (no such job), 503 (busy, try again), 500. Every
+// reply to a request with a valid token says so (Reply::authenticated).
 // The routes write only what the CLI writes — new jobs and desires — through operations/, on
 // their own journal connection, so the daemon notices them as it notices the CLI's.
 //
@@ -28,6 +32,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "api/exchange.h"
 #include "api/readiness.h"
@@ -54,6 +59,22 @@ struct RouteContext {
   SubmitQueue* submits = nullptr;       // journals POST /v1/jobs together; none: each on the server's thread
 };
 
+// The routes above but /healthz (routes.cc matches each with the scope it needs).
+enum class RouteName {
+  readyz,
+  metrics,
+  pause,
+  resume,
+  events,
+  resolve,
+  list_jobs,
+  submit_job,
+  show_job,
+  show_audit,
+  show_logs,
+  cancel_job
+};
+
 class Routes {
  public:
   explicit Routes(RouteContext context) : m_context(context) {}
@@ -61,7 +82,9 @@ class Routes {
   Reply handle(const ApiRequest& request);
 
  private:
-  Reply route(const ApiRequest& request, const std::string& actor);
+  // `segments`: the request's path, decoded; `actor`: the token's NAME.
+  Reply route(RouteName route, const std::vector<std::string>& segments, const ApiRequest& request,
+              const std::string& actor);
 
   RouteContext m_context;
 };

@@ -1,5 +1,6 @@
 #include "api/server.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <variant>
 
 #include "api/connection.h"
 #include "api/journal_watch.h"
@@ -46,6 +48,24 @@ struct Server::Impl {
 
 namespace {
 
+// 503s written at once; a connection refused beyond them is closed unanswered, so that refusing
+// costs only so many descriptors.
+constexpr std::size_t kMaxRefusing = 16;
+
+std::string peer_of(const tcp::socket& socket) {
+  boost::system::error_code error;
+  const auto endpoint = socket.remote_endpoint(error);
+  return error ? std::string("an unknown address") : endpoint.address().to_string();
+}
+
+// A unix socket's peers are processes of this host: the user they run as.
+std::string peer_of(unix_socket::socket& socket) {
+  ucred credentials{};
+  socklen_t size = sizeof credentials;
+  if (::getsockopt(socket.native_handle(), SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return "uid unknown";
+  return "uid " + std::to_string(credentials.uid);
+}
+
 template <class Acceptor>
 asio::awaitable<void> accept_loop(Acceptor& acceptor, std::shared_ptr<ConnectionShared> shared) {
   const auto executor = co_await asio::this_coro::executor;
@@ -54,17 +74,19 @@ asio::awaitable<void> accept_loop(Acceptor& acceptor, std::shared_ptr<Connection
     if (error == asio::error::operation_aborted || !acceptor.is_open()) co_return;
     if (error) {
       // Out of file descriptors, say: the clients already connected are still served.
-      config::log_warn({}, "API: accept failed: " + error.message());
+      shared->admission.accept_failed(error.message());
       asio::steady_timer pause(executor, std::chrono::milliseconds(100));
       co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
       continue;
     }
-    if (shared->open >= shared->limits.connections) {
+    auto admitted = shared->admission.admit(peer_of(socket), socket.native_handle());
+    if (auto* ticket = std::get_if<std::unique_ptr<Admission::Ticket>>(&admitted)) {
+      asio::co_spawn(executor, serve_connection(std::move(socket), shared, std::move(*ticket)), asio::detached);
+    } else if (std::get<Admission::Refusal>(admitted) == Admission::Refusal::connections &&
+               shared->refusing < kMaxRefusing) {
       asio::co_spawn(executor, serve_refusal(std::move(socket), shared), asio::detached);
-      continue;
     }
-    ++shared->open;
-    asio::co_spawn(executor, serve_connection(std::move(socket), shared), asio::detached);
+    // Otherwise the socket closes here, unanswered.
   }
 }
 
@@ -155,15 +177,16 @@ Status load_tls(Server::Impl& impl, const ServerTls& files) {
 }  // namespace
 
 Result<std::unique_ptr<Server>> Server::start(const model::ListenAddress& address, ServerLimits limits, Handler handler,
-                                              const std::string& watch_journal, const std::optional<ServerTls>& tls) {
+                                              const std::string& watch_journal, const std::optional<ServerTls>& tls,
+                                              metrics::Metrics* metrics) {
   auto impl = std::make_unique<Impl>();
   if (tls) {
     if (address.is_unix())
       return invalid_argument("TLS for the API is for a TCP address, not unix:" + address.unix_path);
     if (Status loaded = load_tls(*impl, *tls); !loaded.ok()) return loaded.error();
   }
-  impl->shared = std::make_shared<ConnectionShared>(ConnectionShared{
-      limits, std::move(handler), 0, nullptr, impl->worker.get_executor(), impl->tls ? &*impl->tls : nullptr});
+  impl->shared = std::make_shared<ConnectionShared>(limits, std::move(handler), metrics, impl->worker.get_executor(),
+                                                    impl->tls ? &*impl->tls : nullptr);
   if (!watch_journal.empty()) {
     auto watch = JournalWatch::start(impl->io, watch_journal);
     if (!watch.ok()) return watch.error();

@@ -47,6 +47,20 @@ int print(Context& context, const Result<std::vector<Entry>>& entries, bool json
 
 std::string optional_text(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : ""; }
 
+// Who asked for what an event records, when someone did: "by" (a job's creation through the
+// API, a desire) or "operator" (a resolution).
+std::string actor(const std::string& detail) {
+  boost::system::error_code error;
+  const auto value = boost::json::parse(detail, error);
+  if (error || !value.is_object()) return "";
+  for (const char* key : {"by", "operator"}) {
+    if (const auto* found = value.as_object().if_contains(key); found != nullptr && found->is_string()) {
+      return std::string(found->as_string());
+    }
+  }
+  return "";
+}
+
 std::string age(const std::string& since, TimePoint now) {
   auto start = parse_utc(since);
   if (!start) return "";
@@ -137,7 +151,7 @@ int run_audit(Context& context, const AuditOptions& options) {
   context.out() << "job " << options.job << ", request sha256 " << (*job)->request_sha256 << "\n\n";
   return print<journal::TimelineEntry>(
       context, journal->timeline(options.job), options.json,
-      Table({"SEQ", "AT", "ATTEMPT", "EVENT", "FROM", "TO", "SLURM JOB", "SLUID", "REASON"}),
+      Table({"SEQ", "AT", "ATTEMPT", "EVENT", "FROM", "TO", "SLURM JOB", "SLUID", "BY", "REASON"}),
       [](const journal::TimelineEntry& e) {
         return std::vector<std::string>{std::to_string(e.seq),
                                         e.at,
@@ -147,6 +161,7 @@ int run_audit(Context& context, const AuditOptions& options) {
                                         e.to_state,
                                         optional_text(e.slurm_job_id),
                                         e.sluid,
+                                        actor(e.detail),
                                         e.reason};
       },
       "no events");

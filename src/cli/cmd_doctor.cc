@@ -2,10 +2,14 @@
 //
 // One line per check (configuration, secret files, token, slurmrestd, versions and release,
 // an authenticated call, partitions, SLUID lifecycle, then whether the job user can use its
-// attempts and nobody else can, and that it cannot change a runtime image), with the fix when
-// it fails; exit 1 if any check failed.
+// attempts and nobody else can, that it cannot change a runtime image, and with the API
+// configured its tokens file), with the fix when it fails; exit 1 if any check failed. A
+// warning (a tokens line without scopes) is shown with its fix and fails nothing.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
+#include "api/token_store.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
@@ -30,6 +34,33 @@ slurm::DoctorCheck image_check(const model::Settings& settings) {
   return {"images", access.ok, access.detail, access.fix};
 }
 
+// The API's tokens file as `serve` would read it: refused, unreadable or a bad line fails (serve
+// would not start); lines without scopes are a warning (each holds every scope).
+slurm::DoctorCheck api_tokens_check(const model::Settings& settings) {
+  constexpr const char* kName = "API tokens";
+  auto file = api::read_tokens_file(settings.api_tokens_file, ::geteuid());
+  if (!file.ok()) return {kName, false, file.error().message(), "fix the file: serve does not start with it"};
+  if (!file->problems.empty()) {
+    std::string problems;
+    for (const auto& problem : file->problems) problems += (problems.empty() ? "" : "; ") + problem;
+    return {kName, false, problems,
+            "write each line as NAME TOKEN SCOPES: serve does not start with a bad line, and a running serve "
+            "holds its token invalid"};
+  }
+  if (file->entries.empty()) {
+    return {kName, false, settings.api_tokens_file + " holds no token: no client can use the API",
+            "add a line NAME TOKEN SCOPES for each client"};
+  }
+  std::string detail = std::to_string(file->entries.size()) + " token(s): ";
+  for (const auto& entry : file->entries) {
+    detail += (&entry == &file->entries.front() ? "" : ", ") + entry.name + " (" + entry.scopes.text() + ")";
+  }
+  const std::string unscoped = file->unscoped_lines();
+  if (unscoped.empty()) return {kName, true, detail, ""};
+  return {kName, true, detail + "; lines " + unscoped + " name no scopes, so each holds every scope",
+          "give each line the scopes its client needs, e.g. NAME TOKEN read for a scraper", true};
+}
+
 int run_doctor(Context& context) {
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
@@ -39,6 +70,7 @@ int run_doctor(Context& context) {
   const storage::JobAccessCheck access = storage::check_job_access(*settings);
   checks.push_back({"users and files", access.ok, access.detail, access.fix});
   checks.push_back(image_check(*settings));
+  if (!settings->api_tokens_file.empty()) checks.push_back(api_tokens_check(*settings));
   context.out() << slurm::format_report(checks);
   return slurm::all_ok(checks) ? kExitOk : kExitFailure;
 }

@@ -214,7 +214,7 @@ Result<std::vector<JobRecord>> Journal::jobs() {
 }
 
 Status Journal::set_desire(std::string_view job_id, model::Desire desire, std::string_view reason,
-                           std::int64_t expected_version, std::optional<int> grace_seconds) {
+                           std::int64_t expected_version, std::optional<int> grace_seconds, std::string_view by) {
   std::lock_guard lock(m_impl->mutex);
   try {
     WriteTransaction transaction = m_impl->begin_write();
@@ -235,6 +235,7 @@ Status Journal::set_desire(std::string_view job_id, model::Desire desire, std::s
     }
     EventDetail detail{{"reason", std::string(reason)}};
     if (grace_seconds) detail.emplace_back("grace_seconds", std::to_string(*grace_seconds));
+    if (!by.empty()) detail.emplace_back("by", std::string(by));
     m_impl->append_event(job_id, std::nullopt, "desire", model::to_string(current->desire), model::to_string(desire),
                          detail);
     transaction.commit();

@@ -74,8 +74,10 @@ class Journal {
   Result<std::vector<JobRecord>> jobs();
   // Compare-and-set on the job's version: fails (transient) if someone changed the job since.
   // `grace_seconds` (cancel only): the checkpoint signal first, the kill that much later.
+  // `by` (who asked: the invoking user, the API's token name) goes into the event as "by".
   Status set_desire(std::string_view job_id, model::Desire desire, std::string_view reason,
-                    std::int64_t expected_version, std::optional<int> grace_seconds = std::nullopt);
+                    std::int64_t expected_version, std::optional<int> grace_seconds = std::nullopt,
+                    std::string_view by = {});
   Status set_phase(std::string_view job_id, model::JobPhase from, model::JobPhase to, std::string_view reason);
 
   // Attempts. add_attempt creates attempt `number` in state preparing and makes it current.

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <initializer_list>
 #include <limits>
 #include <mutex>
 #include <sstream>
@@ -35,6 +36,13 @@ const Histogram::BucketBoundaries kCommitBuckets{0.0005, 0.001, 0.0025, 0.005, 0
 
 Family<Counter>& counter(prometheus::Registry& registry, const std::string& name, const std::string& help) {
   return prometheus::BuildCounter().Name(name).Help(help).Register(registry);
+}
+
+// A counter family with a series for each of `values`, so that each shows from the start.
+Family<Counter>& with_labels(Family<Counter>& family, const std::string& label,
+                             std::initializer_list<const char*> values) {
+  for (const char* value : values) family.Add({{label, value}});
+  return family;
 }
 
 MetricFamily gauge_family(std::string name, std::string help) {
@@ -104,6 +112,20 @@ struct Metrics::Impl {
                                       "commit) on the writer thread")
                                   .Register(registry)
                                   .Add({}, kCommitBuckets);
+  Family<Counter>& api_refused =
+      with_labels(counter(registry, "tuneplane_api_connections_refused_total",
+                          "platform API connections refused, or closed to make room for newer ones, by reason"),
+                  "reason", {"connections", "descriptors", "peer", "unauthenticated"});
+  Family<Counter>& api_timeouts =
+      with_labels(counter(registry, "tuneplane_api_connection_timeouts_total",
+                          "platform API connections closed when a time limit ran out, by what they were doing"),
+                  "phase", {"handshake", "first_request", "idle", "request"});
+  Family<Gauge>& api_open = prometheus::BuildGauge()
+                                .Name("tuneplane_api_connections")
+                                .Help(
+                                    "platform API connections open now, by whether one of their requests held a "
+                                    "valid token")
+                                .Register(registry);
   std::atomic<std::int64_t> token_expiry{kNoExpiry};
   mutable std::mutex server_mutex;
   std::string slurm_release;  // empty until set_slurm_server()
@@ -166,6 +188,28 @@ void Metrics::set_slurm_server(std::string release, std::string rest_version) {
   std::lock_guard lock(m_impl->server_mutex);
   m_impl->slurm_release = std::move(release);
   m_impl->rest_version = std::move(rest_version);
+}
+
+void Metrics::count_api_connection_refused(std::string_view reason) {
+  try {
+    m_impl->api_refused.Add({{"reason", std::string(reason)}}).Increment();
+  } catch (const std::exception&) {
+  }
+}
+
+void Metrics::count_api_connection_timeout(std::string_view phase) {
+  try {
+    m_impl->api_timeouts.Add({{"phase", std::string(phase)}}).Increment();
+  } catch (const std::exception&) {
+  }
+}
+
+void Metrics::set_api_connections(std::size_t unauthenticated, std::size_t authenticated) {
+  try {
+    m_impl->api_open.Add({{"state", "unauthenticated"}}).Set(static_cast<double>(unauthenticated));
+    m_impl->api_open.Add({{"state", "authenticated"}}).Set(static_cast<double>(authenticated));
+  } catch (const std::exception&) {
+  }
 }
 
 Result<std::string> Metrics::render(const ScrapeGauges& gauges) const {

@@ -84,6 +84,15 @@ class Metrics {
   // "v0.0.42"; the release "" when slurmrestd named none).
   void set_slurm_server(std::string release, std::string rest_version);
 
+  // The platform API's connections (api/admission.h, api/connection.h), every label value shown
+  // from the start: tuneplane_api_connections_refused_total{reason} — `connections`,
+  // `descriptors`, `peer`, `unauthenticated`; tuneplane_api_connection_timeouts_total{phase} —
+  // `handshake`, `first_request`, `idle`, `request`; tuneplane_api_connections{state} — open
+  // now, `unauthenticated` or `authenticated`.
+  void count_api_connection_refused(std::string_view reason);
+  void count_api_connection_timeout(std::string_view phase);
+  void set_api_connections(std::size_t unauthenticated, std::size_t authenticated);
+
   // The text exposition format (version 0.0.4) of every metric above and of `gauges`;
   // `permanent` (never expected) when prometheus-cpp refuses to serialize.
   Result<std::string> render(const ScrapeGauges& gauges) const;

@@ -13,7 +13,7 @@ Result<Cancelled> request_cancel(journal::Journal& journal, std::string_view job
     const journal::JobRecord& record = **job;
     if (model::is_final(record.phase)) return Cancelled{CancelOutcome::already_final, record.phase};
     if (record.desire == model::Desire::cancel) return Cancelled{CancelOutcome::already_requested, record.phase};
-    Status set = journal.set_desire(job_id, model::Desire::cancel, words, record.version, grace_seconds);
+    Status set = journal.set_desire(job_id, model::Desire::cancel, words, record.version, grace_seconds, who);
     if (set.ok()) return Cancelled{CancelOutcome::requested, record.phase};
     if (set.error().kind() != ErrorKind::transient) return set.error();
   }

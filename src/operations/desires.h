@@ -3,8 +3,9 @@
 // them (reconcile/); nothing here talks to Slurm.
 //
 // `by` names who asked (the invoking user, or the API's token name) and is journaled with the
-// reason. Cancel is compare-and-set on the job's version, retried a few times when the daemon
-// changes the job meanwhile; all three are idempotent. Thread-safe as the journal is.
+// reason and, for a cancel, as the desire event's "by". Cancel is compare-and-set on the job's
+// version, retried a few times when the daemon changes the job meanwhile; all three are
+// idempotent. Thread-safe as the journal is.
 #pragma once
 
 #include <optional>

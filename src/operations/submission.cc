@@ -1,5 +1,9 @@
 #include "operations/submission.h"
 
+#include <algorithm>
+#include <map>
+#include <optional>
+
 #include "base/crash_point.h"
 #include "base/digest.h"
 #include "storage/job_credential.h"
@@ -66,9 +70,12 @@ Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& s
   return std::move(submit_jobs(journal, settings, {{request, std::string(submitted_by)}}, hmac_key).front());
 }
 
-std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const model::Settings& settings,
-                                           const std::vector<Submission>& submissions, std::string_view hmac_key,
-                                           const CommitThrough& through) {
+namespace {
+
+// One round of submit_jobs(): every job id at most once.
+std::vector<Result<Submitted>> submit_round(journal::Journal& journal, const model::Settings& settings,
+                                            const std::vector<Submission>& submissions, std::string_view hmac_key,
+                                            const CommitThrough& through) {
   std::vector<Result<Submitted>> results;
   std::vector<journal::NewJob> jobs;
   std::vector<storage::CredentialRequest> credentials;
@@ -106,6 +113,45 @@ std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const mode
   crash_point("submit_job.after_credentials");
   journal_all(journal, submissions, jobs, results, through);
   crash_point("submit_job.after_commit");
+  return results;
+}
+
+// Which round each submission goes in: a job id's first submission in the first, its second in
+// the second, and so on.
+std::vector<std::size_t> rounds_of(const std::vector<Submission>& submissions) {
+  std::map<std::string_view, std::size_t> seen;
+  std::vector<std::size_t> rounds;
+  rounds.reserve(submissions.size());
+  for (const Submission& submission : submissions) rounds.push_back(seen[submission.request.job_id]++);
+  return rounds;
+}
+
+}  // namespace
+
+std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const model::Settings& settings,
+                                           const std::vector<Submission>& submissions, std::string_view hmac_key,
+                                           const CommitThrough& through) {
+  // A job id that comes again in the batch is journaled in a round after the one that held it
+  // before: exactly as if it came after, and the credential of a new job is written for its
+  // first submission alone (another token for it is not written beside it to no purpose).
+  const std::vector<std::size_t> rounds = rounds_of(submissions);
+  const std::size_t last = rounds.empty() ? 0 : *std::max_element(rounds.begin(), rounds.end());
+  if (last == 0) return submit_round(journal, settings, submissions, hmac_key, through);
+  std::vector<std::optional<Result<Submitted>>> answered(submissions.size());
+  for (std::size_t round = 0; round <= last; ++round) {
+    std::vector<Submission> these;
+    std::vector<std::size_t> where;
+    for (std::size_t i = 0; i < submissions.size(); ++i) {
+      if (rounds[i] != round) continue;
+      these.push_back(submissions[i]);
+      where.push_back(i);
+    }
+    auto results = submit_round(journal, settings, these, hmac_key, through);
+    for (std::size_t k = 0; k < where.size(); ++k) answered[where[k]] = std::move(results[k]);
+  }
+  std::vector<Result<Submitted>> results;
+  results.reserve(submissions.size());
+  for (auto& result : answered) results.push_back(std::move(*result));
   return results;
 }
 

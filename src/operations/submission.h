@@ -51,8 +51,11 @@ using CommitThrough =
     std::function<Status(const std::function<Status(journal::Journal&)>& change, std::vector<std::string> job_ids)>;
 
 // One result per submission, in order, each what submit_job() would have answered for it alone
-// (the same job twice: as if one came after the other). The commit failing fails every
-// submission that reached it, none of whose jobs is then journaled. `journal` is read (which
+// (the same job id twice: as if one came after the other — the second goes in a round of its
+// own after the first's commit, so a different request is a conflict and the same one
+// unchanged, whatever its ingest token). The commit failing fails every submission that
+// reached it, none of whose jobs is then journaled; the credential it wrote stands in the way
+// of no later request (storage/job_credential.h). `journal` is read (which
 // jobs are new) and, without `through`, written: then it must have no group open, and no other
 // thread may write through it meanwhile (the group is its own). Given `through`, `journal`
 // should be a connection that sees only committed jobs.

@@ -238,9 +238,9 @@ std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& 
 std::string format_report(const std::vector<DoctorCheck>& checks) {
   std::string report;
   for (const auto& check : checks) {
-    report += check.ok ? "ok    " : "FAIL  ";
+    report += !check.ok ? "FAIL  " : check.warning ? "warn  " : "ok    ";
     report += check.name + ": " + check.detail;
-    if (!check.ok && !check.fix.empty()) report += "; fix: " + check.fix;
+    if ((!check.ok || check.warning) && !check.fix.empty()) report += "; fix: " + check.fix;
     report += '\n';
   }
   return report;

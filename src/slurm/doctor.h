@@ -27,17 +27,19 @@
 namespace tpslurm::slurm {
 
 struct DoctorCheck {
-  std::string name;    // "token", "partitions", ...
+  std::string name;  // "token", "partitions", ...
   bool ok = false;
-  std::string detail;  // what was found
-  std::string fix;     // what to do; empty when ok
+  std::string detail;    // what was found
+  std::string fix;       // what to do; empty when ok (unless a warning)
+  bool warning = false;  // ok, but something to change (`fix` says what); does not fail the run
 
   bool operator==(const DoctorCheck&) const = default;
 };
 
 std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock);
 
-// "ok    token: valid for 29m40s (until 2026-11-30T12:51:08Z)" / "FAIL  ...; fix: ...", one per line.
+// "ok    token: valid for 29m40s (until 2026-11-30T12:51:08Z)" / "FAIL  ...; fix: ..." /
+// "warn  ...; fix: ...", one per line.
 std::string format_report(const std::vector<DoctorCheck>& checks);
 bool all_ok(const std::vector<DoctorCheck>& checks);
 

@@ -16,6 +16,8 @@ namespace tpslurm::storage {
 namespace {
 
 constexpr std::size_t kMaxTokenBytes = 64 << 10;
+// A credential written beside another is named after the first 16 hex digits of its HMAC.
+constexpr std::size_t kBesideNameHex = 16;
 
 Status check_existing(const CredentialRef& ref, std::string_view hmac_key, std::string_view what) {
   auto content = read_file(ref.path, kMaxTokenBytes);
@@ -43,17 +45,34 @@ Result<std::string> write_unnamed(std::string_view storage_root, std::string_vie
   return temporary;
 }
 
-// The flushed temporary file linked under the credential's name, never over an existing one:
-// there already, the same token makes it a no-op and another is a conflict.
-Result<CredentialRef> name_it(const std::string& temporary, const CredentialRef& ref, std::string_view job_id,
-                              std::string_view hmac_key) {
+// Links the flushed temporary file under `ref.path`, never over an existing file: true when it
+// is there now with `ref`'s token (linked, or there already), false when another token is.
+Result<bool> link_as(const std::string& temporary, const CredentialRef& ref, std::string_view hmac_key) {
   const int linked = ::link(temporary.c_str(), ref.path.c_str()) == 0 ? 0 : errno;
-  ::unlink(temporary.c_str());
-  if (linked == 0) return ref;
+  if (linked == 0) return true;
   if (linked != EEXIST) return system_error("link to", ref.path, linked);
-  if (Status same = check_existing(ref, hmac_key, "holds a different ingest token"); !same.ok()) {
-    return invalid_argument("job " + std::string(job_id) +
-                            " already has a different ingest credential; a job's credential is written once");
+  Status same = check_existing(ref, hmac_key, "holds a different ingest token");
+  if (same.ok()) return true;
+  if (same.error().kind() != ErrorKind::corrupt) return same.error();
+  return false;
+}
+
+// The flushed temporary file under the credential's name; when that holds another token (a
+// credential a failed commit left, or another writer's racing for the same new job), beside it
+// under a name of the token's own: a file is never replaced, since a job the journal holds may
+// have copies of it in its attempts, and the journal records which file is the job's.
+Result<CredentialRef> name_it(const std::string& temporary, CredentialRef ref, std::string_view job_id,
+                              std::string_view hmac_key) {
+  auto named = link_as(temporary, ref, hmac_key);
+  if (named.ok() && !*named) {
+    ref.path += "." + ref.hmac.substr(0, kBesideNameHex);
+    named = link_as(temporary, ref, hmac_key);
+  }
+  ::unlink(temporary.c_str());
+  if (!named.ok()) return named.error();
+  if (!*named) {
+    // Two tokens whose HMACs share their first 64 bits: never expected.
+    return invalid_argument("job " + std::string(job_id) + ": " + ref.path + " holds another ingest token");
   }
   return ref;
 }

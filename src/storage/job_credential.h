@@ -3,8 +3,13 @@
 // At `submit` the platform's ingest token is written once, mode 0400, to
 // `<root>/slurm/jobs/<job_id>/credentials/ingest_token` (layout.h). The journal keeps only the
 // path and an HMAC-SHA-256 of the token under the daemon's local key (secret_key.h), never the
-// token itself. Writing again with the same token is a no-op (idempotent submit); with a
-// different token it is refused, because attempts of the job may already hold copies.
+// token itself. Writing again with the same token is a no-op (idempotent submit). A file is
+// never replaced, because attempts of the job may already hold copies: when the name holds a
+// different token (left by a submission whose journal commit failed, or written by another
+// writer racing for the same new job), the new token is written beside it, under the name
+// followed by `.` and the first 16 hex digits of its HMAC, and that path is returned; the
+// journal records which file is the job's. Callers write only for jobs the journal does not
+// hold (operations/submission.h): a known job's credential is never written again.
 // Each attempt later gets its own copy (render/storage of attempts), readable by the job user
 // through `group` (TUNEPLANE_STORAGE_GROUP); this one stays the service account's alone, and
 // the job's directory above it gets the group, so the job user can reach its attempts.
@@ -34,7 +39,8 @@ Result<CredentialRef> write_job_credential(std::string_view storage_root, std::s
 // filesystem (syncfs) for all of them instead of a few fsyncs for each: the new directories
 // and every file's content under a temporary name, one flush; then each file linked under its
 // name (never over an existing one), one flush. A crash leaves no credential under its name
-// without its content. One result per request, in order; the same job twice is written once.
+// without its content. One result per request, in order; the same job and token twice is
+// written once.
 struct CredentialRequest {
   std::string job_id;
   std::string token;

@@ -7,6 +7,7 @@
 #include "base/file_system.h"
 #include "config/settings_loader.h"
 #include "storage/manifest.h"
+#include "support/exposition.h"
 
 namespace tpslurm::api::testing {
 
@@ -18,7 +19,8 @@ ApiFixture::ApiFixture() {
   env["TUNEPLANE_RUNTIME_REGISTRY_FILE"] = source("etc/runtime-registry.example.json");
   env["TUNEPLANE_INSTANCE"] = "test";
   tokens_path = dir.file("api-tokens");
-  write_tokens("# the platform's clients\nalice " + kAliceToken + "\n\nbob " + kBobToken + "\n");
+  write_tokens("# the platform's clients\nalice " + kAliceToken + " read,submit,operate\n\nbob " + kBobToken +
+               " read,submit,operate\n");
   env["TUNEPLANE_API_TOKENS_FILE"] = tokens_path;
 }
 
@@ -65,6 +67,12 @@ HttpAnswer ApiFixture::call(const std::string& method, const std::string& target
   std::vector<std::string> headers;
   if (!token.empty()) headers.push_back("Authorization: Bearer " + token);
   return http(endpoint(), method, target, body, headers);
+}
+
+double ApiFixture::metric(const std::string& name, const std::map<std::string, std::string>& labels) {
+  auto text = m_own_metrics.render({});
+  if (!text.ok()) return -1;
+  return tpslurm::testing::parse_exposition(*text).value(name, labels).value_or(-1);
 }
 
 void ApiFixture::write_tokens(const std::string& content) {

@@ -2,11 +2,12 @@
 // connection, the token store, the routes, the Beast server), started in the test process on
 // an ephemeral loopback port or a unix socket, over a real journal in a temporary state
 // directory — the same environment the CLI tests give the real binary, so the test can ask
-// the CLI the same questions and compare. Tokens: alice and bob.
+// the CLI the same questions and compare. Tokens: alice and bob, each with every scope.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "base/clock.h"
 #include "http_client.h"
 #include "journal/journal.h"
+#include "metrics/metrics.h"
 #include "model/catalogs.h"
 #include "model/settings.h"
 #include "support/run_process.h"
@@ -29,6 +31,8 @@ class ApiFixture : public ::testing::Test {
  protected:
   ApiFixture();
   ~ApiFixture() override;
+  // Stops the service before the test's own members go: the metrics it was given, say.
+  void TearDown() override { stop(); }
 
   // Small limits so the limit tests run quickly; everything else as in production.
   static ServerLimits test_limits();
@@ -43,6 +47,11 @@ class ApiFixture : public ::testing::Test {
 
   HttpAnswer call(const std::string& method, const std::string& target, const std::string& token,
                   const std::string& body = "");
+
+  // Gives the service (at start()) metrics of the fixture's own, read by metric().
+  void keep_metrics() { metrics = &m_own_metrics; }
+  // A sample of those metrics now, as a scraper reads it; -1 when there is none.
+  double metric(const std::string& name, const std::map<std::string, std::string>& labels = {});
 
   // Replaces the tokens file (a new inode, mode 0600), as an operator's editor would.
   void write_tokens(const std::string& content);
@@ -68,6 +77,7 @@ class ApiFixture : public ::testing::Test {
 
  private:
   SystemClock m_clock;
+  metrics::Metrics m_own_metrics{m_clock};
   std::unique_ptr<model::Catalogs> m_catalogs;
   std::unique_ptr<ApiService> m_service;  // last: stops first
 };

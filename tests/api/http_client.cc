@@ -5,10 +5,12 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 namespace tpslurm::api::testing {
 namespace {
@@ -78,6 +80,14 @@ RawClient::RawClient(int port) {
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<std::uint16_t>(port));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) close();
+}
+
+RawClient::RawClient(const std::string& unix_socket) {
+  m_fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", unix_socket.c_str());
   if (::connect(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) close();
 }
 

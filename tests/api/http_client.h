@@ -27,10 +27,12 @@ struct Endpoint {
 HttpAnswer http(const Endpoint& endpoint, const std::string& method, const std::string& target,
                 const std::string& body = "", const std::vector<std::string>& headers = {});
 
-// A TCP connection to 127.0.0.1:port that writes what it is told and reads what comes back.
+// A connection to 127.0.0.1:port (or to a unix socket) that writes what it is told and reads
+// what comes back.
 class RawClient {
  public:
   explicit RawClient(int port);
+  explicit RawClient(const std::string& unix_socket);
   ~RawClient();
   RawClient(const RawClient&) = delete;
   RawClient& operator=(const RawClient&) = delete;

@@ -146,6 +146,30 @@ TEST_F(ApiJobsTest, CancelIsJournaledWithTheTokensName) {
   EXPECT_EQ(call("POST", "/v1/jobs/no-such-job/cancel", kAliceToken, "").status, 404);
 }
 
+// Who acted on a job through the API is the NAME of the token it used, in the journal's own
+// fields of each event: `by` for the job's creation and a desire, as `audit JOB` shows it.
+TEST_F(ApiJobsTest, TheAuditNamesTheTokenThatActed) {
+  write_tokens("platform " + kAliceToken + " read,submit\nops " + kBobToken + " read,submit,operate\n");
+  ASSERT_EQ(call("POST", "/v1/jobs", kAliceToken, example_request()).status, 201);
+  ASSERT_EQ(call("POST", "/v1/jobs/ft-7f3c2a/cancel", kBobToken, "{\"reason\": \"wrong data\"}").status, 200);
+  const auto audit = call("GET", "/v1/jobs/ft-7f3c2a/audit", kAliceToken);
+  ASSERT_EQ(audit.status, 200) << audit.body;
+  std::map<std::string, std::string> by_kind;
+  const json::value events = json::parse(audit.body);
+  for (const auto& event : events.as_array()) {
+    const auto& detail = event.at("detail").as_object();
+    if (const auto* by = detail.if_contains("by")) by_kind[std::string(event.at("kind").as_string())] = by->as_string();
+  }
+  EXPECT_EQ(by_kind, (std::map<std::string, std::string>{{"job.created", "platform"}, {"desire", "ops"}}))
+      << audit.body;
+  const auto printed = cli({"audit", "ft-7f3c2a"});
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_NE(printed.out.find(" BY "), std::string::npos) << printed.out;
+  for (const std::string who : {"platform", "ops"}) {
+    EXPECT_NE(printed.out.find(" " + who + " "), std::string::npos) << who << " in\n" << printed.out;
+  }
+}
+
 TEST_F(ApiJobsTest, PauseAndResumeAreJournaledWithTheTokensName) {
   EXPECT_EQ(call("POST", "/v1/pause", kAliceToken, "{}").status, 422);
   const auto paused = call("POST", "/v1/pause", kAliceToken, "{\"reason\": \"maintenance\"}");

@@ -5,7 +5,8 @@
 
 First the description itself: its structure as an OpenAPI 3.1 document (the subset this
 project uses: the meta-schema below, every $ref resolving, every path template's parameters
-declared, unique operationIds, known security schemes) and every schema in it with
+declared, unique operationIds, known security schemes, each operation's security either none
+or the bearer scheme with one of its x-scopes) and every schema in it with
 Draft202012Validator.check_schema. Then each exchange, one JSON object a line:
 
     {"method", "template", "target", "status", "content_type", "headers": {lower-case name: value},
@@ -17,7 +18,8 @@ method described there (else it must be the 405 of x-tuneplane-fallbacks.other_m
 x-tuneplane-fallbacks.unknown_path), its status listed for the operation, its content type
 the described one, its required headers present and valid, its body valid against that
 status's schema ($refs resolved against the whole document). A 2xx exchange's request body
-and query parameters must also match what the operation describes. Last, unless
+and query parameters must also match what the operation describes; a 403's message must name
+the scope the operation's security gives. Last, unless
 --no-coverage, every described operation must have been exercised, except those named with
 --not-served (which must be described, and must not have been exercised: a stale exemption
 is an error too).
@@ -295,13 +297,18 @@ def check_document(doc):
             problems.append(f"the description: {at}: not a JSON Schema 2020-12 schema: {error.message}")
 
     schemes = doc.get("components", {}).get("securitySchemes", {})
+    scopes = schemes.get("bearer", {}).get("x-scopes", {})
     ids = {}
     for path, method, operation in description.operations():
         route = f"{method.upper()} {path}"
-        for requirement in operation.get("security", doc.get("security", [])):
+        security = operation.get("security", doc.get("security", []))
+        for requirement in security:
             for name in requirement:
                 if name not in schemes:
                     problems.append(f"the description: {route}: security scheme {name} is not in components")
+        if security and required_scope(operation, doc) not in scopes:
+            problems.append(f"the description: {route}: security must be the bearer scheme with one of its "
+                            f"x-scopes ({', '.join(scopes)})")
         op_id = operation.get("operationId")
         if op_id in ids:
             problems.append(f"the description: {route}: operationId {op_id} is also {ids[op_id]}'s")
@@ -315,6 +322,13 @@ def check_document(doc):
             if name not in declared:
                 problems.append(f"the description: {route}: path parameter {{{name}}} is not declared")
     return problems
+
+
+def required_scope(operation, doc):
+    """The one scope of the bearer scheme an operation's security names, or None."""
+    named = [scope for requirement in operation.get("security", doc.get("security", []))
+             for scope in requirement.get("bearer", [])]
+    return named[0] if len(named) == 1 else None
 
 
 def path_matches(template, path):
@@ -459,6 +473,14 @@ class ExchangeChecker:
         problems = self.check_response(route, response, exchange)
         if status.startswith("2"):
             problems += self.check_request(route, item, operation, exchange)
+        if status == "403":
+            scope = required_scope(operation, self.doc)
+            try:
+                message = json.loads(exchange.get("body", "")).get("message", "")
+            except (ValueError, AttributeError):
+                message = ""
+            if f"`{scope}`" not in message:
+                problems.append(f"{route}: the message does not name the scope `{scope}` the operation needs")
         return problems
 
 

@@ -28,7 +28,10 @@ using model::AttemptState;
 using model::CleanupStep;
 using tpslurm::testing::write_test_file;
 
-constexpr const char* kJob = "ft-7f3c2a";       // etc/launch-request.example.json
+constexpr const char* kJob = "ft-7f3c2a";  // etc/launch-request.example.json
+// Tokens with one scope each, for the 403s.
+const std::string kReader = "tpcanary-reader-0123456789abcdef";
+const std::string kSubmitter = "tpcanary-submitter-0123456789abcdef";
 constexpr const char* kCpuJob = "prep-41d9e0";  // etc/launch-request.cpu-only.example.json
 
 struct CheckRun {
@@ -40,6 +43,8 @@ class OpenApiTest : public ApiFixture {
  protected:
   void SetUp() override {
     metrics = &m_metrics;
+    write_tokens("alice " + kAliceToken + " read,submit,operate\nbob " + kBobToken + " read,submit,operate\nreader " +
+                 kReader + " read\nsubmitter " + kSubmitter + " submit\n");
     start();
   }
 
@@ -262,6 +267,28 @@ TEST_F(OpenApiTest, EveryAnswerMatchesTheDescription) {
   ask("GET", "/metrics", "/metrics", "");
   ask("POST", "/metrics", "/metrics");
 
+  // Each operation asked with a token that lacks its scope.
+  const std::pair<std::string, std::string> forbidden[] = {
+      {"GET /readyz", "/readyz"},
+      {"GET /metrics", "/metrics"},
+      {"GET /v1/jobs", "/v1/jobs"},
+      {"POST /v1/jobs", "/v1/jobs"},
+      {"GET /v1/jobs/{id}", job},
+      {"GET /v1/jobs/{id}/audit", job + "/audit"},
+      {"GET /v1/jobs/{id}/logs", job + "/logs"},
+      {"POST /v1/jobs/{id}/cancel", job + "/cancel"},
+      {"POST /v1/attempts/{attempt}/resolve", resolve},
+      {"POST /v1/pause", "/v1/pause"},
+      {"POST /v1/resume", "/v1/resume"},
+      {"GET /v1/events", "/v1/events"},
+  };
+  for (const auto& [operation, target] : forbidden) {
+    const std::string method = operation.substr(0, operation.find(' '));
+    const std::string token = method == "GET" ? kSubmitter : kReader;
+    const std::string body = method == "POST" ? "{}" : "";
+    EXPECT_EQ(ask(method, operation.substr(operation.find(' ') + 1), target, token, body).status, 403) << operation;
+  }
+
   EXPECT_EQ(ask("GET", "", "/v2/jobs").status, 404);
   EXPECT_EQ(ask("GET", "", "/v1/jobs/a/b/c").status, 404);
 
@@ -289,12 +316,18 @@ TEST_F(OpenApiTest, TheCheckFailsOnAnAnswerThatDriftedNamingTheRouteAndTheField)
   status["body"] = json::serialize(missing);
   json::object typed = m_exchanges[2];
   typed["content_type"] = "text/html";
+  ASSERT_EQ(ask("GET", "/v1/jobs/{id}", std::string("/v1/jobs/") + kJob, kSubmitter).status, 403);
+  json::object scope = m_exchanges.back();
+  json::object named = json::parse(scope["body"].as_string()).as_object();
+  named["message"] = "this route needs the scope `submit`";
+  scope["body"] = json::serialize(named);
 
   const std::pair<json::object, std::vector<std::string>> cases[] = {
       {health, {"GET /healthz 418", "status 418 is not described"}},
       {submitted, {"POST /v1/jobs 201", "'colour' was unexpected"}},
       {status, {"GET /v1/jobs/{id} 200", "'phase' is a required property"}},
       {typed, {"GET /v1/jobs/{id} 200", "content type 'text/html' is not described"}},
+      {scope, {"GET /v1/jobs/{id} 403", "the message does not name the scope `read` the operation needs"}},
   };
   for (const auto& [exchange, words] : cases) {
     const CheckRun run = check({exchange}, {"--no-coverage"});

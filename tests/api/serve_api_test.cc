@@ -139,7 +139,7 @@ TEST_F(ServeApiTest, ABadTokensFileKeepsServeFromStarting) {
   const auto refused = cli(m_env, {"serve"});
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
   EXPECT_NE(refused.err.find("TUNEPLANE_API_TOKENS_FILE " + m_dir.file("api-tokens") +
-                             " line 1: expected `NAME TOKEN` (two words)"),
+                             " line 1: expected `NAME TOKEN SCOPES` (SCOPES: read, submit and operate, comma-separated)"),
             std::string::npos)
       << refused.err;
 }

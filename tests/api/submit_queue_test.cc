@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
 #include <future>
 
 #include "api_fixture.h"
 #include "base/digest.h"
+#include "base/file_system.h"
 #include "model/launch_request.h"
+#include "storage/job_credential.h"
 #include "storage/secret_key.h"
 #include "support/fault_vfs.h"
 
@@ -37,9 +40,13 @@ class SubmitQueueTest : public ApiFixture {
     m_key = *key;
   }
 
-  // The example request under `job_id`, with `rate` as its learning rate (another request).
-  Submission submission(const std::string& job_id, const std::string& rate = "3e-4") {
-    const std::string text = replaced(replaced(example_request(), "\"ft-7f3c2a\"", "\"" + job_id + "\""), "3e-4", rate);
+  // The example request under `job_id`, with `rate` as its learning rate (another request)
+  // and `ingest` as its ingest token.
+  Submission submission(const std::string& job_id, const std::string& rate = "3e-4",
+                        const std::string& ingest = "example-ingest-token-replace-me") {
+    const std::string text =
+        replaced(replaced(replaced(example_request(), "\"ft-7f3c2a\"", "\"" + job_id + "\""), "3e-4", rate),
+                 "example-ingest-token-replace-me", ingest);
     auto request =
         model::parse_launch_request(text, {m_catalogs->gpu_series, m_catalogs->runtimes, settings.runtime_profile});
     EXPECT_TRUE(request.ok()) << request.error().to_text();
@@ -119,6 +126,64 @@ TEST_F(SubmitQueueTest, EachSubmissionOfABatchIsAnsweredAsIfItCameAlone) {
   EXPECT_EQ(results[3]->outcome, model::SubmitOutcome::conflict) << "another request under a job id of the batch";
   EXPECT_EQ(results[4]->outcome, model::SubmitOutcome::conflict);
   EXPECT_EQ(results[3]->request_sha256, sha256_hex(submission("new", "1e-3").request.canonical_json));
+}
+
+// One new job id twice in a batch, each time with its own ingest token: the first is created
+// with its credential, the others are answered as if they came after it (a different request:
+// conflict, 409; the same request: unchanged), never an error, and no credential of theirs is
+// left beside the job's.
+TEST_F(SubmitQueueTest, OneNewJobIdTwiceInABatchWithDifferentIngestTokensIsCreatedThenAConflict) {
+  auto journal = open_journal();
+  const auto results = operations::submit_jobs(
+      *journal, settings,
+      {submission("dup", "3e-4", "ingest-token-first"), submission("dup", "1e-3", "ingest-token-second"),
+       submission("dup", "3e-4", "ingest-token-third")},
+      m_key);
+  ASSERT_EQ(results.size(), 3u);
+  for (const auto& result : results) ASSERT_TRUE(result.ok()) << result.error().message();
+  EXPECT_EQ(results[0]->outcome, model::SubmitOutcome::created);
+  EXPECT_EQ(results[1]->outcome, model::SubmitOutcome::conflict);
+  EXPECT_EQ(results[2]->outcome, model::SubmitOutcome::unchanged);
+  auto job = open_journal()->job("dup");
+  ASSERT_TRUE(job.ok() && job->has_value());
+  EXPECT_EQ(tpslurm::testing::read_test_file((*job)->credential_path), "ingest-token-first");
+  EXPECT_TRUE(storage::verify_job_credential({(*job)->credential_path, (*job)->credential_hmac}, m_key).ok());
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(parent_directory((*job)->credential_path))) {
+    names.push_back(entry.path().filename());
+  }
+  EXPECT_EQ(names, std::vector<std::string>{"ingest_token"});
+}
+
+// A commit that failed leaves the new job's credential behind, and the journal no job: a later
+// request for that id — the same one again, or one with another ingest token, or another
+// request altogether — is journaled, its credential holding its own token.
+TEST_F(SubmitQueueTest, ACredentialLeftByAFailedCommitDoesNotStopALaterRequestForThatId) {
+  auto journal = open_journal();
+  const operations::CommitThrough failing = [](const std::function<Status(journal::Journal&)>&,
+                                               std::vector<std::string>) -> Status {
+    return transient("the commit failed");
+  };
+  const Submission retries[] = {submission("again-same", "3e-4", "ingest-token-old"),
+                                submission("again-token", "3e-4", "ingest-token-new"),
+                                submission("again-request", "1e-3", "ingest-token-newer")};
+  for (const Submission& retry : retries) {
+    const std::string& id = retry.request.job_id;
+    const auto failed =
+        operations::submit_jobs(*journal, settings, {submission(id, "3e-4", "ingest-token-old")}, m_key, failing);
+    ASSERT_FALSE(failed.front().ok()) << id;
+    ASSERT_FALSE(journal->job(id)->has_value()) << id;
+    const auto retried = operations::submit_jobs(*journal, settings, {retry}, m_key);
+    ASSERT_TRUE(retried.front().ok()) << id << ": " << retried.front().error().message();
+    EXPECT_EQ(retried.front()->outcome, model::SubmitOutcome::created) << id;
+    auto job = open_journal()->job(id);
+    ASSERT_TRUE(job.ok() && job->has_value()) << id;
+    EXPECT_EQ(tpslurm::testing::read_test_file((*job)->credential_path), *retry.request.ingest_token) << id;
+    EXPECT_TRUE(storage::verify_job_credential({(*job)->credential_path, (*job)->credential_hmac}, m_key).ok()) << id;
+    const auto again = operations::submit_jobs(*journal, settings, {retry}, m_key);
+    ASSERT_TRUE(again.front().ok()) << id << ": " << again.front().error().message();
+    EXPECT_EQ(again.front()->outcome, model::SubmitOutcome::unchanged) << id;
+  }
 }
 
 TEST_F(SubmitQueueTest, SubmissionsThatArriveTogetherShareBatchesAndEachIsAnsweredOnce) {

@@ -2,16 +2,32 @@
 // a client that trusts the certificate is served, one that speaks plain HTTP or fails the
 // handshake is closed and the others are still served; a key that is not the certificate's,
 // a key file others may write (a secret file), a certificate without its key and TLS on a unix socket are each
-// refused naming the setting. The certificates are made by the openssl command for each test.
+// refused naming the setting; connects that never begin a handshake neither pile up nor outlast
+// the handshake time. The certificates are made by the openssl command for each test.
 #include <sys/stat.h>
 
+#include <filesystem>
+#include <memory>
+#include <vector>
+
 #include "api_fixture.h"
+#include "support/eventually.h"
 
 namespace tpslurm::api::testing {
 namespace {
 
 class ApiTlsTest : public ApiFixture {
  protected:
+  // How many file descriptors this process has open now.
+  static std::size_t open_descriptors() {
+    std::size_t count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+      (void)entry;
+      ++count;
+    }
+    return count;
+  }
+
   // A self-signed certificate for 127.0.0.1 and its key (0600), named `name`.crt / .key.
   void make_certificate(const std::string& name) {
     const auto made = tpslurm::testing::run_process(
@@ -54,6 +70,51 @@ TEST_F(ApiTlsTest, ATrustingClientIsServedOverHttpsAndPlainHttpIsNot) {
   const auto untrusting = http({https.port, "", dir.file("stranger.crt")}, "GET", "/healthz");
   EXPECT_EQ(untrusting.status, 0);
   EXPECT_EQ(http(https, "GET", "/healthz").status, 200);
+}
+
+// The second reproduction: connects that never send a ClientHello took the server to
+// its descriptor limit. However many come, the server holds no more of them than one peer may
+// keep unauthenticated (the older ones are closed to make room), and a client that speaks TLS
+// is served.
+TEST_F(ApiTlsTest, ConnectsThatNeverSendAClientHelloTakeNoMoreThanOnePeersShareOfDescriptors) {
+  make_certificate("api");
+  use("api", "api");
+  keep_metrics();
+  ServerLimits limits = test_limits();
+  limits.handshake_time = std::chrono::seconds(60);  // no time limit helps here
+  limits.request_time = std::chrono::seconds(60);
+  start(limits);
+  const std::size_t before = open_descriptors();
+  std::vector<std::unique_ptr<RawClient>> silent;
+  for (int i = 0; i < 1000; ++i) {
+    silent.push_back(std::make_unique<RawClient>(endpoint().port));
+    ASSERT_TRUE(silent.back()->connected()) << i;
+  }
+  EXPECT_TRUE(silent.front()->wait_closed(std::chrono::seconds(30)));
+  // This process holds the clients' 1,000 descriptors; of the server's side, one peer's share.
+  const std::size_t bound = before + silent.size() + limits.unauthenticated_per_peer + 2;
+  EXPECT_TRUE(tpslurm::testing::eventually([&] { return open_descriptors() <= bound; }))
+      << open_descriptors() << " open, more than " << bound;
+  const auto served = call("GET", "/v1/jobs", kAliceToken);
+  EXPECT_EQ(served.status, 200) << served.error;
+  EXPECT_GE(metric("tuneplane_api_connections_refused_total", {{"reason", "peer"}}), 1000.0 - 16);
+}
+
+TEST_F(ApiTlsTest, AConnectThatNeverSendsAClientHelloIsClosedAtTheHandshakeTime) {
+  make_certificate("api");
+  use("api", "api");
+  keep_metrics();
+  ServerLimits limits = test_limits();
+  limits.handshake_time = std::chrono::milliseconds(200);
+  limits.first_request_time = limits.request_time = std::chrono::seconds(60);  // the handshake time alone ends it
+  start(limits);
+  RawClient silent(endpoint().port);
+  EXPECT_TRUE(silent.wait_closed(std::chrono::seconds(30)));
+  EXPECT_EQ(silent.received(), "");
+  EXPECT_TRUE(tpslurm::testing::eventually([&] {
+    return metric("tuneplane_api_connection_timeouts_total", {{"phase", "handshake"}}) == 1.0;
+  }));
+  EXPECT_EQ(call("GET", "/healthz", "").status, 200);
 }
 
 TEST_F(ApiTlsTest, AKeyThatIsNotTheCertificatesIsRefusedAtStart) {

@@ -377,6 +377,37 @@ TEST_F(CliTest, RenderWritesAnAttemptDirectoryOnceAfterCheckingTheImage) {
   EXPECT_EQ(again.err, "tuneplane-slurm: attempt already complete in " + attempt + "\n");
 }
 
+// With the API configured, doctor reads its tokens file as serve would: a line without scopes
+// is a warning that fails nothing, a bad line or a missing file a failure.
+TEST_F(CliTest, DoctorChecksTheApiTokensFile) {
+  const std::string tokens = dir.file("api-tokens");
+  env["TUNEPLANE_API_TOKENS_FILE"] = tokens;
+  const auto line_of = [&](const std::string& text) -> std::string {
+    testing::write_test_file(tokens, text);
+    ::chmod(tokens.c_str(), 0600);
+    const std::string out = cli({"doctor"}).out;
+    const std::size_t at = out.find("API tokens: ");
+    return at == std::string::npos ? out : out.substr(at - 6, out.find('\n', at) - at + 6);
+  };
+  EXPECT_EQ(line_of("alice tpcanary-alice-0123456789 read,submit\nscraper tpcanary-scraper-0123456789 read\n"),
+            "ok    API tokens: 2 token(s): alice (read,submit), scraper (read)");
+  EXPECT_EQ(line_of("alice tpcanary-alice-0123456789 read,submit\nold tpcanary-old-0123456789\n"),
+            "warn  API tokens: 2 token(s): alice (read,submit), old (read,submit,operate); lines 2 (old) name no "
+            "scopes, so each holds every scope; fix: give each line the scopes its client needs, e.g. NAME TOKEN "
+            "read for a scraper");
+  EXPECT_EQ(line_of("alice tpcanary-alice-0123456789 read,write\n"),
+            "FAIL  API tokens: TUNEPLANE_API_TOKENS_FILE " + tokens +
+                " line 1: SCOPES must be read, submit and operate, comma-separated without blanks (e.g. "
+                "read,submit); fix: write each line as NAME TOKEN SCOPES: serve does not start with a bad line, and a "
+                "running serve holds its token invalid");
+  // A missing file is the configuration's problem, as for every other command.
+  ASSERT_EQ(::unlink(tokens.c_str()), 0);
+  const auto missing = cli({"doctor"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("TUNEPLANE_API_TOKENS_FILE \"" + tokens + "\": cannot be read"), std::string::npos)
+      << missing.err;
+}
+
 TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
   const auto unknown = cli({"frobnicate"});
   EXPECT_EQ(unknown.exit_code, 2);

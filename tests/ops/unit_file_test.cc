@@ -1,6 +1,7 @@
 // etc/tuneplane-slurm.service: the settings the daemon's safety depends on stay in the file
 // (hardening, readiness, stop and restart policy), its paths match the example env file,
-// its stop timeout covers a pass with the default timeouts, and `systemd-analyze verify`
+// its stop timeout covers a pass with the default timeouts, its descriptor limit the API's
+// connections and reserve, and `systemd-analyze verify`
 // finds nothing to say about it — run on the real file with only ExecStart's path pointed at
 // the built binary (verify checks that it exists). Needs no running systemd.
 #include "unit_file.h"
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 
+#include "api/server.h"
 #include "base/duration.h"
 #include "cli/exit_codes.h"
 #include "config/env_file.h"
@@ -117,6 +119,16 @@ TEST(UnitFileTest, TheShippedUnitKeepsItsReadinessStopAndHardeningSettings) {
       << "the binary reads the env file itself (--config); a second reader would parse it differently";
   // Attempts' logs/ and scratch/ are set-group-id directories: this would refuse their chmod.
   EXPECT_TRUE(unit.values("Service", "RestrictSUIDSGID").empty());
+}
+
+// The API's connections and the descriptors it leaves free for the rest of the daemon
+// (api/server.h's defaults) fit many times over, soft and hard limit one value.
+TEST(UnitFileTest, LimitNOFILEHoldsTheApisConnectionsAndTheReserveManyTimesOver) {
+  const UnitFile unit = shipped_unit();
+  const std::string value = service(unit, "LimitNOFILE");
+  ASSERT_EQ(value, "8192");
+  const api::ServerLimits limits;
+  EXPECT_GE(std::stoul(value), 8 * (limits.connections + limits.descriptor_reserve));
 }
 
 TEST(UnitFileTest, ItsWritablePathsAreTheExampleEnvFilesStateDirectoryAndStorageRoot) {

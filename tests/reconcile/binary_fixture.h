@@ -78,7 +78,7 @@ class BinaryTest : public ::testing::Test {
     env["TUNEPLANE_LOG_LEVEL"] = "info";
     env["TUNEPLANE_API_LISTEN"] = "unix:" + socket;
     env["TUNEPLANE_API_TOKENS_FILE"] = m_dir.file("api-tokens");
-    tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform " + token + "\n");
+    tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform " + token + " read,submit,operate\n");
     return env;
   }
 

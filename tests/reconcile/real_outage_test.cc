@@ -42,7 +42,7 @@ class OutageTest : public EndToEndTest {
     EndToEndTest::SetUp();
     ASSERT_FALSE(env_of("TUNEPLANE_LOCAL_SLURM_STATE_DIR").empty()) << "tools/local-slurm env is not exported";
     m_socket = m_dir.file("api.sock");
-    tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform " + kApiToken + "\n",
+    tpslurm::testing::write_test_file(m_dir.file("api-tokens"), "platform " + kApiToken + " read,submit,operate\n",
                                       std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
     m_extra_env["TUNEPLANE_API_LISTEN"] = "unix:" + m_socket;
     m_extra_env["TUNEPLANE_API_TOKENS_FILE"] = m_dir.file("api-tokens");

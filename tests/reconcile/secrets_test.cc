@@ -69,7 +69,7 @@ class SecretsTest : public BinaryTest {
     ASSERT_NE(m_port, 0);
     m_env["TUNEPLANE_API_LISTEN"] = "127.0.0.1:" + std::to_string(m_port);
     m_env["TUNEPLANE_API_TOKENS_FILE"] = m_dir.file("api-tokens");
-    write_test_file(m_dir.file("api-tokens"), "platform " + kApiToken + "\n");
+    write_test_file(m_dir.file("api-tokens"), "platform " + kApiToken + " read,submit,operate\n");
     make_tls_key();
     write_test_file(m_root + "/state/hmac.key", kCredentialKey);
     ASSERT_EQ(kCredentialKey.size(), 32U);

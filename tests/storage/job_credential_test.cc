@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <vector>
 
@@ -37,15 +38,25 @@ TEST(JobCredentialTest, SameTokenAgainIsANoOp) {
   EXPECT_EQ(*first, *second);
 }
 
-TEST(JobCredentialTest, ADifferentTokenIsRefusedAndTheFileKept) {
+// A credential left by a commit that failed, or another writer's: never replaced; the new token
+// goes beside it under a name of its own, and again to the same file.
+TEST(JobCredentialTest, ADifferentTokenIsWrittenBesideTheFileAndTheFileKept) {
   TempDir root;
   const std::string key(32, 'k');
+  const std::string dir = root.path() + "/slurm/jobs/j1/credentials/";
   ASSERT_TRUE(write_job_credential(root.path(), "j1", "t1", key).ok());
   const auto second = write_job_credential(root.path(), "j1", "t2", key);
-  ASSERT_FALSE(second.ok());
-  EXPECT_EQ(second.error().message(),
-            "job j1 already has a different ingest credential; a job's credential is written once");
-  EXPECT_EQ(testing::read_test_file(root.path() + "/slurm/jobs/j1/credentials/ingest_token"), "t1");
+  ASSERT_TRUE(second.ok()) << second.error().message();
+  EXPECT_EQ(second->path, dir + "ingest_token." + hmac_sha256_hex(key, "t2").substr(0, 16));
+  EXPECT_EQ(second->hmac, hmac_sha256_hex(key, "t2"));
+  EXPECT_TRUE(verify_job_credential(*second, key).ok());
+  EXPECT_EQ(testing::read_test_file(dir + "ingest_token"), "t1");
+  const auto third = write_job_credential(root.path(), "j1", "t2", key);
+  ASSERT_TRUE(third.ok()) << third.error().message();
+  EXPECT_EQ(*third, *second);
+  struct stat info {};
+  ASSERT_EQ(::stat(second->path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0400u);
 }
 
 TEST(JobCredentialTest, VerifyNoticesATamperedFile) {
@@ -61,8 +72,8 @@ TEST(JobCredentialTest, VerifyNoticesATamperedFile) {
 }
 
 // Many at once, as the API's submissions that arrive together: each as write_job_credential
-// writes it alone; the same job twice is written once, a different token for it is refused;
-// no temporary file is left beside any credential.
+// writes it alone; the same job and token twice is written once, a different token for it
+// beside it; no temporary file is left beside any credential.
 TEST(JobCredentialTest, ABatchWritesEachAsAloneAndLeavesNoTemporaryFile) {
   TempDir root;
   const std::string key(32, 'k');
@@ -71,25 +82,35 @@ TEST(JobCredentialTest, ABatchWritesEachAsAloneAndLeavesNoTemporaryFile) {
       root.path(), {{"a", "t-a"}, {"b", "t-b"}, {"a", "t-a"}, {"a", "t-other"}, {"old", "t-old"}, {"old", "t-new"}},
       key);
   ASSERT_EQ(results.size(), 6u);
-  for (const std::size_t ok : {0u, 1u, 2u, 4u})
-    ASSERT_TRUE(results[ok].ok()) << ok << ": " << results[ok].error().message();
+  for (std::size_t i = 0; i < results.size(); ++i)
+    ASSERT_TRUE(results[i].ok()) << i << ": " << results[i].error().message();
   EXPECT_EQ(results[0]->path, root.path() + "/slurm/jobs/a/credentials/ingest_token");
   EXPECT_EQ(results[0]->hmac, hmac_sha256_hex(key, "t-a"));
   EXPECT_EQ(*results[2], *results[0]) << "the same job and token twice: written once";
-  EXPECT_EQ(results[3].error().message(),
-            "job a already has a different ingest credential; a job's credential is written once");
-  EXPECT_EQ(results[5].error().message(),
-            "job old already has a different ingest credential; a job's credential is written once");
+  EXPECT_EQ(results[3]->path,
+            root.path() + "/slurm/jobs/a/credentials/ingest_token." + hmac_sha256_hex(key, "t-other").substr(0, 16));
+  EXPECT_EQ(results[5]->path,
+            root.path() + "/slurm/jobs/old/credentials/ingest_token." + hmac_sha256_hex(key, "t-new").substr(0, 16));
   EXPECT_EQ(testing::read_test_file(results[1]->path), "t-b");
+  EXPECT_EQ(testing::read_test_file(results[3]->path), "t-other");
   EXPECT_EQ(testing::read_test_file(results[4]->path), "t-old");
-  for (const char* job : {"a", "b", "old"}) {
+  EXPECT_EQ(testing::read_test_file(results[5]->path), "t-new");
+  for (const auto& [job, expected] :
+       {std::pair<std::string, std::vector<std::string>>{"a", {"ingest_token", results[3]->path}},
+        {"b", {"ingest_token"}},
+        {"old", {"ingest_token", results[5]->path}}}) {
     const std::string dir = root.path() + "/slurm/jobs/" + job + "/credentials";
     std::vector<std::string> names;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename());
-    EXPECT_EQ(names, std::vector<std::string>{"ingest_token"}) << dir;
-    struct stat info {};
-    ASSERT_EQ(::stat((dir + "/ingest_token").c_str(), &info), 0);
-    EXPECT_EQ(info.st_mode & 0777, 0400u) << dir;
+    std::sort(names.begin(), names.end());
+    std::vector<std::string> wanted;
+    for (const auto& path : expected) wanted.push_back(std::filesystem::path(path).filename());
+    EXPECT_EQ(names, wanted) << dir;
+    for (const auto& name : names) {
+      struct stat info {};
+      ASSERT_EQ(::stat((dir + "/" + name).c_str(), &info), 0);
+      EXPECT_EQ(info.st_mode & 0777, 0400u) << dir << "/" << name;
+    }
   }
 }
 

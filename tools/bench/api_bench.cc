@@ -126,7 +126,7 @@ void start_api(Api& api) {
   char pattern[] = "/tmp/api-bench-XXXXXX";
   if (::mkdtemp(pattern) == nullptr) die("mkdtemp failed");
   api.dir = pattern;
-  write_file(api.dir + "/api-tokens", "bench " + kToken + "\n");
+  write_file(api.dir + "/api-tokens", "bench " + kToken + " read,submit\n");
   const std::string source = TP_SOURCE_DIR;
   config::Environment env{{"TUNEPLANE_STATE_DIR", api.dir + "/state"},
                           {"TUNEPLANE_STORAGE_ROOT", api.dir + "/storage"},

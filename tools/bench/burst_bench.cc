@@ -156,7 +156,7 @@ struct Site {
 Site make_site(const std::string& url, const Target& target) {
   Site site{make_bench_site("burst_bench"), url, target};
   write_file(site.dir / "slurm.jwt", kSlurmJwt + "\n");
-  write_file(site.dir / "api-tokens", "bench " + kApiToken + "\n");
+  write_file(site.dir / "api-tokens", "bench " + kApiToken + " read,submit\n");
   return site;
 }
 

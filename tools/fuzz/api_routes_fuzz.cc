@@ -3,12 +3,14 @@
 // body, for every route. The input is text:
 //
 //   METHOD TARGET\nAUTHORIZATION\nBODY       AUTHORIZATION "=" stands for a valid bearer token
+//                                          with every scope, "r" for one with `read` alone
 //
 // The routes get a journal opened read-only (created empty at start in a private temporary
 // directory, removed at exit) and a storage root that does not exist, so no request changes
 // anything and every input is answered the same way each time. Checks: a status the API
-// documents; a JSON body of the error shape for every error; 401 for a request without the
-// valid token (but /healthz); the token itself never in a reply.
+// documents; a JSON body of the error shape for every error; 401 for a request without a
+// valid token (but /healthz); 403 only for the reader, and never a 2xx to its POST; no token
+// ever in a reply.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +33,7 @@ using namespace tpslurm;
 namespace {
 
 constexpr std::string_view kToken = "fuzz-token-0123456789abcdef";
+constexpr std::string_view kReader = "fuzz-reader-0123456789abcdef";
 
 struct World {
   std::string dir;
@@ -53,7 +56,7 @@ World& world() {
     static const std::string kept = out->dir;
     std::atexit([] { std::filesystem::remove_all(kept); });
     const std::string tokens_path = out->dir + "/api-tokens";
-    std::ofstream(tokens_path) << "platform " << kToken << "\n";
+    std::ofstream(tokens_path) << "platform " << kToken << " read,submit,operate\nreader " << kReader << " read\n";
     ::chmod(tokens_path.c_str(), 0600);
     out->settings = render::testing::settings(model::RuntimeProfile::enroot_pyxis);
     out->settings.storage_root = out->dir + "/no-such-storage";
@@ -82,15 +85,26 @@ std::string_view take_line(std::string_view& text) {
   return line;
 }
 
-void check_reply(const api::ApiRequest& request, const api::Reply& reply, bool authorized) {
-  const bool echoed =
-      request.target.find(kToken) != std::string::npos || request.body.find(kToken) != std::string::npos;
-  if (!echoed && reply.body.find(kToken) != std::string::npos) fuzz::fail("a reply holds the token", reply.body);
+enum class Holder { none, platform, reader };
+
+void check_reply(const api::ApiRequest& request, const api::Reply& reply, Holder holder) {
+  for (const std::string_view token : {kToken, kReader}) {
+    const bool echoed =
+        request.target.find(token) != std::string::npos || request.body.find(token) != std::string::npos;
+    if (!echoed && reply.body.find(token) != std::string::npos) fuzz::fail("a reply holds a token", reply.body);
+  }
+  if (holder == Holder::reader && request.method == "POST" && reply.status < 300 && reply.status != 0) {
+    fuzz::fail("a POST with a read-only token was let through", request.target);
+  }
   if (reply.wait || reply.later) return;  // a long poll or a deferred call: answered later
-  static const std::set<unsigned> kDocumented = {200, 201, 400, 401, 404, 405, 409, 413, 422, 431, 500, 502, 503};
+  static const std::set<unsigned> kDocumented = {200, 201, 400, 401, 403, 404, 405, 409, 413, 422, 431, 500, 502, 503};
   if (kDocumented.count(reply.status) == 0) fuzz::fail("an undocumented status", std::to_string(reply.status));
-  if (!authorized && reply.status != 401 && reply.status != 200 && reply.status != 405) {
+  if (holder == Holder::none && reply.status != 401 && reply.status != 200 && reply.status != 405) {
     fuzz::fail("answered without the token", request.target);
+  }
+  if (reply.status == 403 && holder != Holder::reader) fuzz::fail("403 for a token with every scope", request.target);
+  if (reply.authenticated && (holder == Holder::none || reply.status == 401)) {
+    fuzz::fail("a reply that says a token was valid when none was", request.target);
   }
   if (reply.content_type != "application/json") return;
   boost::system::error_code error;
@@ -112,9 +126,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   request.method = std::string(space == std::string_view::npos ? "GET" : request_line.substr(0, space));
   request.target = std::string(space == std::string_view::npos ? request_line : request_line.substr(space + 1));
   const std::string_view authorization = take_line(text);
-  request.authorization = authorization == "=" ? "Bearer " + std::string(kToken) : std::string(authorization);
-  const bool authorized = request.authorization.find(kToken) != std::string::npos;
+  request.authorization = authorization == "="   ? "Bearer " + std::string(kToken)
+                          : authorization == "r" ? "Bearer " + std::string(kReader)
+                                                 : std::string(authorization);
+  Holder holder = Holder::none;
+  if (request.authorization.find(kToken) != std::string::npos) holder = Holder::platform;
+  if (request.authorization.find(kReader) != std::string::npos) holder = Holder::reader;
   request.body = std::string(text);
-  check_reply(request, w.routes->handle(request), authorized);
+  check_reply(request, w.routes->handle(request), holder);
   return 0;
 }
