@@ -130,7 +130,12 @@ class OpenApiTest : public ApiFixture {
         j->update_attempt(key, AttemptState::succeeded, used, "usage", {{"reason", model::usage_words(usage)}}).ok());
     // The shape reconcile/cleanup_steps.cc's seal_logs journals.
     const std::string sealed = json::serialize(json::object{
-        {"files", json::object{{"batch.out", std::string(64, 'b')}}}, {"notes", json::array{"batch.err: missing"}}});
+        {"files", json::object{{"batch.out", std::string(64, 'b')}}},
+        {"partly", json::object{{"huge.log", json::object{{"size", 107374182400},
+                                                          {"first", 8388608},
+                                                          {"last", 8388608},
+                                                          {"sha256", std::string(64, 'c')}}}}},
+        {"notes", json::array{"batch.err: missing"}}});
     ASSERT_TRUE(j->advance_cleanup(key, CleanupStep::sealing, CleanupStep::closed, {}, sealed).ok());
   }
 
