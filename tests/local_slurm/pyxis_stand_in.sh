@@ -4,11 +4,15 @@
 # sees with the options the `enroot-pyxis` profile renders (read from
 # tests/golden/cpu-only-enroot-pyxis/job.sh, so the two cannot drift apart) and without
 # --container-workdir; Pyxis's own refusals of --container-mounts values; an option a release
-# does not have; and that a hostile --container-mounts value given to srun runs its payload on the
+# does not have; that a hostile --container-mounts value given to srun runs its payload on the
 # host through the configuration file that Enroot sources, as the real Pyxis 0.24 and Enroot 4.1.2
 # do ($(...), a backquote, the ";...;" form), and, following Pyxis 0.19, that a newline in a
-# target adds a whole mount line and a space drops :ro. This is the stand-in caught in the act;
-# the project's own defence is the end-to-end tests' business.
+# target adds a whole mount line and a space drops :ro; and, as the cluster's job user (not
+# root), what the real Enroot 4.1.2 did with the same mounts: the rendered options (scratch/
+# writable inside the read-only attempt directory), a target missing below a read-only bind or
+# below the user's own read-only directory, :ro on a source with a mount below it, TERM, uid 0
+# under --container-remap-root, the job's cgroups, /.lock. This is the stand-in caught in the
+# act; the project's own defence is the end-to-end tests' business.
 #
 # Reads the cluster from the variables `tools/local-slurm env` prints (tools/test exports them).
 # Without them, or without the stand-in in the cluster's plugstack.conf, it fails; it never skips.
@@ -31,7 +35,7 @@ abort() {
 
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 golden=$source_dir/tests/golden/cpu-only-enroot-pyxis/job.sh
-for var in TUNEPLANE_LOCAL_SLURM_CONF TUNEPLANE_SLURM_PARTITION; do
+for var in TUNEPLANE_LOCAL_SLURM_CONF TUNEPLANE_SLURM_PARTITION TUNEPLANE_LOCAL_SLURM_JOB_USER TUNEPLANE_LOCAL_SLURM_JOB_GROUP; do
   [[ -n ${!var:-} ]] || abort "the local Slurm is not up: $var is not set (start it with tools/local-slurm up, then export the lines of tools/local-slurm env)"
 done
 export SLURM_CONF=$TUNEPLANE_LOCAL_SLURM_CONF
@@ -43,7 +47,7 @@ command -v srun >/dev/null || abort "srun is missing (tools/local-slurm up insta
 # nodes (every ancestor searchable).
 work=$(mktemp -d "${TMPDIR:-/tmp}/pyxis-stand-in.XXXXXX")
 chmod 0755 "$work"
-trap 'rm -rf "$work" "/tmp/tp-pyxis-stand-in-host-$$"' EXIT
+trap 'rm -rf "$work" "/tmp/tp-pyxis-stand-in-host-$$" "/dev/shm/tp-pyxis-stand-in-$$"' EXIT
 image=$work/probe.sqsh
 "$source_dir/tools/make-test-sqsh" "$image" || abort "tools/make-test-sqsh could not build the image"
 
@@ -164,6 +168,69 @@ rm -f "$work/data/written"
 out=$(run --container-image="$image" --container-mounts="$hostile" --no-container-mount-home /bin/sh -c "$look" 2>>"$work/err")
 check "0.24: both escaped" "" "$out"
 check "0.24: nothing written" no "$([[ -e $work/data/written ]] && echo yes || echo no)"
+
+# 6. A target that climbs out of the root: refused with Enroot's words, those of the musl its
+# release packages are built with.
+err=$(run --container-image="$image" --container-mounts="$work/data:/../../../../../../../../data" true 2>&1)
+check "a target out of the root: Enroot's error" yes \
+  "$(grep -q 'enroot-mount: failed to resolve path: .*/\.\./\.\./\.\./\.\./\.\./\.\./\.\./\.\./data: Cross-device link$' <<< "$err" && echo yes || echo no)"
+
+# 7. As the job user, as a site runs jobs: root's capabilities hide what the user's rights
+# forbid. Its environment has no TERM.
+job_user=$TUNEPLANE_LOCAL_SLURM_JOB_USER
+as_job_user() {
+  (cd "$work" && setpriv --reuid="$job_user" --regid="$TUNEPLANE_LOCAL_SLURM_JOB_GROUP" --init-groups \
+    env -i PATH=/usr/local/bin:/usr/bin:/bin "SLURM_CONF=$SLURM_CONF" \
+    timeout 120 srun --partition="$TUNEPLANE_SLURM_PARTITION" --nodes=1 --ntasks=1 "$@")
+}
+chmod 0644 "$image"
+chown "$job_user" "$attempt/scratch"
+job_uid=$(id -u "$job_user")
+# The rendered options: the attempt directory read-only, its scratch/ writable inside it (Enroot
+# mounts one entry after the other: scratch/ is found in the attempt directory's bind).
+out=$(as_job_user "${tp_container[@]}" /bin/sh -c "$probe" probe "$$" "$work" "$attempt" 2>>"$work/err")
+check "job user, rendered: runs" 0 $?
+check "job user, rendered: the attempt directory is read-only" no "$(field attempt-ro "$out")"
+check "job user, rendered: scratch is writable" yes "$(field scratch-rw "$out")"
+check "job user, rendered: the job's user" "$job_uid" "$(field user "$out")"
+check "job user, rendered: the scratch write reached the host" yes "$([[ -e $attempt/scratch/probe ]] && echo yes || echo no)"
+# A target missing below a read-only bind cannot be created there.
+err=$(as_job_user --container-image="$image" --container-mounts="$attempt:/a:ro,$work/data:/a/missing" true 2>&1)
+check "job user: a target missing below a read-only bind: status" 1 $?
+check "job user: a target missing below a read-only bind: Enroot's error" yes \
+  "$(grep -q 'enroot-mount: failed to create directory: .*/a/missing: Read-only file system$' <<< "$err" && echo yes || echo no)"
+# A target missing below a writable bind of the job user's own read-only directory: Enroot makes
+# it with the capabilities its user namespace gives over the user's own files. And :ro makes the
+# bind read-only, not what is mounted below its source (Enroot remounts the bind alone): the
+# host's /dev/shm under /dev stays writable.
+install -d -m 0555 -o "$job_user" -g "$TUNEPLANE_LOCAL_SLURM_JOB_GROUP" "$work/own"
+# shellcheck disable=SC2016
+below='touch "/host-dev/$1-top" 2>/dev/null && echo top; touch "/host-dev/shm/$1" 2>/dev/null && echo below'
+out=$(as_job_user --container-image="$image" --container-mounts="$work/own:/own,$work/data:/own/new,/dev:/host-dev:ro" \
+  --no-container-mount-home /bin/sh -c "$below" probe "tp-pyxis-stand-in-$$" 2>>"$work/err")
+check "job user: a target missing below its own read-only directory: runs" 0 $?
+check "job user: a target missing below its own read-only directory: made on the host" yes \
+  "$([[ -d $work/own/new ]] && echo yes || echo no)"
+check "job user: :ro on a source with a mount below it" below "$out"
+# Enroot's login, ENROOT_REMAP_ROOT (uid 0 inside, through the user namespace's map), /.lock,
+# and its 10-cgroups hook: over a cgroup hierarchy's mount, the job's own cgroup, read-only, then
+# /sys/fs/cgroup remounted read-only (the last mount at each point is the one the task sees).
+# shellcheck disable=SC2016
+login='echo "term [${TERM-unset}]"; read -r inside outside count < /proc/self/uid_map
+echo "uid $(id -u) $inside $outside $count"
+echo "login ${USER-} ${LOGNAME-} $HOME $(pwd)"
+awk '"'"'$5 ~ /^\/sys\/fs\/cgroup/ { split($6, o, ","); if ($5 in seen && o[1] == "ro") covered = "yes"; seen[$5] = o[1] }
+  END { print "cgroup " seen["/sys/fs/cgroup"] " " (covered ? covered : "no") }'"'"' /proc/self/mountinfo
+grep " /.lock " /proc/self/mountinfo | cut -d" " -f6 | cut -d, -f1'
+out=$(as_job_user --container-image="$image" --no-container-mount-home /bin/sh -c "$login" 2>>"$work/err")
+check "job user: TERM is set and empty (Enroot reads it from the environment)" "term []" "$(grep '^term' <<< "$out")"
+check "job user: its own uid, mapped to itself" "uid $job_uid $job_uid $job_uid 1" "$(grep '^uid' <<< "$out")"
+check "job user: /.lock, read-only" ro "$(tail -n 1 <<< "$out")"
+check "job user: /sys/fs/cgroup read-only, a hierarchy covered by the job's cgroup" "cgroup ro yes" \
+  "$(grep '^cgroup' <<< "$out")"
+out=$(as_job_user --container-image="$image" --container-remap-root --no-container-mount-home /bin/sh -c "$login" 2>>"$work/err")
+check "remapped root: uid 0, mapped to the job user" "uid 0 0 $job_uid 1" "$(grep '^uid' <<< "$out")"
+check "remapped root: root's login, LOGNAME the job user's" "login root $job_user /root /root" "$(grep '^login' <<< "$out")"
 
 if ((failed > 0)); then
   printf '%s: the steps'"'"' errors:\n' "$name" >&2

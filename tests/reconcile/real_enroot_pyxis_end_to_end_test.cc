@@ -2,9 +2,12 @@
 // (real_end_to_end_test.h), its containers made by Pyxis and Enroot (local-slurm's stand-ins,
 // which follow their real mechanics: the mounts go through a configuration file that Enroot
 // sources in bash on the node): a CPU-only job, a two-pool heterogeneous job on both nodes, what a
-// job sees and cannot see, hostile mount targets, sources and working directories refused before
-// anything is journaled or rendered, and hostile environment values that reach the program byte
-// for byte while nothing runs on the host.
+// job run as the cluster's job user (as at a site) sees and cannot see, hostile mount targets,
+// sources and working directories refused before anything is journaled or rendered, and hostile
+// environment values that reach the program byte for byte while nothing runs on the host.
+#include <pwd.h>
+#include <unistd.h>
+
 #include <boost/json.hpp>
 #include <filesystem>
 
@@ -23,6 +26,20 @@ class EnrootPyxisEndToEndTest : public EndToEndTest {
 
   // The job's standard output, as `logs` shows it.
   std::string output(const std::string& job_id) { return cli({"logs", job_id}).out; }
+
+  // The jobs run as the cluster's job user, as at a site, not as the test's root (the daemon stays
+  // root): the job user's token (a copy of the service account's, which the daemon's user must
+  // own), the group it shares with the daemon's files, a test directory it may pass through.
+  void run_jobs_as_the_job_user() {
+    const std::string token = env_of("TUNEPLANE_LOCAL_SLURM_JOB_TOKEN_FILE");
+    ASSERT_FALSE(token.empty()) << "TUNEPLANE_LOCAL_SLURM_JOB_TOKEN_FILE: the local Slurm's env";
+    tpslurm::testing::write_test_file(m_dir.file("jwt.job-user.token"), tpslurm::testing::read_test_file(token));
+    m_extra_env["TUNEPLANE_SLURM_JWT_FILE"] = m_dir.file("jwt.job-user.token");
+    m_extra_env["TUNEPLANE_SLURM_REST_USER"] = env_of("TUNEPLANE_LOCAL_SLURM_JOB_USER");
+    m_extra_env["TUNEPLANE_STORAGE_GROUP"] = env_of("TUNEPLANE_LOCAL_SLURM_JOB_GROUP");
+    for (const auto& [name, value] : m_extra_env) ASSERT_FALSE(value.empty()) << name << ": the local Slurm's env";
+    std::filesystem::permissions(m_dir.path(), std::filesystem::perms(0711));
+  }
 
   // A path on the host that a hostile value would create; none may exist after the test.
   std::string canary(const std::string& name) { return m_dir.file("canary-" + name); }
@@ -89,7 +106,8 @@ TEST_F(EnrootPyxisEndToEndTest, ATwoPoolHeterogeneousJobRunsOnBothNodes) {
                                        "-from-the-image");
 }
 
-// What a job sees, one line per question; its arguments: a host path under the storage root
+// What a job sees, one line per question (its attempt directory is read-only, its scratch/, the
+// job's TMPDIR, writable inside it); its arguments: a host path under the storage root
 // that is not its own (another job's credential), one outside it (the requests, with their
 // tokens), a file in the host's /tmp, the image file.
 const std::string kProbe = R"probe(t() { if "$@" 2>/dev/null; then echo yes; else echo no; fi; }
@@ -106,12 +124,17 @@ echo "requests $(t test -e "$2")"
 echo "host-tmp $(t test -e "$3")"
 echo "image $(t test -e "$4")"
 echo "root-ro $(t touch /probe)"
-echo "pwd $(pwd)")probe";
+echo "pwd $(pwd)"
+echo "user $(id -u)")probe";
 
-TEST_F(EnrootPyxisEndToEndTest, AJobSeesItsAttemptScratchAndMountsAndNothingElseOfTheHost) {
+TEST_F(EnrootPyxisEndToEndTest, AJobOfTheJobUserSeesItsAttemptScratchAndMountsAndNothingElseOfTheHost) {
+  run_jobs_as_the_job_user();
   std::filesystem::create_directories(m_dir.file("storage/datasets/ro"));
   std::filesystem::create_directories(m_dir.file("storage/datasets/rw"));
-  tpslurm::testing::write_test_file(m_dir.file("storage/datasets/ro/seen"), "seen\n");
+  const struct passwd* job_user = ::getpwnam(env_of("TUNEPLANE_LOCAL_SLURM_JOB_USER").c_str());
+  ASSERT_NE(job_user, nullptr);
+  ASSERT_EQ(::chown(m_dir.file("storage/datasets/rw").c_str(), job_user->pw_uid, static_cast<gid_t>(-1)), 0);
+  tpslurm::testing::write_test_file(m_dir.file("storage/datasets/ro/seen"), "seen\n", std::filesystem::perms(0644));
   const std::string other = m_dir.file("storage/slurm/jobs/other/attempts/1/credentials/ingest_token");
   std::filesystem::create_directories(std::filesystem::path(other).parent_path());
   tpslurm::testing::write_test_file(other, "not yours\n");
@@ -144,6 +167,7 @@ TEST_F(EnrootPyxisEndToEndTest, AJobSeesItsAttemptScratchAndMountsAndNothingElse
   EXPECT_EQ(field(seen, "image"), "no") << "the image file";
   EXPECT_EQ(field(seen, "root-ro"), "no") << "the image's root is read-only";
   EXPECT_EQ(field(seen, "pwd"), "/data/rw") << "spec.working_dir";
+  EXPECT_EQ(field(seen, "user"), std::to_string(job_user->pw_uid)) << "the job user";
 }
 
 // The forms the issue reports running on the node's host with the real Pyxis 0.24 and Enroot
