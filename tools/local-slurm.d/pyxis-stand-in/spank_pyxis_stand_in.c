@@ -1110,7 +1110,7 @@ static int join_container(spank_t sp, pid_t pid)
 	char link[64], cwd[4096], buf[64];
 	ssize_t len;
 
-	if (open_namespace(pid, "user", false, &user) < 0 || open_namespace(pid, "mnt", false, &mnt) < 0 ||
+	if (open_namespace(pid, "user", true, &user) < 0 || open_namespace(pid, "mnt", false, &mnt) < 0 ||
 	    open_namespace(pid, "cgroup", false, &cgroup) < 0 || open_namespace(pid, "net", true, &net) < 0 ||
 	    open_namespace(pid, "ipc", true, &ipc) < 0 || open_namespace(pid, "uts", true, &uts) < 0) {
 		slurm_error("pyxis: couldn't get container namespaces");
@@ -1136,7 +1136,8 @@ static int join_container(spank_t sp, pid_t pid)
 	if (spank_getenv(sp, "PYTORCH_VERSION", buf, sizeof(buf)) == ESPANK_SUCCESS &&
 	    (copy_env(sp, "SLURM_PROCID", "RANK") < 0 || copy_env(sp, "SLURM_LOCALID", "LOCAL_RANK") < 0))
 		goto out;
-	if (!g_step.privileged && setns(user, CLONE_NEWUSER) < 0) {
+	/* The same user namespace: root's container in a chroot, which has none (enroot-stand-in). */
+	if (!g_step.privileged && user >= 0 && setns(user, CLONE_NEWUSER) < 0) {
 		slurm_error("pyxis: couldn't join user namespace: %s", strerror(errno));
 		goto out;
 	}
