@@ -183,6 +183,16 @@ as_job_user() {
     env -i PATH=/usr/local/bin:/usr/bin:/bin "SLURM_CONF=$SLURM_CONF" \
     timeout 120 srun --partition="$TUNEPLANE_SLURM_PARTITION" --nodes=1 --ntasks=1 "$@")
 }
+# Enroot, and so its stand-in, runs the job user's container in a user namespace: say so first
+# when this machine refuses them (a chroot refuses them to every user; so do kernels with
+# kernel.unprivileged_userns_clone=0 or kernel.apparmor_restrict_unprivileged_userns=1).
+userns_ok=yes
+if ! userns=$(setpriv --reuid="$job_user" --regid="$TUNEPLANE_LOCAL_SLURM_JOB_GROUP" --init-groups \
+  unshare --user true 2>&1); then
+  userns_ok=no
+  echo "pyxis_stand_in: the job user $job_user cannot create a user namespace here ($userns): the checks as the job user fail; run the tests on a machine or VM that allows them" >&2
+fi
+check "job user: may create a user namespace" yes "$userns_ok"
 chmod 0644 "$image"
 chown "$job_user" "$attempt/scratch"
 job_uid=$(id -u "$job_user")

@@ -38,6 +38,17 @@ class EnrootPyxisEndToEndTest : public EndToEndTest {
     m_extra_env["TUNEPLANE_SLURM_REST_USER"] = env_of("TUNEPLANE_LOCAL_SLURM_JOB_USER");
     m_extra_env["TUNEPLANE_STORAGE_GROUP"] = env_of("TUNEPLANE_LOCAL_SLURM_JOB_GROUP");
     for (const auto& [name, value] : m_extra_env) ASSERT_FALSE(value.empty()) << name << ": the local Slurm's env";
+    // Enroot, and so its stand-in, runs the job user's container in a user namespace: say so when
+    // this machine refuses them, rather than fail later on the job's end.
+    const auto userns = tpslurm::testing::run_process(
+        {"setpriv", "--reuid=" + m_extra_env["TUNEPLANE_SLURM_REST_USER"],
+         "--regid=" + m_extra_env["TUNEPLANE_STORAGE_GROUP"], "--init-groups", "/bin/sh", "-c", "unshare --user true 2>&1"},
+        {{"PATH", "/usr/bin:/bin"}});
+    ASSERT_EQ(userns.exit_code, 0)
+        << "the job user cannot create a user namespace here (" << userns.out
+        << "), and Enroot (the local Slurm's stand-in too) needs one to run its jobs. A chroot refuses them to every "
+           "user, root included, and so do kernels with kernel.unprivileged_userns_clone=0 or "
+           "kernel.apparmor_restrict_unprivileged_userns=1: run the tests on a machine or VM that allows them.";
     std::filesystem::permissions(m_dir.path(), std::filesystem::perms(0711));
   }
 
