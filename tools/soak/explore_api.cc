@@ -35,7 +35,8 @@ std::string error_code(const std::string& body) {
 
 }  // namespace
 
-Status ApiTokens::write() const { return put(m_name + " " + m_token + "\n"); }
+// The explorer's client only reads (GET /v1/jobs/...).
+Status ApiTokens::write() const { return put(m_name + " " + m_token + " read\n"); }
 
 Status ApiTokens::revoke() const { return put("# " + m_name + "'s token revoked\n"); }
 
