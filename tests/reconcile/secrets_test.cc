@@ -20,6 +20,7 @@
 #include "support/background_process.h"
 #include "support/canary.h"
 #include "support/eventually.h"
+#include "support/planted_files.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
@@ -230,6 +231,35 @@ TEST_F(SecretsTest, TheScanFindsEveryPlantedCanaryAndSkipsOnlyTheSecretFiles) {
   std::filesystem::permissions(planted + "/credentials/ingest_token", std::filesystem::perms::owner_write,
                                std::filesystem::perm_options::add);
   std::filesystem::remove_all(planted);
+}
+
+// What a job leaves may be a sparse terabyte: the scan reads only where the file has data, in
+// chunks, and still finds a canary that straddles two chunks and one beyond a 512 GiB hole, each
+// at its offset. (Read whole, this file would take the scan hours, as it once took the suite.)
+TEST_F(SecretsTest, TheScanReadsASparseTerabyteOnlyWhereItHasDataAndFindsACanaryAcrossAChunk) {
+  deploy(SlurmAuth::token_file);
+  const std::string huge = m_dir.file("left/huge.log");
+  write_test_file(huge, std::string(32 << 20, 'x'));
+  tpslurm::testing::make_sparse(huge, std::uint64_t{1} << 40);
+  const std::string marker = canary("");
+  const std::uint64_t across = (std::uint64_t{16} << 20) - 3, beyond = std::uint64_t{1} << 39;
+  std::FILE* f = std::fopen(huge.c_str(), "r+b");
+  ASSERT_NE(f, nullptr);
+  for (const std::uint64_t at : {across, beyond}) {
+    ASSERT_EQ(::fseeko(f, static_cast<off_t>(at), SEEK_SET), 0);
+    ASSERT_EQ(std::fwrite(marker.data(), 1, marker.size(), f), marker.size());
+  }
+  std::fclose(f);
+
+  const auto found = scan({m_dir.file("left")});
+  EXPECT_EQ(found.exit_code, 1) << found.out << found.err;
+  EXPECT_NE(found.out.find(huge + ": offset " + std::to_string(across) + ": canary\n"), std::string::npos)
+      << found.out;
+  EXPECT_NE(found.out.find(huge + ": offset " + std::to_string(beyond) + ": canary\n"), std::string::npos)
+      << found.out;
+  EXPECT_NE(found.out.find(", 2 finds"), std::string::npos) << "each found once, not again in the overlap: "
+                                                              << found.out;
+  std::filesystem::remove_all(m_dir.file("left"));
 }
 
 }  // namespace
