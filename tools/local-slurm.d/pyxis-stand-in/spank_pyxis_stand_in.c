@@ -1106,9 +1106,8 @@ static int copy_env(spank_t sp, const char *from, const char *to)
 /* The task joins the container: namespaces, working directory, environment. */
 static int join_container(spank_t sp, pid_t pid)
 {
-	int user = -1, cgroup = -1, mnt = -1, net = -1, ipc = -1, uts = -1, rv = -1;
-	char link[64], cwd[4096], buf[64];
-	ssize_t len;
+	int user = -1, cgroup = -1, mnt = -1, net = -1, ipc = -1, uts = -1, root = -1, cwd = -1, rv = -1;
+	char link[64], buf[64];
 
 	if (open_namespace(pid, "user", true, &user) < 0 || open_namespace(pid, "mnt", false, &mnt) < 0 ||
 	    open_namespace(pid, "cgroup", false, &cgroup) < 0 || open_namespace(pid, "net", true, &net) < 0 ||
@@ -1123,12 +1122,16 @@ static int join_container(spank_t sp, pid_t pid)
 			    g_args.unshare_net == 1 && net < 0 ? "network" : g_args.unshare_ipc == 1 && ipc < 0 ? "IPC" : "UTS");
 		goto out;
 	}
+	snprintf(link, sizeof(link), "/proc/%d/root", pid);
+	if ((root = open(link, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		slurm_error("pyxis: couldn't open the container's root: %s", strerror(errno));
+		goto out;
+	}
 	snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
-	if ((len = readlink(link, cwd, sizeof(cwd) - 1)) < 0) {
+	if ((cwd = open(link, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		slurm_error("pyxis: couldn't read container cwd: %s", strerror(errno));
 		goto out;
 	}
-	cwd[len] = '\0';
 	if (import_container_env(sp, pid) < 0) {
 		slurm_error("pyxis: couldn't read container environment");
 		goto out;
@@ -1154,19 +1157,28 @@ static int join_container(spank_t sp, pid_t pid)
 		slurm_error("pyxis: couldn't join the container's IPC, UTS or network namespace: %s", strerror(errno));
 		goto out;
 	}
-	/* Enroot's pivot_root made the container's root the namespace's: no chroot needed. */
+	/*
+	 * Enroot's pivot_root made the container's root the namespace's, and setns put us there. Not
+	 * so where the node's own root is a chroot (a build root): the pivot then lands on a mount
+	 * below the namespace's root, so the task takes the container process's root as nsenter -r
+	 * does. The same directory everywhere else.
+	 */
+	if (fchdir(root) < 0 || chroot(".") < 0) {
+		slurm_error("pyxis: couldn't enter the container's root: %s", strerror(errno));
+		goto out;
+	}
 	if (g_args.workdir != NULL) {
 		if (chdir(g_args.workdir) < 0) {
 			slurm_error("pyxis: couldn't chdir to %s: %s", g_args.workdir, strerror(errno));
 			goto out;
 		}
-	} else if (chdir(cwd) < 0) {
-		slurm_error("pyxis: couldn't chdir to container cwd %s: %s", cwd, strerror(errno));
+	} else if (fchdir(cwd) < 0) {
+		slurm_error("pyxis: couldn't chdir to container cwd: %s", strerror(errno));
 		goto out;
 	}
 	rv = 0;
 out:
-	for (int *fd = (int[]){ user, cgroup, mnt, net, ipc, uts }, i = 0; i < 6; ++i)
+	for (int *fd = (int[]){ user, cgroup, mnt, net, ipc, uts, root, cwd }, i = 0; i < 8; ++i)
 		if (fd[i] >= 0)
 			close(fd[i]);
 	return rv;
