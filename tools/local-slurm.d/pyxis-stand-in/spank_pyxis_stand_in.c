@@ -28,7 +28,9 @@
  *     settings (Pyxis's denylist), PATH slurmstepd's own, and ENROOT_MOUNT_HOME,
  *     ENROOT_REMAP_ROOT, ENROOT_ROOTFS_WRITABLE, ENROOT_UNSHARE_* as the options say.
  *   - Every task then joins the stopped container's user, cgroup, mount (and IPC, UTS, network
- *     when they differ) namespaces with setns(2), as Pyxis does in task_init, goes to
+ *     when they differ) namespaces with setns(2), as Pyxis does in task_init, takes the
+ *     container process's root and working directory by descriptor (the same place setns gives
+ *     Pyxis, and the right one where the node itself runs in a chroot), goes to
  *     --container-workdir or else to the container's working directory, and takes the
  *     container's environment over the job's (LANG, LANGUAGE and LC_ALL dropped unless named by
  *     --container-env, whose names keep the job's value; RANK and LOCAL_RANK when the job has
