@@ -83,18 +83,19 @@ Lines lines_of(std::string_view text) {
   return out;
 }
 
-// Whether `problem` holds `token` at a place no name it quotes explains: a token whose text is a
-// name's tail followed by the message's own words ("…NAME's;") is there because of the name. A
-// name that only lies inside the token's place explains nothing (a name "a" would explain all).
+// Whether `problem` holds `token` at a place no name it quotes explains. Tokens are words, so a
+// leak shows as (part of) a word of the message; a word that is a quoted name, bare or with the
+// message's own punctuation after it ("NAME's;"), holds a token only because a name looks like one.
 bool holds_token(const std::string& problem, const std::string& token, const std::vector<std::string>& names) {
+  static const std::vector<std::string> kAfterName{"", "'s", "'s;", ";", ":", ",", "."};
   for (auto at = problem.find(token); at != std::string::npos; at = problem.find(token, at + 1)) {
+    const auto space_before = problem.rfind(' ', at);
+    const auto from = space_before == std::string::npos ? 0 : space_before + 1;
+    const auto to = std::min(problem.find(' ', at + token.size()), problem.size());
+    const std::string word = problem.substr(from, to - from);
     const bool quoted = std::any_of(names.begin(), names.end(), [&](const std::string& name) {
-      for (auto n = problem.find(name); n != std::string::npos; n = problem.find(name, n + 1)) {
-        const bool overlaps = n < at + token.size() && at < n + name.size();
-        const bool inside = n >= at && n + name.size() <= at + token.size();
-        if (overlaps && !inside) return true;
-      }
-      return false;
+      return word.starts_with(name) &&
+             std::find(kAfterName.begin(), kAfterName.end(), word.substr(name.size())) != kAfterName.end();
     });
     if (!quoted) return true;
   }
