@@ -1,6 +1,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <boost/json.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -190,6 +192,19 @@ std::vector<std::string> EndToEndTest::event_kinds(const std::string& job_id) {
   if (!timeline.ok()) return out;
   for (const auto& e : *timeline) out.push_back(e.kind);
   return out;
+}
+
+bool EndToEndTest::an_event_detail_has(const std::string& job_id, const std::string& key) {
+  auto journal = tpslurm::testing::open_read_only(m_dir.file("state/journal.db"));
+  if (!journal) return false;
+  auto timeline = journal->timeline(job_id);
+  if (!timeline.ok()) return false;
+  return std::any_of(timeline->begin(), timeline->end(), [&](const journal::TimelineEntry& e) {
+    if (e.detail.empty()) return false;
+    boost::system::error_code error;
+    const auto detail = boost::json::parse(e.detail, error);
+    return !error && detail.is_object() && detail.as_object().contains(key);
+  });
 }
 
 std::string EndToEndTest::last_state_detail(const std::string& job_id) {

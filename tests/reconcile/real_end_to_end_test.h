@@ -53,6 +53,8 @@ class EndToEndTest : public ::testing::Test {
   journal::JobRecord job(const std::string& job_id);
   std::vector<journal::AttemptRecord> attempts(const std::string& job_id);
   std::vector<std::string> event_kinds(const std::string& job_id);
+  // Whether one of the job's events has `key` in its detail.
+  bool an_event_detail_has(const std::string& job_id, const std::string& key);
   // The JSON detail of the job's last attempt state change.
   std::string last_state_detail(const std::string& job_id);
   // Distinct Slurm jobs (het leaders) named like attempt `number` of the job.
