@@ -19,14 +19,14 @@ namespace {
 using tpslurm::testing::eventually;
 
 namespace json = boost::json;
-const std::string kToken = "tpcanary-platform-0123456789";
+const std::string kPlatformToken = "tpcanary-platform-0123456789";
 
 class ServeResolveTest : public reconcile::testing::BinaryTest {
  protected:
   void start_serve(const std::string& release) {
     start_sim(release);
     m_socket = m_dir.file("api.sock");
-    m_env = api_environment(m_dir.file("deploy"), m_socket, kToken);
+    m_env = api_environment(m_dir.file("deploy"), m_socket, kPlatformToken);
     ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);
     std::string error;
     m_serve = tpslurm::testing::BackgroundProcess::start({TP_BINARY, "serve"}, m_env, m_dir.file("serve.log"), error);
@@ -35,7 +35,7 @@ class ServeResolveTest : public reconcile::testing::BinaryTest {
   }
 
   HttpAnswer call(const std::string& method, const std::string& target, const std::string& body = "") {
-    return http({0, m_socket}, method, target, body, {"Authorization: Bearer " + kToken});
+    return http({0, m_socket}, method, target, body, {"Authorization: Bearer " + kPlatformToken});
   }
 
   json::value attempt(const std::string& job_id) {

@@ -10,7 +10,7 @@ namespace {
 
 using P = JobPhase;
 
-const std::set<std::pair<P, P>> kLegal = {
+const std::set<std::pair<P, P>> kLegalMoves = {
     {P::queued, P::submitting},          {P::queued, P::failed},
     {P::queued, P::cancelled},           {P::submitting, P::queued},
     {P::submitting, P::submit_unconfirmed}, {P::submitting, P::pending},
@@ -29,7 +29,7 @@ const std::set<std::pair<P, P>> kLegal = {
 TEST(JobPhaseTest, EveryPairIsLegalExactlyWhenTheTableSaysSo) {
   for (const P from : kAllJobPhases) {
     for (const P to : kAllJobPhases) {
-      const bool expected = kLegal.count({from, to}) == 1;
+      const bool expected = kLegalMoves.count({from, to}) == 1;
       EXPECT_EQ(is_legal(from, to), expected) << to_string(from) << " -> " << to_string(to);
       EXPECT_EQ(check_transition(from, to).ok(), expected);
     }

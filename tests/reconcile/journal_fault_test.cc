@@ -28,6 +28,7 @@
 #include "journal/journal_check.h"
 #include "reconcile_fixture.h"
 #include "support/fault_vfs.h"
+#include "support/text_count.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
@@ -54,11 +55,7 @@ struct WithFaultVfs {
   FaultVfs& vfs;
 };
 
-int count_of(const std::string& text, std::string_view needle) {
-  int n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
+using tpslurm::testing::count_of;
 
 bool loop_all() {
   const char* loop = std::getenv("TUNEPLANE_FAULT_LOOP");

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/logging.h"
+#include "support/text_count.h"
 
 namespace tpslurm::reconcile {
 namespace {
@@ -16,11 +17,7 @@ using std::chrono::milliseconds;
 constexpr std::string_view kStarted = "the journal cannot be written: nothing new is submitted until it clears";
 constexpr std::string_view kCleared = "the journal cannot be written cleared";
 
-int count_of(const std::string& text, std::string_view needle) {
-  int n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
+using tpslurm::testing::count_of;
 
 class StopConditionTest : public ::testing::Test {
  protected:

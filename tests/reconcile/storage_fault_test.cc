@@ -14,6 +14,7 @@
 #include "journal/journal.h"
 #include "support/background_process.h"
 #include "support/eventually.h"
+#include "support/text_count.h"
 #include "support/tmpfs_mount.h"
 
 namespace tpslurm::reconcile::testing {
@@ -29,11 +30,7 @@ constexpr std::string_view kJournalReport = "the journal cannot be written: noth
 constexpr std::string_view kStorageReport =
     "the storage root cannot be written: nothing new is submitted until it clears";
 
-int count_of(const std::string& text, std::string_view needle) {
-  int n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
+using tpslurm::testing::count_of;
 
 class StorageFaultTest : public BinaryTest {
  protected:

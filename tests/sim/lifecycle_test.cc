@@ -12,7 +12,7 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kSubmit[] = "/slurm/v0.0.45/job/submit";
+constexpr char kSubmitTarget[] = "/slurm/v0.0.45/job/submit";
 
 std::string state_of(const SimInstance& sim, const SimOptions& options, int id, const std::string& v = "v0.0.45") {
   json::value body = slurm_call(sim, options, "GET", "/slurm/" + v + "/job/" + std::to_string(id)).json();
@@ -28,8 +28,8 @@ TEST(Lifecycle, JobsMoveThroughTheirStatesOnConfiguredTimings) {
   SimOptions options = test_options();
   options.timing = Timing{true, 1000, 2000, 1000};
   SimInstance sim(options);
-  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmit, simple_job("ok")).status, 200);
-  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmit, simple_job("bad", "#!/bin/bash\necho x\nexit 3\n")).status, 200);
+  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmitTarget, simple_job("ok")).status, 200);
+  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmitTarget, simple_job("bad", "#!/bin/bash\necho x\nexit 3\n")).status, 200);
   EXPECT_EQ(state_of(sim, options, 1), "PENDING");
   advance_ms(sim, 1000);
   EXPECT_EQ(state_of(sim, options, 1), "RUNNING");
@@ -62,7 +62,7 @@ TEST(Lifecycle, FinishedJobsArePurgedAfterMinJobAgeButStayInAccounting) {
   SimOptions options = test_options();
   options.min_job_age_s = 10;
   SimInstance sim(options);
-  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmit, simple_job("purge-me")).status, 200);
+  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmitTarget, simple_job("purge-me")).status, 200);
   control(sim, "POST", "/sim/jobs/1/state", R"({"state": "RUNNING"})");
   control(sim, "POST", "/sim/jobs/1/state", R"({"state": "COMPLETED", "completing": true})");
   advance_ms(sim, 60'000);  // still COMPLETING: MinJobAge has not started
@@ -84,11 +84,11 @@ TEST(Lifecycle, FinishedJobsArePurgedAfterMinJobAgeButStayInAccounting) {
 TEST(Lifecycle, JobIdsRestartFromOneWhenTheControllerLostItsState) {
   SimOptions options = test_options();
   SimInstance sim(options);
-  for (int i = 0; i < 3; ++i) ASSERT_EQ(slurm_call(sim, options, "POST", kSubmit, simple_job("before")).status, 200);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(slurm_call(sim, options, "POST", kSubmitTarget, simple_job("before")).status, 200);
   json::value reset = control(sim, "POST", "/sim/ids/reset", R"({"next_id": 1})");
   EXPECT_EQ(reset.at("jobs_in_controller").to_number<int>(), 0);
   EXPECT_EQ(slurm_call(sim, options, "GET", "/slurm/v0.0.45/job/2").status, 404);
-  HttpResult again = slurm_call(sim, options, "POST", kSubmit, simple_job("after"));
+  HttpResult again = slurm_call(sim, options, "POST", kSubmitTarget, simple_job("after"));
   EXPECT_EQ(again.json().at("job_id").to_number<int>(), 1);
   // slurmdbd now holds two different job 1s.
   json::value dbd = slurm_call(sim, options, "GET", "/slurmdb/v0.0.45/job/1").json();
@@ -102,7 +102,7 @@ TEST(Lifecycle, AHetJobIsOneRecordPerComponentAndCanBeAddressedByComponent) {
   SimInstance sim(options);
   std::string body = R"({"script": "#!/bin/bash\ntrue\n", "jobs": [
       {"name": "het", "environment": ["A=1"]}, {"name": "het", "environment": ["A=1"]}, {"name": "het"}]})";
-  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmit, body).json().at("job_id").to_number<int>(), 1);
+  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmitTarget, body).json().at("job_id").to_number<int>(), 1);
   json::value leader = slurm_call(sim, options, "GET", "/slurm/v0.0.45/job/1").json();
   ASSERT_EQ(leader.at("jobs").as_array().size(), 3u);
   for (int k = 0; k < 3; ++k) {
@@ -128,12 +128,12 @@ TEST(Lifecycle, RequeueIsPerComponentAndARequeueGivesANewSluid) {
   SimInstance sim(options);
   std::string body = R"({"script": "#!/bin/bash\ntrue\n", "jobs": [
       {"name": "het", "environment": ["A=1"], "requeue": false}, {"name": "het", "environment": ["A=1"]}]})";
-  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmit, body).status, 200);
+  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmitTarget, body).status, 200);
   json::value jobs = slurm_call(sim, options, "GET", "/slurm/v0.0.45/job/1").json();
   EXPECT_EQ(jobs.at("jobs").at(0).at("requeue"), false);
   EXPECT_EQ(jobs.at("jobs").at(1).at("requeue"), true);  // component 1 did not say requeue=false
 
-  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmit, simple_job("plain")).status, 200);
+  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmitTarget, simple_job("plain")).status, 200);
   std::string before = std::string(control(sim, "GET", "/sim/jobs/3").at("sluid").as_string());
   control(sim, "POST", "/sim/jobs/3/state", R"({"state": "RUNNING"})");
   control(sim, "POST", "/sim/jobs/3/requeue");
@@ -152,7 +152,7 @@ TEST(Lifecycle, DeleteAnswersPerDialect) {
   SimOptions options = test_options();
   SimInstance sim(options);
   std::string het = R"({"script": "#!/bin/bash\ntrue\n", "jobs": [{"environment": ["A=1"]}, {"environment": ["A=1"]}]})";
-  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmit, het).status, 200);
+  ASSERT_EQ(slurm_call(sim, options, "POST", kSubmitTarget, het).status, 200);
   std::string sluid = std::string(control(sim, "GET", "/sim/jobs/1").at("sluid").as_string());
   // A pending component cannot be signalled alone.
   EXPECT_EQ(status_codes(slurm_call(sim, options, "DELETE", "/slurm/v0.0.45/job/2").json()), (std::vector<std::int64_t>{2108}));
@@ -216,7 +216,7 @@ TEST(Lifecycle, UpdateTimeIsOneSecondResolutionAnd304On2205) {
 TEST(Lifecycle, JobsStateTakesRepeatedIdsAndIgnoresSluids) {
   SimOptions options = test_options();
   SimInstance sim(options);
-  for (int i = 0; i < 3; ++i) ASSERT_EQ(slurm_call(sim, options, "POST", kSubmit, simple_job()).status, 200);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(slurm_call(sim, options, "POST", kSubmitTarget, simple_job()).status, 200);
   std::string sluid = std::string(control(sim, "GET", "/sim/jobs/1").at("sluid").as_string());
   EXPECT_EQ(job_states(slurm_call(sim, options, "GET", "/slurm/v0.0.45/jobs/state?job_id=2&job_id=2").json()).size(), 2u);
   json::value by_sluids =

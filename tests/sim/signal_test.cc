@@ -17,14 +17,14 @@ namespace json = boost::json;
 
 const std::string kV38Job = R"({"script": "#!/bin/bash\ntrue\n", "job": {"environment": {"PATH": "/bin"}}})";
 
-struct Case {
+struct SignalCase {
   Release release;
   std::string version;
 };
 
-void PrintTo(const Case& c, std::ostream* out) { *out << c.version << " on " << release_name(c.release); }
+void PrintTo(const SignalCase& c, std::ostream* out) { *out << c.version << " on " << release_name(c.release); }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& param) {
+std::string case_name(const ::testing::TestParamInfo<SignalCase>& param) {
   std::string name = param.param.version + "_on_" + std::string(release_name(param.param.release));
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
@@ -32,7 +32,7 @@ std::string case_name(const ::testing::TestParamInfo<Case>& param) {
   return name;
 }
 
-class SignalTest : public ::testing::TestWithParam<Case> {
+class SignalTest : public ::testing::TestWithParam<SignalCase> {
  protected:
   SignalTest() : m_options(test_options(GetParam().release)), m_sim(m_options) {}
 
@@ -137,8 +137,8 @@ TEST_P(SignalTest, TheDefaultKillCancelsAPendingJob) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Dialects, SignalTest,
-                         ::testing::Values(Case{Release::r22_05_8, "v0.0.38"}, Case{Release::r26_05_3, "v0.0.43"},
-                                           Case{Release::r26_05_3, "v0.0.44"}, Case{Release::r26_05_3, "v0.0.45"}),
+                         ::testing::Values(SignalCase{Release::r22_05_8, "v0.0.38"}, SignalCase{Release::r26_05_3, "v0.0.43"},
+                                           SignalCase{Release::r26_05_3, "v0.0.44"}, SignalCase{Release::r26_05_3, "v0.0.45"}),
                          case_name);
 
 TEST(Signals, AHetLeaderSignalsEveryRunningComponentAndReportsOneThatIsNot) {

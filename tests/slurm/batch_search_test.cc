@@ -48,7 +48,7 @@ std::string state_body(const std::vector<std::uint32_t>& ids) {
   return body + R"(],"meta":{"slurm":{"release":"26.05.3"}},"errors":[],"warnings":[]})";
 }
 
-std::vector<std::uint32_t> range(std::uint32_t first, std::uint32_t last) {
+std::vector<std::uint32_t> ids_through(std::uint32_t first, std::uint32_t last) {
   std::vector<std::uint32_t> ids;
   for (std::uint32_t id = first; id <= last; ++id) ids.push_back(id);
   return ids;
@@ -208,7 +208,7 @@ TEST_F(BatchSearchTest, TheListingsTimeoutGrowsWithTheJobsLastListed) {
 
 TEST_F(BatchSearchTest, TheCheapWaysFallbackListingIsTimedByTheJobsStateCount) {
   serve_diag();
-  m_transport.answer("/slurm/v0.0.45/jobs/state", 200, state_body(range(1, 3000)));
+  m_transport.answer("/slurm/v0.0.45/jobs/state", 200, state_body(ids_through(1, 3000)));
   m_transport.answer("/slurm/v0.0.45/jobs", 200, jobs_body({record(5, "tp-a-1", "tuneplane:a", "/att/a")}));
   m_transport.answer(db_target("tp-a-1"), 200, kNoDbJobs);
   SearchOptions options;
@@ -227,7 +227,7 @@ TEST_F(BatchSearchTest, TheCheapWaysFallbackListingIsTimedByTheJobsStateCount) {
 
 TEST_F(BatchSearchTest, TheCheapWayReadsOnlyWhatNobodyHasReadAndIsNeverComplete) {
   serve_diag();
-  m_transport.answer("/slurm/v0.0.45/jobs/state", 200, state_body(range(1, 5)));
+  m_transport.answer("/slurm/v0.0.45/jobs/state", 200, state_body(ids_through(1, 5)));
   for (std::uint32_t id = 3; id <= 5; ++id) {
     m_transport.answer("/slurm/v0.0.45/job/" + std::to_string(id), 200,
                        jobs_body({record(id, "user-job-" + std::to_string(id), "", "/home/u")}));
@@ -269,7 +269,7 @@ TEST_F(BatchSearchTest, TheCheapWayReadsOnlyWhatNobodyHasReadAndIsNeverComplete)
   m_transport.answer("/slurm/v0.0.45/jobs/state", 200, state_body({1, 2, 3, 5}));
   (void)rest->find_jobs_by_tags({&m_tags[0], 1}, m_intent, options);
   EXPECT_EQ(rest->slurmctld_listing().examined().size(), 2u);
-  m_transport.answer("/slurm/v0.0.45/jobs/state", 200, state_body(range(1, 5)));
+  m_transport.answer("/slurm/v0.0.45/jobs/state", 200, state_body(ids_through(1, 5)));
   const BatchSearchResult back = rest->find_jobs_by_tags({&m_tags[0], 1}, m_intent, options);
   EXPECT_EQ(back.record_gets, 1);
 

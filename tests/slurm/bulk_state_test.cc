@@ -14,7 +14,7 @@ namespace {
 
 using model::SlurmBaseState;
 
-std::vector<std::uint32_t> range(std::uint32_t first, std::uint32_t count) {
+std::vector<std::uint32_t> consecutive_ids(std::uint32_t first, std::uint32_t count) {
   std::vector<std::uint32_t> ids;
   for (std::uint32_t i = 0; i < count; ++i) ids.push_back(first + i);
   return ids;
@@ -47,7 +47,7 @@ class BulkStateTest : public ::testing::Test {
 };
 
 TEST_F(BulkStateTest, PlansAtMost500IdsPerCall) {
-  const auto calls = plan_jobs_state_calls(*m_v45, range(1, 1200), BulkLimits{});
+  const auto calls = plan_jobs_state_calls(*m_v45, consecutive_ids(1, 1200), BulkLimits{});
   ASSERT_EQ(calls.size(), 3u);
   EXPECT_EQ(calls[0].size(), 500u);
   EXPECT_EQ(calls[1].size(), 500u);
@@ -58,7 +58,7 @@ TEST_F(BulkStateTest, PlansAtMost500IdsPerCall) {
 
 TEST_F(BulkStateTest, KeepsEveryTargetUnderTheUrlBound) {
   const BulkLimits limits{500, 1000};
-  const auto calls = plan_jobs_state_calls(*m_v45, range(1000000, 300), limits);
+  const auto calls = plan_jobs_state_calls(*m_v45, consecutive_ids(1000000, 300), limits);
   std::size_t asked = 0;
   for (const auto& ids : calls) {
     EXPECT_LE(m_v45->jobs_state_path(ids).size(), 1000u);
@@ -124,7 +124,7 @@ TEST_F(BulkStateTest, AComponentReportedThroughItsLeaderIsReportedEvenIfAskedInA
 TEST_F(BulkStateTest, StopsAtTheFirstFailedCallAndCallsItsIdsUnanswered) {
   m_transport.answer("/slurm/v0.0.45/jobs/state?job_id=1&job_id=2", 200, jobs_state_answer({"1"}));
   m_transport.fail("/slurm/v0.0.45/jobs/state?job_id=3&job_id=4", Delivery::uncertain, TransportFault::reset);
-  const BulkStateResult result = client("v0.0.45", BulkLimits{2, 8000})->bulk_state(range(1, 6));
+  const BulkStateResult result = client("v0.0.45", BulkLimits{2, 8000})->bulk_state(consecutive_ids(1, 6));
   EXPECT_EQ(result.outcome, Outcome::uncertain);
   EXPECT_EQ(result.message,
             "GET /slurm/v0.0.45/jobs/state?job_id=3&job_id=4: may have been received: connection reset "
@@ -158,7 +158,7 @@ TEST_F(BulkStateTest, StopsWhenTheRequestBudgetIsUsedUp) {
   for (const std::string target : {"/slurm/v0.0.45/jobs/state?job_id=1", "/slurm/v0.0.45/jobs/state?job_id=2"}) {
     m_transport.answer(target, 200, jobs_state_answer({target.substr(target.size() - 1)}));
   }
-  const BulkStateResult result = client("v0.0.45", BulkLimits{1, 8000}, &budget)->bulk_state(range(1, 3));
+  const BulkStateResult result = client("v0.0.45", BulkLimits{1, 8000}, &budget)->bulk_state(consecutive_ids(1, 3));
   EXPECT_EQ(result.outcome, Outcome::not_sent);
   EXPECT_EQ(result.message,
             "GET /slurm/v0.0.45/jobs/state?job_id=3: not sent: request budget: all 2 calls of this second are used");

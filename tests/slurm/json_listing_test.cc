@@ -18,9 +18,7 @@ namespace {
 
 namespace bj = boost::json;
 
-std::string recorded(const std::string& name) {
-  return testing::read_file(std::string(TP_SOURCE_DIR) + "/tests/slurm/recorded/" + name);
-}
+using testing::recorded;
 
 struct Read {
   Result<bj::object> top;

@@ -11,9 +11,7 @@ namespace {
 
 using model::SlurmBaseState;
 
-std::string recorded(const std::string& name) {
-  return testing::read_file(std::string(TP_SOURCE_DIR) + "/tests/slurm/recorded/" + name);
-}
+using testing::recorded;
 
 // Two records as v0.0.45 writes them (field names and shapes from openapi-v0.0.45.json).
 constexpr char kV0045Records[] = R"J({

@@ -11,9 +11,7 @@
 namespace tpslurm::slurm {
 namespace {
 
-std::string recorded(const std::string& name) {
-  return testing::read_file(std::string(TP_SOURCE_DIR) + "/tests/slurm/recorded/" + name);
-}
+using testing::recorded;
 
 // A v0.0.45 slurmdbd answer with records for the given (id, name, comment, cwd).
 std::string db_answer(const std::vector<std::tuple<int, std::string, std::string, std::string>>& records) {

@@ -21,6 +21,11 @@ inline std::string fixture(const std::string& relative) {
   return read_file(std::string(TP_SOURCE_DIR) + "/tests/fixtures/slurm/" + relative);
 }
 
+// An answer recorded from a real slurmrestd (tests/slurm/recorded/).
+inline std::string recorded(const std::string& name) {
+  return read_file(std::string(TP_SOURCE_DIR) + "/tests/slurm/recorded/" + name);
+}
+
 inline std::string golden_path(const std::string& name) {
   return std::string(TP_SOURCE_DIR) + "/tests/slurm/golden/" + name;
 }

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "support/file_mode.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::storage {
@@ -12,11 +13,7 @@ namespace {
 
 using testing::TempDir;
 
-mode_t mode_of(const std::string& path) {
-  struct stat info {};
-  ::stat(path.c_str(), &info);
-  return info.st_mode & 0777;
-}
+using tpslurm::testing::mode_of;
 
 TEST(AtomicFileTest, WritesContentAndMode) {
   TempDir dir;

@@ -9,6 +9,7 @@
 #include "base/crash_point.h"
 #include "base/digest.h"
 #include "storage/memory_hash_cache.h"
+#include "support/file_mode.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::storage {
@@ -19,11 +20,7 @@ using testing::TempDir;
 using testing::write_test_file;
 namespace fs = std::filesystem;
 
-unsigned mode_of(const std::string& path) {
-  struct stat info {};
-  ::lstat(path.c_str(), &info);
-  return info.st_mode & 07777u;
-}
+using tpslurm::testing::mode_of;
 
 class AttemptDirectoryTest : public ::testing::Test {
  protected:

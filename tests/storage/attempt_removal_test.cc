@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "base/unique_fd.h"
+#include "support/file_mode.h"
 #include "support/planted_files.h"
 #include "support/temp_dir.h"
 #include "support/within.h"
@@ -26,11 +27,7 @@ using testing::TempDir;
 using testing::within;
 using testing::write_test_file;
 
-mode_t mode_of(const std::string& path) {
-  struct stat info {};
-  EXPECT_EQ(::lstat(path.c_str(), &info), 0) << path;
-  return info.st_mode & 07777;
-}
+using tpslurm::testing::mode_of;
 
 class AttemptRemovalTest : public ::testing::Test {
  protected:

@@ -14,6 +14,7 @@
 
 #include "storage/attempt_evidence.h"
 #include "storage/log_seal.h"
+#include "support/file_mode.h"
 #include "support/temp_dir.h"
 #include "support/within.h"
 
@@ -28,11 +29,7 @@ using testing::write_test_file;
 
 constexpr std::string_view kExitRecord = R"({"exit_status": 0, "failed_phase": null})";
 
-mode_t mode_of(const std::string& path) {
-  struct stat info {};
-  EXPECT_EQ(::lstat(path.c_str(), &info), 0) << path;
-  return info.st_mode & 07777;
-}
+using tpslurm::testing::mode_of;
 
 class AttemptTreeTest : public ::testing::Test {
  protected:
