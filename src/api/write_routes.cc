@@ -7,6 +7,7 @@
 #include "config/logging.h"
 #include "model/launch_request.h"
 #include "operations/desires.h"
+#include "operations/request_check.h"
 #include "operations/submission.h"
 
 namespace tpslurm::api {
@@ -59,8 +60,7 @@ Reply submit_job(RouteContext& context, const std::string& actor, std::string_vi
   boost::system::error_code syntax;
   boost::json::parse(body, syntax);
   if (syntax) return error_reply(400, "malformed_body", "the body is not JSON: " + syntax.message());
-  auto request = model::parse_launch_request(
-      body, {context.catalogs.gpu_series, context.catalogs.runtimes, context.settings.runtime_profile});
+  auto request = operations::validate_request(body, context.catalogs, context.settings);
   if (!request.ok()) {
     return error_reply(422, "invalid_request",
                        "the LaunchRequest has " + std::to_string(request.error().size()) + " problem(s)",

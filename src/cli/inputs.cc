@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "base/file_system.h"
+#include "operations/request_check.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -43,8 +44,25 @@ Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings,
   } else {
     runtimes = std::move(*parsed);
   }
+  std::optional<model::UserMap> users;
+  if (settings.identity_mode == model::IdentityMode::per_user) {
+    if (auto text = read_setting_file("TUNEPLANE_USER_MAP_FILE", settings.user_map_file, command); !text.ok()) {
+      problems.add("", text.error().message());
+    } else if (auto parsed = model::UserMap::parse(*text, settings.user_map_file); !parsed.ok()) {
+      problems.append(parsed.error());
+    } else {
+      users = std::move(*parsed);
+    }
+  }
   if (!problems.empty()) return problems;
-  return Catalogs{std::move(*gpu_series), std::move(*runtimes)};
+  return Catalogs{std::move(*gpu_series), std::move(*runtimes), std::move(users)};
+}
+
+Status refuse_per_user_jobs(const model::Settings& settings, std::string_view command) {
+  if (settings.identity_mode != model::IdentityMode::per_user) return {};
+  return invalid_argument("TUNEPLANE_IDENTITY_MODE=per-user: `" + std::string(command) +
+                          "` cannot run jobs as their users yet (only `validate` applies the user map); set "
+                          "TUNEPLANE_IDENTITY_MODE=one-user to run every job as TUNEPLANE_SLURM_REST_USER");
 }
 
 Result<std::string> read_request(const std::string& path) {
@@ -74,7 +92,7 @@ Result<model::LaunchRequest, model::Problems> load_request(const std::string& pa
     problems.add("", text.error().message());
     return problems;
   }
-  return model::parse_launch_request(*text, {catalogs.gpu_series, catalogs.runtimes, settings.runtime_profile});
+  return operations::validate_request(*text, catalogs, settings);
 }
 
 }  // namespace tpslurm::cli

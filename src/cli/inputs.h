@@ -1,5 +1,5 @@
-// Reading what commands are given: a LaunchRequest file (or "-" for stdin) and the two
-// catalogs the settings name. Errors name the file, the setting and the fix.
+// Reading what commands are given: a LaunchRequest file (or "-" for stdin), the two catalogs
+// the settings name and, in per-user mode, the user map. Errors name the file, the setting and the fix.
 #pragma once
 
 #include <string>
@@ -13,13 +13,19 @@ namespace tpslurm::cli {
 
 using Catalogs = model::Catalogs;
 
-// Reads and parses both catalogs; every problem of both files is returned.
+// Reads and parses both catalogs, and in per-user mode the user map; every problem of every file
+// is returned.
 Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings, std::string_view command);
+
+// invalid_argument when `command` would create jobs and the settings ask for per-user mode:
+// requests are validated against the user map (`validate`), but no job is yet submitted as its
+// user, so `serve` and `submit` refuse to start rather than run every user's job as the job user.
+Status refuse_per_user_jobs(const model::Settings& settings, std::string_view command);
 
 // The request text; bodies over the documented limit are refused without reading them whole.
 Result<std::string> read_request(const std::string& path);
 
-// Reads, parses and validates a request against the catalogs and the runtime profile.
+// Reads a request and validates it as operations::validate_request() does.
 Result<model::LaunchRequest, model::Problems> load_request(const std::string& path, const Catalogs& catalogs,
                                                            const model::Settings& settings);
 

@@ -35,6 +35,13 @@ constexpr SettingKey kKeys[] = {
      "/usr (e.g. /opt/slurm/bin:/usr/local/bin:/usr/bin:/bin)"},
     {"TUNEPLANE_STORAGE_GROUP", "",
      "group shared by the service account and the job user: attempts are created with it (empty: one user)"},
+    {"TUNEPLANE_IDENTITY_MODE", "one-user",
+     "one-user: every job runs as TUNEPLANE_SLURM_REST_USER; per-user: each job runs as the Unix user "
+     "TUNEPLANE_USER_MAP_FILE gives its request's user"},
+    {"TUNEPLANE_USER_MAP_FILE", "",
+     "per-user mode: the user map (JSON): each platform user's Unix user, accounts, QoS, partitions and live-job limit"},
+    {"TUNEPLANE_FIRST_USER_ID", "1000",
+     "per-user mode: the lowest uid a mapped Unix user may have (below it are system accounts)"},
     {"TUNEPLANE_SLURM_TLS_VERIFY", "1", "verify slurmrestd's TLS certificate (1 or 0)"},
     {"TUNEPLANE_SLURM_CA_FILE", "", "CA bundle for slurmrestd's certificate"},
     {"TUNEPLANE_SLURM_CONNECT_TIMEOUT", "5s", "time to establish the connection to slurmrestd"},

@@ -421,6 +421,29 @@ void apply_slurm_access(Applier& apply, model::Settings& s, const LoadOptions& o
   });
 }
 
+// Whose identity jobs run as: one user, or each request's user through the user map.
+void apply_identity(Applier& apply, model::Settings& s, Problems& problems) {
+  apply.with("TUNEPLANE_IDENTITY_MODE", [&](const std::string& v) -> std::optional<std::string> {
+    if (v == "one-user") {
+      s.identity_mode = model::IdentityMode::one_user;
+    } else if (v == "per-user") {
+      s.identity_mode = model::IdentityMode::per_user;
+    } else {
+      return "expected one-user or per-user";
+    }
+    return std::nullopt;
+  });
+  apply.with("TUNEPLANE_USER_MAP_FILE", [&](const std::string& v) { return absolute_path(v, s.user_map_file); });
+  apply.with("TUNEPLANE_FIRST_USER_ID", [&](const std::string& v) -> std::optional<std::string> {
+    return integer_between(v, s.first_user_id, "a uid", 1, 2147483647LL);
+  });
+  if (s.identity_mode == model::IdentityMode::per_user && s.user_map_file.empty()) {
+    problems.add("TUNEPLANE_USER_MAP_FILE",
+                 "is not set; per-user mode (TUNEPLANE_IDENTITY_MODE=per-user) needs the user map: the JSON file of "
+                 "platform users and their Unix users (docs/operators-guide.md, \"Running jobs as their users\")");
+  }
+}
+
 // The shared filesystem as this host and the nodes see it, its group, and the jobs' PATH; the
 // TLS settings for slurmrestd.
 void apply_storage(Applier& apply, model::Settings& s) {
@@ -603,6 +626,7 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
   Applier apply(values, options, out, problems);
   apply_slurm_access(apply, s, options);
   apply_storage(apply, s);
+  apply_identity(apply, s, problems);
   apply_connection(apply, s);
   apply_limits(apply, s, problems);
   apply.with("TUNEPLANE_RUNTIME_REGISTRY_FILE",

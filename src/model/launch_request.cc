@@ -50,6 +50,14 @@ class RequestParser {
       }
       out.job_id = std::move(*id);
     }
+    if (auto user = top.string("user", m_context.users != nullptr ? Need::required : Need::optional)) {
+      if (!is_platform_user_name(*user)) {
+        m_problems.add("user", quote_value(*user),
+                       "must be a platform user name: lower-case letters, digits, '.', '_' and '-', starting with a "
+                       "letter or digit, at most 64");
+      }
+      out.user = std::move(*user);
+    }
     if (auto type = top.string("type", Need::required)) {
       check_type(*type);
       out.type = std::move(*type);
@@ -61,6 +69,9 @@ class RequestParser {
       fields.reject_unknown();
     }
     top.reject_unknown();
+    if (m_context.users != nullptr && out.user && is_platform_user_name(*out.user)) {
+      check_mapped_user(*m_context.users, out);
+    }
   }
 
  private:
@@ -402,6 +413,50 @@ class RequestParser {
     } else if (!seen.insert(target).second) {
       m_problems.add(path, quote_value(target), "is the target of an earlier mount; targets must be unique");
     }
+  }
+
+  // What the user may ask Slurm for: the account, QoS and partition the job would use.
+  void check_mapped_user(const UserMap& users, const LaunchRequest& request) {
+    const MappedUser* user = users.find(*request.user);
+    if (user == nullptr) {
+      m_problems.add("user", quote_value(*request.user),
+                     "is not in the user map (TUNEPLANE_USER_MAP_FILE): only its users' jobs run here; ask the "
+                     "operator to map this user to a Unix user");
+      return;
+    }
+    const auto allowed = [](const std::vector<std::string>& names) {
+      return names.empty() ? std::string("none") : list_names(names);
+    };
+    if (request.slurm.account && !user->may_use_account(*request.slurm.account)) {
+      m_problems.add("spec.slurm.account", quote_value(*request.slurm.account),
+                     "is not an account \"" + user->platform_user + "\" may use (allowed: " + allowed(user->accounts) +
+                         "); leave it out for " + user->accounts.front());
+    }
+    if (request.slurm.qos && !user->may_use_qos(*request.slurm.qos)) {
+      m_problems.add("spec.slurm.qos", quote_value(*request.slurm.qos),
+                     "is not a QoS \"" + user->platform_user + "\" may use (allowed: " + allowed(user->qos) +
+                         "); leave it out for the account's default");
+    }
+    if (request.partition) {
+      if (!user->may_use_partition(*request.partition)) {
+        m_problems.add("spec.partition", quote_value(*request.partition),
+                       "is not a partition \"" + user->platform_user + "\" may use (allowed: " +
+                           list_names(user->partitions) + ")");
+      }
+      return;
+    }
+    const std::string_view site = request.is_cpu_only() ? m_context.default_cpu_partition : m_context.default_partition;
+    if (!site.empty() && !user->may_use_partition(site)) {
+      m_problems.add("spec.partition", "",
+                     "is not given, and the site's partition " + quote_value(site) + " is not one \"" +
+                         user->platform_user + "\" may use; name one of " + list_names(user->partitions));
+    }
+  }
+
+  static std::string list_names(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+    return out;
   }
 
   const ValidationContext& m_context;

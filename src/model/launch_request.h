@@ -23,6 +23,7 @@
 #include "model/gpu_series.h"
 #include "model/problems.h"
 #include "model/runtime_registry.h"
+#include "model/user_map.h"
 
 namespace tpslurm::model {
 
@@ -69,6 +70,10 @@ struct SlurmOverrides {
 
 struct LaunchRequest {
   std::string job_id;
+  // The platform user the job is for (`user`). In per-user mode it is required and names a user
+  // of the user map, whose Unix user the job runs as; in one-user mode it is optional and only
+  // recorded: every job runs as the job user.
+  std::optional<std::string> user;
   std::string type;  // "custom" | "training"
   std::string framework;
   std::string runtime_id;
@@ -94,6 +99,12 @@ struct ValidationContext {
   const GpuSeriesCatalog& gpu_series;
   const RuntimeRegistry& runtimes;
   RuntimeProfile profile = RuntimeProfile::enroot_pyxis;
+  // Set in per-user mode: `user` is required, must be in the map, and every account, QoS and
+  // partition the job would use must be one the user may use — the site's partitions below
+  // included when the request names none.
+  const UserMap* users = nullptr;
+  std::string_view default_partition{};      // TUNEPLANE_SLURM_PARTITION
+  std::string_view default_cpu_partition{};  // TUNEPLANE_SLURM_CPU_PARTITION
 };
 
 Result<LaunchRequest, Problems> parse_launch_request(std::string_view json, const ValidationContext& context);

@@ -21,6 +21,10 @@ enum class LogFormat { text, json };
 // before the journal holds it; direct: submitted runnable.
 enum class SubmitMode { held, direct };
 
+// one_user: every job runs as the job user (rest_user); per_user: each job runs as the Unix user
+// the user map (model/user_map.h) gives its platform user.
+enum class IdentityMode { one_user, per_user };
+
 struct Settings {
   std::string rest_url = "http://127.0.0.1:6820";
   std::string rest_api_version = "auto";  // auto | v0.0.45 ... v0.0.40 | v0.0.38 (config/setting_keys.h)
@@ -41,6 +45,10 @@ struct Settings {
   std::string storage_root;        // the shared filesystem as this host sees it
   std::string slurm_storage_root;  // the same storage as the compute nodes see it
   std::string storage_group;       // shared by the service account and the job user; empty = one user
+  IdentityMode identity_mode = IdentityMode::one_user;
+  std::string user_map_file;  // per-user mode: the platform users and their Unix users
+  // The lowest uid a mapped Unix user may have: below it are the system's accounts.
+  long first_user_id = 1000;
   // The PATH every job starts with (its batch script and its srun steps): the site's srun
   // must be the first one on it.
   std::string job_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";

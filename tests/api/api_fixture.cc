@@ -50,6 +50,11 @@ std::string ApiFixture::try_start(ServerLimits limits, const std::string& listen
       model::RuntimeRegistry::parse(tpslurm::testing::read_test_file(settings.runtime_registry_file), "runtimes");
   if (!gpu.ok() || !runtimes.ok()) return "the example catalogs do not parse";
   m_catalogs = std::make_unique<model::Catalogs>(model::Catalogs{std::move(*gpu), std::move(*runtimes)});
+  if (settings.identity_mode == model::IdentityMode::per_user) {
+    auto users = model::UserMap::parse(tpslurm::testing::read_test_file(settings.user_map_file), "users");
+    if (!users.ok()) return users.error().to_text();
+    m_catalogs->users = std::move(*users);
+  }
   if (!make_directories(settings.state_dir, 0700).ok()) return "cannot create the state directory";
   auto service = ApiService::start(settings, *m_catalogs, m_clock, limits, nullptr, metrics);
   if (!service.ok()) return service.error().message();

@@ -92,6 +92,39 @@ TEST_F(ApiJobsTest, AnInvalidRequestIs422WithEveryProblem) {
   EXPECT_TRUE(jobs->empty());
 }
 
+// Per-user mode: a request's user must be in the user map, with a Unix account that may run
+// jobs, and ask only for what the map lets it; a refused request is a 422 naming `user` (or
+// the field) and journals nothing.
+TEST_F(ApiJobsTest, InPerUserModeAUserOutsideTheMapOrMappedToRootIs422AndJournalsNothing) {
+  stop();
+  // Accounts every Debian system has, let in by a first uid of 1: daemon (1) and root (0).
+  tpslurm::testing::write_test_file(dir.file("users.json"), R"({"users": {
+      "alice": {"unix_user": "daemon", "accounts": ["ml-team"], "qos": ["normal"]},
+      "carol": {"unix_user": "root", "accounts": ["ml-team"], "qos": ["normal"]}}})");
+  env["TUNEPLANE_IDENTITY_MODE"] = "per-user";
+  env["TUNEPLANE_USER_MAP_FILE"] = dir.file("users.json");
+  env["TUNEPLANE_FIRST_USER_ID"] = "1";
+  start();
+  const auto as = [&](const std::string& user) {
+    return replaced(example_request(), "\"job_id\": \"ft-7f3c2a\",", "\"job_id\": \"ft-7f3c2a\", \"user\": \"" + user + "\",");
+  };
+  for (const std::string user : {"mallory", "carol"}) {
+    const auto answer = call("POST", "/v1/jobs", kAliceToken, as(user));
+    ASSERT_EQ(answer.status, 422) << user << ": " << answer.body;
+    const auto problems = json::parse(answer.body).at("problems").as_array();
+    ASSERT_EQ(problems.size(), 1u) << answer.body;
+    EXPECT_EQ(problems.at(0).at("field"), "user") << answer.body;
+  }
+  const auto missing = call("POST", "/v1/jobs", kAliceToken, example_request());
+  EXPECT_EQ(missing.status, 422) << missing.body;
+  auto jobs = open_journal()->jobs();
+  ASSERT_TRUE(jobs.ok());
+  EXPECT_TRUE(jobs->empty());
+
+  const auto created = call("POST", "/v1/jobs", kAliceToken, as("alice"));
+  EXPECT_EQ(created.status, 201) << created.body;
+}
+
 TEST_F(ApiJobsTest, ABodyThatIsNotJsonIs400) {
   const auto answer = call("POST", "/v1/jobs", kAliceToken, "{\"job_id\": ");
   EXPECT_EQ(answer.status, 400);

@@ -59,7 +59,7 @@ TEST_F(CliTest, ValidateListsEveryProblemAndExitsTwo) {
                             "type \"playground\": Playground is not supported on Slurm: compute nodes have no "
                             "inbound path from the console; run it on a fleet that supports Playground\n"
                             "extra: unknown field; remove it or fix its spelling (known here: credentials, "
-                            "job_id, spec, type)\n");
+                            "job_id, spec, type, user)\n");
 }
 
 TEST_F(CliTest, ValidateSpeaksJson) {
@@ -86,6 +86,48 @@ TEST_F(CliTest, MissingCatalogSettingsNameTheKey) {
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(result.err,
             "TUNEPLANE_GPU_SERIES_FILE is not set; `validate` needs it (see etc/tuneplane-slurm.env.example)\n");
+}
+
+TEST_F(CliTest, PerUserModeValidatesAgainstTheUserMapAndRunsNoJobYet) {
+  // Accounts every Debian system has, let in by a first uid of 1: daemon (1) and bin (2).
+  testing::write_test_file(dir.file("users.json"), R"({"users": {
+      "alice": {"unix_user": "daemon", "accounts": ["ml-team"], "qos": ["normal"], "partitions": ["gpu"]},
+      "bob": {"unix_user": "bin", "accounts": ["other"]},
+      "carol": {"unix_user": "root", "accounts": ["ml-team"], "qos": ["normal"]}}})");
+  env["TUNEPLANE_IDENTITY_MODE"] = "per-user";
+  env["TUNEPLANE_USER_MAP_FILE"] = dir.file("users.json");
+  env["TUNEPLANE_FIRST_USER_ID"] = "1";
+
+  const std::string alice = example_with("\"job_id\": \"ft-7f3c2a\",", "\"job_id\": \"ft-7f3c2a\", \"user\": \"alice\",");
+  const auto accepted = cli({"validate", alice});
+  EXPECT_EQ(accepted.exit_code, 0) << accepted.err;
+
+  const std::string bob = example_with("\"job_id\": \"ft-7f3c2a\",", "\"job_id\": \"ft-7f3c2a\", \"user\": \"bob\",");
+  const auto refused = cli({"validate", bob});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("spec.slurm.account \"ml-team\": is not an account \"bob\" may use (allowed: other)"),
+            std::string::npos)
+      << refused.err;
+
+  const std::string carol = example_with("\"job_id\": \"ft-7f3c2a\",", "\"job_id\": \"ft-7f3c2a\", \"user\": \"carol\",");
+  const auto as_root = cli({"validate", carol});
+  EXPECT_EQ(as_root.exit_code, 2);
+  EXPECT_NE(as_root.err.find("user \"carol\": \"carol\"'s Unix user \"root\" is root: no job runs as root"),
+            std::string::npos)
+      << as_root.err;
+
+  const auto nobody = cli({"validate", source("etc/launch-request.example.json")});
+  EXPECT_EQ(nobody.exit_code, 2);
+  EXPECT_NE(nobody.err.find("user: is required"), std::string::npos) << nobody.err;
+
+  const std::string why = "TUNEPLANE_IDENTITY_MODE=per-user: `submit` cannot run jobs as their users yet";
+  const auto submit = cli({"submit", alice});
+  EXPECT_EQ(submit.exit_code, 2);
+  EXPECT_NE(submit.err.find(why), std::string::npos) << submit.err;
+  const auto serve = cli({"serve", "--once"});
+  EXPECT_EQ(serve.exit_code, 2);
+  EXPECT_NE(serve.err.find("`serve` cannot run jobs as their users yet"), std::string::npos) << serve.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("state") + "/journal.db")) << "nothing is journaled";
 }
 
 TEST_F(CliTest, BadConfigurationIsOneLinePerProblemAndExitsTwo) {

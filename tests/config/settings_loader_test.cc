@@ -257,6 +257,33 @@ TEST(SettingsLoaderTest, SubmitModeAndSlurmLimitsHaveTheirDefaults) {
   }
 }
 
+TEST(SettingsLoaderTest, OneUserModeIsTheDefaultAndPerUserModeNeedsItsMap) {
+  const auto defaults = load({});
+  ASSERT_TRUE(defaults.ok()) << defaults.error().to_text();
+  EXPECT_EQ(defaults->settings.identity_mode, model::IdentityMode::one_user);
+  EXPECT_EQ(defaults->settings.user_map_file, "");
+  EXPECT_EQ(defaults->settings.first_user_id, 1000);
+
+  const auto per_user = load({{"TUNEPLANE_IDENTITY_MODE", "per-user"},
+                              {"TUNEPLANE_USER_MAP_FILE", "/etc/tuneplane-slurm/user-map.json"},
+                              {"TUNEPLANE_FIRST_USER_ID", "5000"}});
+  ASSERT_TRUE(per_user.ok()) << per_user.error().to_text();
+  EXPECT_EQ(per_user->settings.identity_mode, model::IdentityMode::per_user);
+  EXPECT_EQ(per_user->settings.user_map_file, "/etc/tuneplane-slurm/user-map.json");
+  EXPECT_EQ(per_user->settings.first_user_id, 5000);
+
+  EXPECT_EQ(refusal({{"TUNEPLANE_IDENTITY_MODE", "per-user"}}),
+            "TUNEPLANE_USER_MAP_FILE: is not set; per-user mode (TUNEPLANE_IDENTITY_MODE=per-user) needs the user "
+            "map: the JSON file of platform users and their Unix users (docs/operators-guide.md, \"Running jobs as "
+            "their users\")\n");
+  EXPECT_EQ(refusal({{"TUNEPLANE_IDENTITY_MODE", "per_user"},
+                     {"TUNEPLANE_USER_MAP_FILE", "users.json"},
+                     {"TUNEPLANE_FIRST_USER_ID", "0"}}),
+            "TUNEPLANE_IDENTITY_MODE \"per_user\": expected one-user or per-user\n"
+            "TUNEPLANE_USER_MAP_FILE \"users.json\": expected an absolute path\n"
+            "TUNEPLANE_FIRST_USER_ID \"0\": expected a uid from 1 to 2147483647\n");
+}
+
 TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
   const auto loaded = load({{"TUNEPLANE_SUBMIT_MODE", "direct"},
                             {"TUNEPLANE_PASS_THREADS", "64"},

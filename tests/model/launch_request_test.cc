@@ -425,7 +425,7 @@ TEST(LaunchRequestTest, RefusesUnknownFieldsAtEveryLevel) {
             "reservation, wckey)\n"
             "spec.comand: unknown field; remove it or fix its spelling (known here: checkpoint_grace_seconds, "
             "command, data, env, framework, mounts, partition, pools, retry, slurm, time_limit_minutes, working_dir)\n"
-            "priority: unknown field; remove it or fix its spelling (known here: credentials, job_id, spec, type)\n");
+            "priority: unknown field; remove it or fix its spelling (known here: credentials, job_id, spec, type, user)\n");
 }
 
 TEST(LaunchRequestTest, CollectsEveryProblemNotOnlyTheFirst) {

@@ -1,0 +1,63 @@
+#include "storage/unix_user.h"
+
+#include <pwd.h>
+
+#include <cerrno>
+#include <vector>
+
+namespace tpslurm::storage {
+namespace {
+
+constexpr uid_t kOverflowUid = 65534;
+
+}  // namespace
+
+std::optional<UnixUser> find_unix_user(const std::string& name) {
+  std::vector<char> buffer(16384);
+  struct passwd entry {};
+  struct passwd* found = nullptr;
+  while (::getpwnam_r(name.c_str(), &entry, buffer.data(), buffer.size(), &found) == ERANGE &&
+         buffer.size() < (1u << 20)) {
+    buffer.resize(buffer.size() * 2);
+  }
+  if (found == nullptr) return std::nullopt;
+  return UnixUser{found->pw_name, found->pw_uid, found->pw_gid};
+}
+
+std::optional<std::string> unix_user_problem(const model::MappedUser& user, long first_user_id, uid_t service_uid) {
+  const std::string named = "\"" + user.platform_user + "\"'s Unix user \"" + user.unix_user + "\"";
+  const auto found = find_unix_user(user.unix_user);
+  if (!found) {
+    return named + " does not exist on this host; create it (the compute nodes must know it too) or fix the user "
+                   "map";
+  }
+  if (found->uid == 0) return named + " is root: no job runs as root; map the user to its own account";
+  if (found->uid == kOverflowUid) {
+    return named + " is the overflow user (uid 65534, `nobody`), whom every unmapped and root-squashed file belongs "
+                   "to; map the user to its own account";
+  }
+  if (found->uid == service_uid) {
+    return named + " is the account this daemon runs as: a job of it could change the journal and read every "
+                   "secret; map the user to its own account";
+  }
+  if (static_cast<long>(found->uid) < first_user_id) {
+    return named + " has uid " + std::to_string(found->uid) + ", below TUNEPLANE_FIRST_USER_ID (" +
+           std::to_string(first_user_id) + "): system accounts (SlurmUser, daemons) run no jobs; map the user to "
+           "its own account";
+  }
+  return std::nullopt;
+}
+
+model::Problems request_user_problems(const model::LaunchRequest& request, const model::UserMap& users,
+                                      long first_user_id, uid_t service_uid) {
+  model::Problems problems;
+  if (!request.user) return problems;
+  const model::MappedUser* user = users.find(*request.user);
+  if (user == nullptr) return problems;
+  if (auto why = unix_user_problem(*user, first_user_id, service_uid)) {
+    problems.add("user", model::quote_value(*request.user), *why);
+  }
+  return problems;
+}
+
+}  // namespace tpslurm::storage
