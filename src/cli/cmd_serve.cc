@@ -11,6 +11,11 @@
 // READY=1 once the journal's lock is held, the journal open, the API listening and SIGTERM
 // handled (the controller's loop is about to run), and STOPPING=1 when that loop has returned. Without
 // NOTIFY_SOCKET libsystemd's sd_notify() sends nothing; --once never notifies.
+//
+// The daemon holds SIGINT and SIGTERM blocked from its first step until the controller's
+// handler is installed: one that comes during a slow start (a journal to open, a server that
+// answers late) waits, and then stops the daemon as any other does, with exit 0.
+#include <signal.h>
 #include <systemd/sd-daemon.h>
 
 #include <CLI/CLI.hpp>
@@ -42,8 +47,21 @@ void notify_systemd(const char* state) {
   }
 }
 
+// Every thread started after this (the controller's pool, the API's) inherits the mask, so the
+// stop signals reach only the thread that unblocks them: the controller's, once it handles them.
+void set_stop_signals(int how) {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(how, &stop_signals, nullptr);
+}
+
 int run_daemon(reconcile::Controller& controller) {
-  const int exit_code = controller.run([] { notify_systemd("READY=1"); });
+  const int exit_code = controller.run([] {
+    set_stop_signals(SIG_UNBLOCK);  // a signal held since the start is handled now
+    notify_systemd("READY=1");
+  });
   notify_systemd("STOPPING=1");
   return exit_code;
 }
@@ -100,6 +118,7 @@ void note_instance(Context& context) {
 }
 
 int run_serve(Context& context, bool once) {
+  if (!once) set_stop_signals(SIG_BLOCK);
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
   if (Status logging = config::configure_logging(settings->log_level, settings->log_format); !logging.ok()) {

@@ -75,6 +75,19 @@ TEST_F(DaemonTest, ANewJobReachesSlurmWellWithinOnePollIntervalAndSigtermExitsZe
   EXPECT_NE(log.find("job=d1 attempt=1"), std::string::npos) << log;
 }
 
+// A SIGTERM that comes while serve is still starting (here: Slurm answers its first
+// version probe two seconds late) waits until the daemon handles it, and then stops it cleanly: exit 0, not
+// the 143 of a process killed by the signal.
+TEST_F(DaemonTest, ASigtermDuringASlowStartStopsTheDaemonCleanly) {
+  ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);
+  fault(R"({"kind": "delay", "ms": 2000, "method": "GET", "path_prefix": "/slurm/", "count": 1})");
+  start_serve();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(stop_serve(), 0) << tpslurm::testing::read_test_file(m_dir.file("serve.log"));
+  const std::string log = tpslurm::testing::read_test_file(m_dir.file("serve.log"));
+  EXPECT_NE(log.find("finishing the passes in flight"), std::string::npos) << log;
+}
+
 TEST_F(DaemonTest, JsonLogsNameTheJobAndNeverTheToken) {
   m_env["TUNEPLANE_LOG_FORMAT"] = "json";
   ASSERT_EQ(cli(m_env, {"submit", request_file(m_dir.path(), "d2")}).exit_code, 0);
