@@ -8,6 +8,8 @@ CREATE VIEW audit_timeline AS
 SELECT e.seq                                   AS seq,
        e.at                                    AS at,
        e.job_id                                AS job_id,
+       j.platform_user                         AS user,
+       j.unix_user                             AS unix_user,
        j.request_sha256                        AS request_sha256,
        e.attempt                               AS attempt,
        a.submit_token                          AS submit_token,

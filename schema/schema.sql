@@ -90,7 +90,7 @@ CREATE TABLE jobs (
   version         INTEGER NOT NULL DEFAULT 1,  -- compare-and-set guard for desires
   created_at      TEXT NOT NULL,
   updated_at      TEXT NOT NULL
-, cancel_grace_seconds INTEGER CHECK (cancel_grace_seconds >= 0)) STRICT;
+, cancel_grace_seconds INTEGER CHECK (cancel_grace_seconds >= 0), platform_user TEXT, unix_user TEXT) STRICT;
 
 CREATE TABLE journal_meta (
   key   TEXT PRIMARY KEY,
@@ -121,6 +121,8 @@ CREATE UNIQUE INDEX attempts_one_live_per_job ON attempts (job_id)
   WHERE state IN ('preparing', 'prepared', 'submitting', 'submit_unknown', 'submitted', 'pending', 'running');
 
 CREATE INDEX events_by_job ON events (job_id, seq);
+
+CREATE INDEX jobs_by_user ON jobs (platform_user, phase) WHERE platform_user IS NOT NULL;
 
 CREATE TRIGGER attempts_cleanup_after_end BEFORE UPDATE OF state, cleanup ON attempts
 WHEN NEW.cleanup <> 'none'

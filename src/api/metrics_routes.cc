@@ -12,8 +12,9 @@ using model::AttemptState;
 using model::CleanupStep;
 
 // Every state and every open cleanup step is shown, a zero too, so that a series does not
-// vanish while nothing is in it.
-metrics::ScrapeGauges scrape_gauges(const journal::JournalGauges& journal) {
+// vanish while nothing is in it; so is every mapped user in per-user mode (only the map's: a
+// request's user is not a label until the map has it).
+metrics::ScrapeGauges scrape_gauges(const journal::JournalGauges& journal, const model::UserMap* users) {
   metrics::ScrapeGauges out;
   out.journal_bytes = journal.file_bytes;
   std::map<AttemptState, std::int64_t> by_state;
@@ -35,6 +36,13 @@ metrics::ScrapeGauges scrape_gauges(const journal::JournalGauges& journal) {
     if (step == CleanupStep::closed) continue;
     out.cleanup_backlog.emplace_back(std::string(model::to_string(step)), by_step[step]);
   }
+  if (users != nullptr) {
+    const std::map<std::string, std::int64_t> live(journal.live_jobs_by_user.begin(), journal.live_jobs_by_user.end());
+    for (const auto& [name, user] : users->all()) {
+      const auto found = live.find(name);
+      out.live_jobs_by_user.emplace_back(name, found == live.end() ? 0 : found->second);
+    }
+  }
   return out;
 }
 
@@ -42,9 +50,10 @@ metrics::ScrapeGauges scrape_gauges(const journal::JournalGauges& journal) {
 
 Reply show_metrics(RouteContext& context) {
   if (context.metrics == nullptr) return error_reply(404, "not_found", "this server keeps no metrics");
-  auto gauges = context.journal.gauges();
+  const bool per_user = context.settings.identity_mode == model::IdentityMode::per_user && context.catalogs.users;
+  auto gauges = context.journal.gauges(per_user);
   if (!gauges.ok()) return error_from(gauges.error());
-  auto text = context.metrics->render(scrape_gauges(*gauges));
+  auto text = context.metrics->render(scrape_gauges(*gauges, per_user ? &*context.catalogs.users : nullptr));
   if (!text.ok()) return error_from(text.error());
   Reply reply;
   reply.body = std::move(*text);

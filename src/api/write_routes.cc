@@ -5,9 +5,9 @@
 #include "api/body_fields.h"
 #include "api/job_routes.h"
 #include "config/logging.h"
+#include "model/catalogs.h"
 #include "model/launch_request.h"
 #include "operations/desires.h"
-#include "operations/request_check.h"
 #include "operations/submission.h"
 
 namespace tpslurm::api {
@@ -37,11 +37,15 @@ Reply error_from(const Error& error) {
 
 namespace {
 
-// What a submission amounted to, as the platform reads it: 201 created, 200 unchanged, 409.
+// What a submission amounted to, as the platform reads it: 201 created, 200 unchanged, 409 a
+// different request under the id, 429 a user at its limit of live jobs (nothing journaled).
 Reply submitted_reply(Result<operations::Submitted> submitted, const std::string& job_id, const std::string& actor) {
   if (!submitted.ok()) return error_from(submitted.error());
   if (submitted->outcome == model::SubmitOutcome::conflict) {
-    return error_reply(409, "conflict", submitted->conflict);
+    return error_reply(409, "conflict", submitted->refusal);
+  }
+  if (submitted->outcome == model::SubmitOutcome::over_limit) {
+    return error_reply(429, "too_many_live_jobs", submitted->refusal);
   }
   const bool created = submitted->outcome == model::SubmitOutcome::created;
   if (created) config::log_info(actor_fields(job_id, actor), "API: job submitted");
@@ -60,20 +64,22 @@ Reply submit_job(RouteContext& context, const std::string& actor, std::string_vi
   boost::system::error_code syntax;
   boost::json::parse(body, syntax);
   if (syntax) return error_reply(400, "malformed_body", "the body is not JSON: " + syntax.message());
-  auto request = operations::validate_request(body, context.catalogs, context.settings);
+  auto request = model::parse_launch_request(body, model::validation_context(context.catalogs, context.settings));
   if (!request.ok()) {
     return error_reply(422, "invalid_request",
                        "the LaunchRequest has " + std::to_string(request.error().size()) + " problem(s)",
                        request.error());
   }
+  const std::string job_id = request->job_id;
+  operations::Submission submission{std::move(*request), {}, actor};
+  submission.owner = model::owner_of(submission.request, context.catalogs);
   if (context.submits == nullptr) {
-    return submitted_reply(operations::submit_job(context.journal, context.settings, *request, context.hmac_key, actor),
-                           request->job_id, actor);
+    return submitted_reply(operations::submit_job(context.journal, context.settings, submission, context.hmac_key),
+                           job_id, actor);
   }
   SubmitQueue* queue = context.submits;
-  return started_reply([queue, request = std::move(*request), actor](std::function<void(Reply)> done) mutable {
-    const std::string job_id = request.job_id;
-    queue->submit({std::move(request), actor}, [done = std::move(done), job_id, actor](auto submitted) {
+  return started_reply([queue, submission = std::move(submission), job_id, actor](std::function<void(Reply)> done) mutable {
+    queue->submit(std::move(submission), [done = std::move(done), job_id, actor](auto submitted) {
       done(submitted_reply(std::move(submitted), job_id, actor));
     });
   });

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
+#include "cli/owner_words.h"
 #include "cli/table.h"
 #include "journal/journal.h"
 #include "operations/job_views.h"
@@ -148,7 +149,8 @@ int run_audit(Context& context, const AuditOptions& options) {
   auto job = journal->job(options.job);
   if (!job.ok()) return context.fail(job.error());
   if (!job->has_value()) return context.fail(not_found("no job " + options.job + " in " + journal->path()));
-  context.out() << "job " << options.job << ", request sha256 " << (*job)->request_sha256 << "\n\n";
+  context.out() << "job " << options.job << ", request sha256 " << (*job)->request_sha256
+                << owner_words(**job) << "\n\n";
   return print<journal::TimelineEntry>(
       context, journal->timeline(options.job), options.json,
       Table({"SEQ", "AT", "ATTEMPT", "EVENT", "FROM", "TO", "SLURM JOB", "SLUID", "BY", "REASON"}),

@@ -2,10 +2,12 @@
 //
 // One line per check (configuration, secret files, token, slurmrestd, versions and release,
 // an authenticated call, partitions, SLUID lifecycle, then whether the job user can use its
-// attempts and nobody else can, that it cannot change a runtime image, and with the API
-// configured its tokens file), with the fix when it fails; exit 1 if any check failed. A
+// attempts and nobody else can, that it cannot change a runtime image, in per-user mode that
+// every mapped Unix user may run jobs, and with the API configured its tokens file), with the fix when it fails; exit 1 if any check failed. A
 // warning (a tokens line without scopes) is shown with its fix and fails nothing.
 #include <unistd.h>
+
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -18,20 +20,32 @@
 #include "slurm/curl_transport.h"
 #include "slurm/doctor.h"
 #include "storage/job_access.h"
+#include "storage/unix_user.h"
 
 namespace tpslurm::cli {
 namespace {
 
-slurm::DoctorCheck image_check(const model::Settings& settings) {
+// The runtime images (and in per-user mode the user map) as the catalogs name them; catalogs
+// that do not load fail each check that needs them.
+std::vector<slurm::DoctorCheck> catalog_checks(const model::Settings& settings) {
+  const bool per_user = settings.identity_mode == model::IdentityMode::per_user;
   auto catalogs = load_catalogs(settings, "doctor");
   if (!catalogs.ok()) {
     std::string problems = catalogs.error().to_text();
     while (!problems.empty() && problems.back() == '\n') problems.pop_back();
-    return {"images", false, problems, "fix the catalogs (tuneplane-slurm validate names the same problems)"};
+    const std::string fix = "fix the catalogs (tuneplane-slurm validate names the same problems)";
+    std::vector<slurm::DoctorCheck> failed{{"images", false, problems, fix}};
+    if (per_user) failed.push_back({"user map", false, problems, fix});
+    return failed;
   }
-  const storage::JobAccessCheck access =
+  const storage::JobAccessCheck images =
       storage::check_image_access(settings, model::image_paths(catalogs->runtimes));
-  return {"images", access.ok, access.detail, access.fix};
+  std::vector<slurm::DoctorCheck> checks{{"images", images.ok, images.detail, images.fix}};
+  if (per_user && catalogs->users) {
+    const storage::JobAccessCheck users = storage::check_user_map(*catalogs->users, catalogs->refused_users);
+    checks.push_back({"user map", users.ok, users.detail, users.fix});
+  }
+  return checks;
 }
 
 // The API's tokens file as `serve` would read it: refused, unreadable or a bad line fails (serve
@@ -69,7 +83,7 @@ int run_doctor(Context& context) {
   auto checks = slurm::run_doctor(*settings, **transport, context.clock());
   const storage::JobAccessCheck access = storage::check_job_access(*settings);
   checks.push_back({"users and files", access.ok, access.detail, access.fix});
-  checks.push_back(image_check(*settings));
+  for (auto& check : catalog_checks(*settings)) checks.push_back(std::move(check));
   if (!settings->api_tokens_file.empty()) checks.push_back(api_tokens_check(*settings));
   context.out() << slurm::format_report(checks);
   return slurm::all_ok(checks) ? kExitOk : kExitFailure;

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
+#include "cli/owner_words.h"
 #include "cli/table.h"
 #include "journal/components.h"
 #include "journal/journal.h"
@@ -54,7 +55,7 @@ int show_all(Context& context, journal::Journal& journal, bool json) {
   auto jobs = journal.jobs();
   if (!jobs.ok()) return context.fail(jobs.error());
   boost::json::array rows;
-  Table table({"JOB", "PHASE", "DESIRE", "ATTEMPT", "STATE", "SLURM JOB", "CLEANUP", "HELD", "UPDATED"});
+  Table table({"JOB", "USER", "PHASE", "DESIRE", "ATTEMPT", "STATE", "SLURM JOB", "CLEANUP", "HELD", "UPDATED"});
   for (const auto& job : *jobs) {
     auto attempts = journal.attempts(job.job_id);
     if (!attempts.ok()) return context.fail(attempts.error());
@@ -64,7 +65,7 @@ int show_all(Context& context, journal::Journal& journal, bool json) {
     }
     const bool held = operations::resources_held(*attempts);
     const journal::AttemptRecord* current = attempts->empty() ? nullptr : &attempts->back();
-    table.add({job.job_id, std::string(model::to_string(job.phase)), std::string(model::to_string(job.desire)),
+    table.add({job.job_id, job.platform_user, std::string(model::to_string(job.phase)), std::string(model::to_string(job.desire)),
                current ? std::to_string(current->number) + "/" + std::to_string(job.max_attempts) : "",
                current ? std::string(model::to_string(current->state)) : "",
                current ? number_text(current->slurm_job_id) : "",
@@ -152,7 +153,8 @@ int show_one(Context& context, journal::Journal& journal, const std::string& job
   if (!attempts.ok()) return context.fail(attempts.error());
   const bool held = operations::resources_held(*attempts);
   const journal::JobRecord& j = **job;
-  context.out() << "job " << j.job_id << ": " << model::to_string(j.phase) << " (desire " << model::to_string(j.desire)
+  context.out() << "job " << j.job_id << owner_words(j) << ": " << model::to_string(j.phase) << " (desire "
+                << model::to_string(j.desire)
                 << (j.desire_reason.empty() ? "" : ": " + j.desire_reason)
                 << "), resources held: " << (held ? "yes" : "no") << "\n"
                 << "request sha256 " << j.request_sha256 << ", attempts " << attempts->size() << " of at most "

@@ -53,10 +53,12 @@ int run_submit(Context& context, const SubmitOptions& options) {
   if (!journal) return exit_code;
   auto key = storage::load_state_key(settings->state_dir);
   if (!key.ok()) return context.fail(key.error());
-  auto submitted = operations::submit_job(*journal, *settings, *request, *key);
+  auto submitted =
+      operations::submit_job(*journal, *settings, {*request, model::owner_of(*request, *catalogs), ""}, *key);
   if (!submitted.ok()) return context.fail(submitted.error());
-  if (submitted->outcome == model::SubmitOutcome::conflict) {
-    return context.fail(invalid_argument(submitted->conflict));
+  if (submitted->outcome == model::SubmitOutcome::conflict ||
+      submitted->outcome == model::SubmitOutcome::over_limit) {
+    return context.fail(invalid_argument(submitted->refusal));
   }
   return report(context, options, request->job_id,
                 submitted->outcome == model::SubmitOutcome::created ? "created" : "unchanged",

@@ -1,12 +1,13 @@
 #include "cli/inputs.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <iostream>
 #include <iterator>
 
 #include "base/file_system.h"
-#include "operations/request_check.h"
+#include "storage/unix_user.h"
 
 namespace tpslurm::cli {
 namespace {
@@ -23,39 +24,39 @@ Result<std::string> read_setting_file(const std::string& key, const std::string&
   return text;
 }
 
+// One catalog file: read, parsed, or its problems added to `problems`.
+template <class Catalog>
+std::optional<Catalog> load_catalog(const std::string& key, const std::string& path, std::string_view command,
+                                    model::Problems& problems) {
+  auto text = read_setting_file(key, path, command);
+  if (!text.ok()) {
+    problems.add("", text.error().message());
+    return std::nullopt;
+  }
+  auto parsed = Catalog::parse(*text, path);
+  if (!parsed.ok()) {
+    problems.append(parsed.error());
+    return std::nullopt;
+  }
+  return std::move(*parsed);
+}
+
 }  // namespace
 
 Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings, std::string_view command) {
   model::Problems problems;
-  std::optional<model::GpuSeriesCatalog> gpu_series;
-  std::optional<model::RuntimeRegistry> runtimes;
-  if (auto text = read_setting_file("TUNEPLANE_GPU_SERIES_FILE", settings.gpu_series_file, command); !text.ok()) {
-    problems.add("", text.error().message());
-  } else if (auto parsed = model::GpuSeriesCatalog::parse(*text, settings.gpu_series_file); !parsed.ok()) {
-    problems.append(parsed.error());
-  } else {
-    gpu_series = std::move(*parsed);
-  }
-  if (auto text = read_setting_file("TUNEPLANE_RUNTIME_REGISTRY_FILE", settings.runtime_registry_file, command);
-      !text.ok()) {
-    problems.add("", text.error().message());
-  } else if (auto parsed = model::RuntimeRegistry::parse(*text, settings.runtime_registry_file); !parsed.ok()) {
-    problems.append(parsed.error());
-  } else {
-    runtimes = std::move(*parsed);
-  }
+  auto gpu_series = load_catalog<model::GpuSeriesCatalog>("TUNEPLANE_GPU_SERIES_FILE", settings.gpu_series_file,
+                                                          command, problems);
+  auto runtimes = load_catalog<model::RuntimeRegistry>("TUNEPLANE_RUNTIME_REGISTRY_FILE",
+                                                       settings.runtime_registry_file, command, problems);
   std::optional<model::UserMap> users;
   if (settings.identity_mode == model::IdentityMode::per_user) {
-    if (auto text = read_setting_file("TUNEPLANE_USER_MAP_FILE", settings.user_map_file, command); !text.ok()) {
-      problems.add("", text.error().message());
-    } else if (auto parsed = model::UserMap::parse(*text, settings.user_map_file); !parsed.ok()) {
-      problems.append(parsed.error());
-    } else {
-      users = std::move(*parsed);
-    }
+    users = load_catalog<model::UserMap>("TUNEPLANE_USER_MAP_FILE", settings.user_map_file, command, problems);
   }
   if (!problems.empty()) return problems;
-  return Catalogs{std::move(*gpu_series), std::move(*runtimes), std::move(users)};
+  Catalogs catalogs{std::move(*gpu_series), std::move(*runtimes), std::move(users)};
+  if (catalogs.users) catalogs.refused_users = storage::refused_users(*catalogs.users, settings.first_user_id, ::geteuid());
+  return catalogs;
 }
 
 Status refuse_per_user_jobs(const model::Settings& settings, std::string_view command) {
@@ -92,7 +93,7 @@ Result<model::LaunchRequest, model::Problems> load_request(const std::string& pa
     problems.add("", text.error().message());
     return problems;
   }
-  return operations::validate_request(*text, catalogs, settings);
+  return model::parse_launch_request(*text, model::validation_context(catalogs, settings));
 }
 
 }  // namespace tpslurm::cli

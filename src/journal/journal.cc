@@ -36,6 +36,30 @@ using model::JobPhase;
 
 constexpr int kBusyTimeoutMs = 5000;
 
+// The phases of the jobs not yet ended, as an SQL list ('queued', 'submitting', …), built once
+// from the model's own.
+const std::string& live_phases_sql() {
+  static const std::string phases = [] {
+    std::string out;
+    for (model::JobPhase phase : model::kAllJobPhases) {
+      if (model::is_final(phase)) continue;
+      out += std::string(out.empty() ? "'" : ", '") + std::string(model::to_string(phase)) + "'";
+    }
+    return out;
+  }();
+  return phases;
+}
+
+// How many jobs of `platform_user` have not yet ended.
+std::int64_t count_live_jobs(Journal::Impl& impl, std::string_view platform_user) {
+  static const std::string sql =
+      "SELECT count(*) FROM jobs WHERE platform_user = ? AND phase IN (" + live_phases_sql() + ")";
+  Journal::Impl::Use count = impl.prepared(sql);
+  count->bind(1, std::string(platform_user));
+  count->executeStep();
+  return count->getColumn(0).getInt64();
+}
+
 Status moved_by_another_writer(const std::string& which, AttemptState actual, AttemptState expected) {
   return transient(which + " is " + std::string(model::to_string(actual)) + ", not " +
                    std::string(model::to_string(expected)) + ": another writer moved it; read it again");
@@ -169,10 +193,13 @@ Result<model::SubmitOutcome> Journal::add_job(const NewJob& job, std::string_vie
                               existing->request_sha256 + "; this one is " + job.request_sha256 +
                               "): a job id names one request; submit the change under a new job_id");
     }
+    if (job.max_live_jobs && count_live_jobs(*m_impl, job.platform_user) >= *job.max_live_jobs) {
+      return model::SubmitOutcome::over_limit;
+    }
     const std::string now = m_impl->now();
     Impl::Use insert = m_impl->prepared(
-        "INSERT INTO jobs (job_id, request_json, request_sha256, credential_path, "
-        "credential_hmac, max_attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        "INSERT INTO jobs (job_id, request_json, request_sha256, credential_path, credential_hmac, max_attempts, "
+        "created_at, updated_at, platform_user, unix_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert->bind(1, job.job_id);
     insert->bind(2, job.request_json);
     insert->bind(3, job.request_sha256);
@@ -181,14 +208,27 @@ Result<model::SubmitOutcome> Journal::add_job(const NewJob& job, std::string_vie
     insert->bind(6, job.max_attempts);
     insert->bind(7, now);
     insert->bind(8, now);
+    if (!job.platform_user.empty()) insert->bind(9, job.platform_user);
+    if (!job.unix_user.empty()) insert->bind(10, job.unix_user);
     insert->exec();
     EventDetail detail{{"reason", "submitted"}, {"request_sha256", job.request_sha256}};
     if (!submitted_by.empty()) detail.emplace_back("by", std::string(submitted_by));
+    if (!job.platform_user.empty()) detail.emplace_back("user", job.platform_user);
+    if (!job.unix_user.empty()) detail.emplace_back("unix_user", job.unix_user);
     m_impl->append_event(job.job_id, std::nullopt, "job.created", std::nullopt, "queued", detail);
     transaction.commit();
     return model::SubmitOutcome::created;
   } catch (const SQLite::Exception& e) {
     return sqlite_error(e, m_impl->path, "add job " + job.job_id);
+  }
+}
+
+Result<std::int64_t> Journal::live_jobs_of(std::string_view platform_user) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    return count_live_jobs(*m_impl, platform_user);
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "count a user's live jobs");
   }
 }
 
@@ -429,7 +469,7 @@ Result<std::vector<TimelineEntry>> Journal::timeline(std::string_view job_id) {
     SQLite::Statement query(
         m_impl->db,
         "SELECT seq, at, job_id, request_sha256, attempt, submit_token, kind, from_state, to_state, "
-        "reason, slurm_job_id, sluid, detail FROM audit_timeline WHERE job_id = ? ORDER BY seq");
+        "reason, slurm_job_id, sluid, detail, user, unix_user FROM audit_timeline WHERE job_id = ? ORDER BY seq");
     query.bind(1, std::string(job_id));
     while (query.executeStep()) out.push_back(read_timeline_row(query));
     return out;
@@ -444,7 +484,7 @@ Result<std::vector<TimelineEntry>> Journal::events_after(std::int64_t after, std
     std::vector<TimelineEntry> out;
     Impl::Use query = m_impl->prepared(
         "SELECT seq, at, job_id, request_sha256, attempt, submit_token, kind, from_state, to_state, "
-        "reason, slurm_job_id, sluid, detail FROM audit_timeline WHERE seq > ? ORDER BY seq LIMIT ?");
+        "reason, slurm_job_id, sluid, detail, user, unix_user FROM audit_timeline WHERE seq > ? ORDER BY seq LIMIT ?");
     query->bind(1, static_cast<std::int64_t>(after));
     query->bind(2, static_cast<std::int64_t>(limit));
     while (query->executeStep()) out.push_back(read_timeline_row(*query));
@@ -484,7 +524,7 @@ Result<std::vector<CleanupEntry>> Journal::cleanup_backlog() {
   }
 }
 
-Result<JournalGauges> Journal::gauges() {
+Result<JournalGauges> Journal::gauges(bool by_user) {
   JournalGauges out;
   for (const std::string& file : {m_impl->path, m_impl->path + "-wal"}) {
     struct stat info {};
@@ -504,6 +544,13 @@ Result<JournalGauges> Journal::gauges() {
         return corrupt("journal " + m_impl->path + ": an attempt with an unknown state or cleanup");
       out.open_attempts.push_back({*state, *cleanup, query->getColumn(2).getInt64(), query->getColumn(3).getString()});
     }
+    if (!by_user) return out;
+    static const std::string per_user = "SELECT platform_user, count(*) FROM jobs WHERE platform_user IS NOT NULL AND "
+                                        "phase IN (" + live_phases_sql() + ") GROUP BY platform_user";
+    Impl::Use users = m_impl->prepared(per_user);
+    while (users->executeStep()) {
+      out.live_jobs_by_user.emplace_back(users->getColumn(0).getString(), users->getColumn(1).getInt64());
+    }
     return out;
   } catch (const SQLite::Exception& e) {
     return sqlite_error(e, m_impl->path, "read the gauges");
@@ -511,14 +558,8 @@ Result<JournalGauges> Journal::gauges() {
 }
 
 Result<std::vector<std::string>> Journal::live_job_ids() {
-  // Built once: the phases that are not final, from the model's own list.
   static const std::string sql = [] {
-    std::string phases;
-    for (model::JobPhase phase : model::kAllJobPhases) {
-      if (model::is_final(phase)) continue;
-      phases += std::string(phases.empty() ? "'" : ", '") + std::string(model::to_string(phase)) + "'";
-    }
-    return "SELECT job_id FROM jobs WHERE phase IN (" + phases +
+    return "SELECT job_id FROM jobs WHERE phase IN (" + live_phases_sql() +
            ") OR job_id IN (SELECT job_id FROM attempts WHERE cleanup <> 'closed') "
            "ORDER BY phase IN ('" +
            std::string(model::to_string(model::JobPhase::queued)) + "', '" +

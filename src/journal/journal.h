@@ -48,6 +48,9 @@ struct NewJob {
   std::string credential_path;
   std::string credential_hmac;
   int max_attempts = 1;
+  std::string platform_user{};            // the request's user; empty: it names none
+  std::string unix_user{};                // per-user mode: who the job runs as; empty: the job user
+  std::optional<int> max_live_jobs{};     // the user's limit of jobs not yet ended; nullopt: none
 };
 
 // Failures whose storage refuses writes (disk full, I/O error, read-only file) start with
@@ -66,10 +69,13 @@ class Journal {
 
   // Jobs. add_job is idempotent by job_id: `created` or, for the same request hash, `unchanged`;
   // another hash is an invalid_argument error naming both hashes (operations/submission.h turns
-  // it into SubmitOutcome::conflict).
+  // it into SubmitOutcome::conflict). A new job whose user already has `max_live_jobs` jobs not
+  // yet ended is `over_limit`, and nothing is written.
   // `submitted_by` (the platform API's token name) goes into the job.created event as "by";
   // empty: not recorded (the CLI).
   Result<model::SubmitOutcome> add_job(const NewJob& job, std::string_view submitted_by = {});
+  // How many jobs of `platform_user` have not yet ended (what add_job holds to max_live_jobs).
+  Result<std::int64_t> live_jobs_of(std::string_view platform_user);
   Result<std::optional<JobRecord>> job(std::string_view job_id);
   Result<std::vector<JobRecord>> jobs();
   // Compare-and-set on the job's version: fails (transient) if someone changed the job since.
@@ -157,8 +163,9 @@ class Journal {
   Result<std::vector<BlockedEntry>> blocked();
   Result<std::vector<CleanupEntry>> cleanup_backlog();
   // One aggregate read (GROUP BY state and cleanup over the open attempts, not a row each)
-  // and the sizes of the journal's files: the gauges a metrics scrape shows.
-  Result<JournalGauges> gauges();
+  // and the sizes of the journal's files: the gauges a metrics scrape shows. `by_user` (per-user
+  // mode, whose users are the map's) adds the live jobs of each platform user, one more GROUP BY.
+  Result<JournalGauges> gauges(bool by_user = false);
   // The jobs the reconciler still has work for — not in a final phase, or holding an attempt
   // whose cleanup is not closed — by id only, each once: first those Slurm has or had (their
   // identify, release, cancel and cleanup come before new submits), then those not yet in

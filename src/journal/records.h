@@ -29,6 +29,8 @@ struct JobRecord {
   std::optional<int> cancel_grace_seconds;
   std::string created_at;
   std::string updated_at;
+  std::string platform_user{};  // empty: the request named none
+  std::string unix_user{};      // empty: the deployment's job user (one-user mode)
 };
 
 struct AttemptKey {
@@ -159,6 +161,8 @@ struct TimelineEntry {
   std::optional<std::int64_t> slurm_job_id;
   std::string sluid;
   std::string detail;  // JSON
+  std::string user{};       // the job's platform user; empty: none
+  std::string unix_user{};  // empty: the deployment's job user
 };
 
 struct BlockedEntry {
@@ -232,6 +236,7 @@ struct AttemptGroup {
 
 struct JournalGauges {
   std::vector<AttemptGroup> open_attempts;
+  std::vector<std::pair<std::string, std::int64_t>> live_jobs_by_user;  // jobs not yet ended, by platform user
   std::int64_t file_bytes = 0;  // the journal's file and its -wal, as they are on disk now
 };
 

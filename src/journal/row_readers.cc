@@ -17,7 +17,8 @@ std::optional<T> optional_number(SQLite::Statement& row, int column) {
 
 const std::string_view kJobColumns =
     "SELECT job_id, request_json, request_sha256, credential_path, credential_hmac, max_attempts, desire, "
-    "desire_reason, phase, current_attempt, version, created_at, updated_at, cancel_grace_seconds FROM jobs";
+    "desire_reason, phase, current_attempt, version, created_at, updated_at, cancel_grace_seconds, platform_user, "
+    "unix_user FROM jobs";
 
 const std::string_view kAttemptColumns =
     "SELECT job_id, number, submit_token, state, input_sha256, attempt_dir, script_sha256, env_sha256, "
@@ -45,6 +46,8 @@ JobRecord read_job_row(SQLite::Statement& row) {
   job.created_at = text(row, 11);
   job.updated_at = text(row, 12);
   job.cancel_grace_seconds = optional_number<int>(row, 13);
+  job.platform_user = text(row, 14);
+  job.unix_user = text(row, 15);
   return job;
 }
 
@@ -111,6 +114,8 @@ TimelineEntry read_timeline_row(SQLite::Statement& row) {
   e.slurm_job_id = optional_number<std::int64_t>(row, 10);
   e.sluid = text(row, 11);
   e.detail = text(row, 12);
+  e.user = text(row, 13);
+  e.unix_user = text(row, 14);
   return e;
 }
 

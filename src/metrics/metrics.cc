@@ -235,6 +235,10 @@ Result<std::string> Metrics::render(const ScrapeGauges& gauges) const {
                                 gauges.attempts_by_state));
     families.push_back(labelled("tuneplane_cleanup_backlog", "ended attempts whose cleanup is not closed, by step",
                                 "step", gauges.cleanup_backlog));
+    if (!gauges.live_jobs_by_user.empty()) {
+      families.push_back(labelled("tuneplane_live_jobs", "jobs not yet ended, by platform user (per-user mode)",
+                                  "user", gauges.live_jobs_by_user));
+    }
     MetricFamily blocked = gauge_family("tuneplane_blocked_submissions",
                                         "submissions whose answer was lost (submit_unknown): nothing more is sent for "
                                         "their jobs until they are found or resolved");

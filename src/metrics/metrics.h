@@ -52,6 +52,7 @@ struct ScrapeGauges {
   std::int64_t blocked_submissions = 0;                                 // attempts in submit_unknown
   std::optional<TimePoint> oldest_blocked_intent;                       // none: nothing blocked
   std::int64_t journal_bytes = 0;                                       // the file and its -wal
+  std::vector<std::pair<std::string, std::int64_t>> live_jobs_by_user;  // per-user mode: each mapped user
 };
 
 class Metrics {

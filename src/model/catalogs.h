@@ -3,7 +3,9 @@
 // map (TUNEPLANE_USER_MAP_FILE). Plain values.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
 
 #include "model/gpu_series.h"
 #include "model/launch_request.h"
@@ -17,7 +19,30 @@ struct Catalogs {
   GpuSeriesCatalog gpu_series;
   RuntimeRegistry runtimes;
   std::optional<UserMap> users{};  // set in per-user mode
+  // Per-user mode: each mapped user whose Unix user may not run jobs, with the reason and fix.
+  // Judged once when the map is loaded (storage::refused_users), not on every request.
+  std::map<std::string, std::string> refused_users{};
 };
+
+// Whose a job is, fixed when it is accepted: the platform user its request names (empty: none),
+// and in per-user mode the Unix user it runs as (empty in one-user mode: the deployment's job
+// user) and the user's limit of jobs not yet ended.
+struct JobOwner {
+  std::string platform_user;
+  std::string unix_user;
+  std::optional<int> max_live_jobs;
+};
+
+// The owner of a request validated against `catalogs` (the map it was judged by).
+inline JobOwner owner_of(const LaunchRequest& request, const Catalogs& catalogs) {
+  JobOwner owner{request.user.value_or(""), "", std::nullopt};
+  const MappedUser* mapped = catalogs.users && request.user ? catalogs.users->find(*request.user) : nullptr;
+  if (mapped != nullptr) {
+    owner.unix_user = mapped->unix_user;
+    owner.max_live_jobs = mapped->max_live_jobs;
+  }
+  return owner;
+}
 
 // What a request is validated against under these settings; refers to both arguments, which
 // must outlive it.
@@ -25,6 +50,7 @@ inline ValidationContext validation_context(const Catalogs& catalogs, const Sett
   ValidationContext context{catalogs.gpu_series, catalogs.runtimes, settings.runtime_profile};
   if (settings.identity_mode == IdentityMode::per_user && catalogs.users) {
     context.users = &*catalogs.users;
+    context.refused_users = &catalogs.refused_users;
     context.default_partition = settings.partition;
     context.default_cpu_partition = settings.cpu_partition;
   }

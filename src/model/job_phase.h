@@ -44,7 +44,8 @@ std::string_view to_string(Desire desire);
 std::optional<Desire> parse_desire(std::string_view text);
 
 // What journaling a LaunchRequest did: a new job, the same request again (idempotent by job_id,
-// nothing touched), or a different request under a known job id (refused).
-enum class SubmitOutcome { created, unchanged, conflict };
+// nothing touched), a different request under a known job id (refused), or a new job of a user
+// with as many jobs not yet ended as the user map allows (refused; nothing journaled).
+enum class SubmitOutcome { created, unchanged, conflict, over_limit };
 
 }  // namespace tpslurm::model

@@ -27,14 +27,24 @@ bool is_pool_name(std::string_view name) {
          name.front() != '.' && name.front() != '-';
 }
 
-template <class Map>
-std::string list_keys(const Map& map) {
+// "a, b, c" from each item's name, or "(none)".
+template <class Range, class Name>
+std::string list_names(const Range& items, Name name) {
   std::string out;
-  for (const auto& [key, value] : map) {
+  for (const auto& item : items) {
     if (!out.empty()) out += ", ";
-    out += key;
+    out += name(item);
   }
   return out.empty() ? "(none)" : out;
+}
+
+template <class Map>
+std::string list_keys(const Map& map) {
+  return list_names(map, [](const auto& entry) -> const std::string& { return entry.first; });
+}
+
+std::string list_names(const std::vector<std::string>& names) {
+  return list_names(names, [](const std::string& name) -> const std::string& { return name; });
 }
 
 class RequestParser {
@@ -50,8 +60,10 @@ class RequestParser {
       }
       out.job_id = std::move(*id);
     }
+    bool user_named_well = false;
     if (auto user = top.string("user", m_context.users != nullptr ? Need::required : Need::optional)) {
-      if (!is_platform_user_name(*user)) {
+      user_named_well = is_platform_user_name(*user);
+      if (!user_named_well) {
         m_problems.add("user", quote_value(*user),
                        "must be a platform user name: lower-case letters, digits, '.', '_' and '-', starting with a "
                        "letter or digit, at most 64");
@@ -69,9 +81,7 @@ class RequestParser {
       fields.reject_unknown();
     }
     top.reject_unknown();
-    if (m_context.users != nullptr && out.user && is_platform_user_name(*out.user)) {
-      check_mapped_user(*m_context.users, out);
-    }
+    if (m_context.users != nullptr && user_named_well) check_mapped_user(*m_context.users, out);
   }
 
  private:
@@ -424,17 +434,19 @@ class RequestParser {
                      "operator to map this user to a Unix user");
       return;
     }
-    const auto allowed = [](const std::vector<std::string>& names) {
-      return names.empty() ? std::string("none") : list_names(names);
-    };
+    if (m_context.refused_users != nullptr) {
+      if (auto refused = m_context.refused_users->find(user->platform_user); refused != m_context.refused_users->end()) {
+        m_problems.add("user", quote_value(*request.user), refused->second);
+      }
+    }
     if (request.slurm.account && !user->may_use_account(*request.slurm.account)) {
       m_problems.add("spec.slurm.account", quote_value(*request.slurm.account),
-                     "is not an account \"" + user->platform_user + "\" may use (allowed: " + allowed(user->accounts) +
+                     "is not an account \"" + user->platform_user + "\" may use (allowed: " + list_names(user->accounts) +
                          "); leave it out for " + user->accounts.front());
     }
     if (request.slurm.qos && !user->may_use_qos(*request.slurm.qos)) {
       m_problems.add("spec.slurm.qos", quote_value(*request.slurm.qos),
-                     "is not a QoS \"" + user->platform_user + "\" may use (allowed: " + allowed(user->qos) +
+                     "is not a QoS \"" + user->platform_user + "\" may use (allowed: " + list_names(user->qos) +
                          "); leave it out for the account's default");
     }
     if (request.partition) {
@@ -451,12 +463,6 @@ class RequestParser {
                      "is not given, and the site's partition " + quote_value(site) + " is not one \"" +
                          user->platform_user + "\" may use; name one of " + list_names(user->partitions));
     }
-  }
-
-  static std::string list_names(const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
-    return out;
   }
 
   const ValidationContext& m_context;

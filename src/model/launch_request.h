@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -99,10 +100,11 @@ struct ValidationContext {
   const GpuSeriesCatalog& gpu_series;
   const RuntimeRegistry& runtimes;
   RuntimeProfile profile = RuntimeProfile::enroot_pyxis;
-  // Set in per-user mode: `user` is required, must be in the map, and every account, QoS and
-  // partition the job would use must be one the user may use — the site's partitions below
-  // included when the request names none.
+  // Set in per-user mode: `user` is required, must be in the map and not among the refused
+  // users, and every account, QoS and partition the job would use must be one the user may use
+  // — the site's partitions below included when the request names none.
   const UserMap* users = nullptr;
+  const std::map<std::string, std::string>* refused_users = nullptr;  // Catalogs::refused_users
   std::string_view default_partition{};      // TUNEPLANE_SLURM_PARTITION
   std::string_view default_cpu_partition{};  // TUNEPLANE_SLURM_CPU_PARTITION
 };

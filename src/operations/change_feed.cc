@@ -34,6 +34,7 @@ json::object item(const journal::TimelineEntry& e, const std::string& change) {
   json::object out{{"seq", e.seq},
                    {"at", e.at},
                    {"job_id", e.job_id},
+                   {"user", text_or_null(e.user)},
                    {"attempt", e.attempt ? json::value(*e.attempt) : json::value(nullptr)},
                    {"change", change},
                    {"from", text_or_null(e.from_state)},

@@ -62,6 +62,8 @@ json::value pending_json(const journal::AttemptRecord& a) {
 
 json::object to_json(const journal::JobRecord& job, bool held) {
   return {{"job_id", job.job_id},
+          {"user", text(job.platform_user)},
+          {"unix_user", text(job.unix_user)},
           {"phase", model::to_string(job.phase)},
           {"desire", model::to_string(job.desire)},
           {"desire_reason", text(job.desire_reason)},

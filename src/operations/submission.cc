@@ -12,15 +12,22 @@ namespace tpslurm::operations {
 namespace {
 
 // The journal's answer as the submitter sees it: its refusal of a different request under a
-// known id becomes `conflict` with the journal's words; other failures stay errors.
-Result<Submitted> journaled(Result<model::SubmitOutcome> outcome, Submitted submitted) {
+// known id becomes `conflict` with the journal's words, a user at its limit `over_limit` with
+// the limit's; other failures (a journal that cannot be written among them) stay errors.
+Result<Submitted> journaled(Result<model::SubmitOutcome> outcome, const model::JobOwner& owner, Submitted submitted) {
   if (!outcome.ok()) {
-    if (outcome.error().kind() != ErrorKind::invalid_argument) return outcome.error();
+    const Error& error = outcome.error();
+    if (error.kind() != ErrorKind::invalid_argument || journal::is_unwritable(error)) return error;
     submitted.outcome = model::SubmitOutcome::conflict;
-    submitted.conflict = outcome.error().message();
+    submitted.refusal = error.message();
     return submitted;
   }
   submitted.outcome = *outcome;
+  if (*outcome == model::SubmitOutcome::over_limit) {
+    submitted.refusal = "user " + owner.platform_user + " has " + std::to_string(owner.max_live_jobs.value_or(0)) +
+                        " or more jobs not yet ended, as many as its max_live_jobs in the user map allows: submit "
+                        "this one again when one of them has ended, or ask the operator to raise the limit";
+  }
   return submitted;
 }
 
@@ -32,19 +39,20 @@ Status own_group(journal::Journal& journal, const std::function<Status(journal::
   return changed.ok() ? committed : changed;
 }
 
-// The jobs of the submissions still ok, in one commit. Another writer may have journaled a
-// different request under an id meanwhile: a conflict.
+// The jobs of the submissions still ok and not refused already (at_limit()), in one commit.
+// Another writer may have journaled a different request under an id meanwhile: a conflict.
 void journal_all(journal::Journal& journal, const std::vector<Submission>& submissions,
                  const std::vector<journal::NewJob>& jobs, std::vector<Result<Submitted>>& results,
                  const CommitThrough& through) {
   std::vector<std::size_t> grouped;
   for (std::size_t i = 0; i < results.size(); ++i) {
-    if (results[i].ok()) grouped.push_back(i);
+    if (results[i].ok() && results[i]->outcome != model::SubmitOutcome::over_limit) grouped.push_back(i);
   }
   if (grouped.empty()) return;
   const auto add_all = [&](journal::Journal& writing) -> Status {
     for (const std::size_t i : grouped) {
-      results[i] = journaled(writing.add_job(jobs[i], submissions[i].submitted_by), std::move(*results[i]));
+      results[i] = journaled(writing.add_job(jobs[i], submissions[i].submitted_by), submissions[i].owner,
+                             std::move(*results[i]));
     }
     return ok_status();
   };
@@ -64,13 +72,28 @@ void journal_all(journal::Journal& journal, const std::vector<Submission>& submi
 
 }  // namespace
 
-Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& settings,
-                             const model::LaunchRequest& request, std::string_view hmac_key,
-                             std::string_view submitted_by) {
-  return std::move(submit_jobs(journal, settings, {{request, std::string(submitted_by)}}, hmac_key).front());
+Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& settings, const Submission& submission,
+                             std::string_view hmac_key) {
+  return std::move(submit_jobs(journal, settings, {submission}, hmac_key).front());
 }
 
 namespace {
+
+// Whether a new job's user already has its max_live_jobs, read before its credential is written,
+// so that a refused job leaves no token behind; `result` then says so (or the read's error).
+// add_job() holds the limit again in the commit, against jobs of the same user in this batch or
+// journaled meanwhile (the credential then written stays, as for a conflict).
+bool at_limit(journal::Journal& journal, const model::JobOwner& owner, Result<Submitted>& result) {
+  if (!owner.max_live_jobs) return false;
+  auto live = journal.live_jobs_of(owner.platform_user);
+  if (!live.ok()) {
+    result = live.error();
+    return true;
+  }
+  if (*live < *owner.max_live_jobs) return false;
+  result = journaled(model::SubmitOutcome::over_limit, owner, std::move(*result));
+  return true;
+}
 
 // One round of submit_jobs(): every job id at most once.
 std::vector<Result<Submitted>> submit_round(journal::Journal& journal, const model::Settings& settings,
@@ -84,7 +107,9 @@ std::vector<Result<Submitted>> submit_round(journal::Journal& journal, const mod
     const model::LaunchRequest& request = submission.request;
     Submitted submitted;
     submitted.request_sha256 = sha256_hex(request.canonical_json);
-    jobs.push_back({request.job_id, request.canonical_json, submitted.request_sha256, "", "", request.max_attempts});
+    const model::JobOwner& owner = submission.owner;
+    jobs.push_back({request.job_id, request.canonical_json, submitted.request_sha256, "", "", request.max_attempts,
+                    owner.platform_user, owner.unix_user, owner.max_live_jobs});
     results.emplace_back(std::move(submitted));
     auto existing = journal.job(request.job_id);
     if (!existing.ok()) {
@@ -92,6 +117,7 @@ std::vector<Result<Submitted>> submit_round(journal::Journal& journal, const mod
     } else if (!existing->has_value()) {
       // A new job: its credential first. A known one: the journal decides the outcome, and its
       // credential is never touched again.
+      if (at_limit(journal, submission.owner, results.back())) continue;
       if (hmac_key.empty()) {
         results.back() = invalid_argument("no HMAC key to sign the job's credential with");
         continue;

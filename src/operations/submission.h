@@ -19,6 +19,7 @@
 
 #include "base/result.h"
 #include "journal/journal.h"
+#include "model/catalogs.h"
 #include "model/job_phase.h"
 #include "model/launch_request.h"
 #include "model/settings.h"
@@ -28,19 +29,20 @@ namespace tpslurm::operations {
 struct Submitted {
   model::SubmitOutcome outcome = model::SubmitOutcome::created;
   std::string request_sha256;
-  std::string conflict;  // the journal's message, for `conflict`
+  std::string refusal;  // why, for `conflict` (the journal's words) and `over_limit`
 };
 
-// `hmac_key`: the local key (state/hmac.key). `submitted_by`: journaled with the job's
-// creation (the API's token name); empty: not recorded.
-Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& settings,
-                             const model::LaunchRequest& request, std::string_view hmac_key,
-                             std::string_view submitted_by = {});
-
+// A validated request, with whose it is (model::owner_of) and, when known, who sent it: the
+// API's token name, journaled with the job's creation; empty: not recorded (the CLI).
 struct Submission {
   model::LaunchRequest request;
-  std::string submitted_by;
+  model::JobOwner owner{};
+  std::string submitted_by{};
 };
+
+// `hmac_key`: the local key (state/hmac.key).
+Result<Submitted> submit_job(journal::Journal& journal, const model::Settings& settings, const Submission& submission,
+                             std::string_view hmac_key);
 
 // How submit_jobs() commits its new jobs: runs `change` (every add_job of the batch) as one
 // commit and returns that commit's result; `job_ids` are the ids it writes. Empty: a journal

@@ -48,16 +48,31 @@ std::optional<std::string> unix_user_problem(const model::MappedUser& user, long
   return std::nullopt;
 }
 
-model::Problems request_user_problems(const model::LaunchRequest& request, const model::UserMap& users,
-                                      long first_user_id, uid_t service_uid) {
-  model::Problems problems;
-  if (!request.user) return problems;
-  const model::MappedUser* user = users.find(*request.user);
-  if (user == nullptr) return problems;
-  if (auto why = unix_user_problem(*user, first_user_id, service_uid)) {
-    problems.add("user", model::quote_value(*request.user), *why);
+std::map<std::string, std::string> refused_users(const model::UserMap& users, long first_user_id, uid_t service_uid) {
+  std::map<std::string, std::string> refused;
+  for (const auto& [name, user] : users.all()) {
+    if (auto why = unix_user_problem(user, first_user_id, service_uid)) refused.emplace(name, std::move(*why));
   }
-  return problems;
+  return refused;
+}
+
+JobAccessCheck check_user_map(const model::UserMap& users, const std::map<std::string, std::string>& refused) {
+  if (users.all().empty()) {
+    return {false, "the user map holds no user: every request is refused", "add each platform user to the map"};
+  }
+  if (!refused.empty()) {
+    std::string reasons;
+    for (const auto& [name, why] : refused) reasons += (reasons.empty() ? "" : "; ") + why;
+    return {false, reasons, "create each Unix user on this host and the compute nodes, or map the platform user to "
+                            "an account of its own"};
+  }
+  std::string accepted;
+  for (const auto& [name, user] : users.all()) {
+    const auto found = find_unix_user(user.unix_user);
+    accepted += (accepted.empty() ? "" : ", ") + name + " as " + user.unix_user + " (uid " +
+                (found ? std::to_string(found->uid) : std::string("gone since the map was loaded")) + ")";
+  }
+  return {true, std::to_string(users.all().size()) + " user(s): " + accepted, ""};
 }
 
 }  // namespace tpslurm::storage

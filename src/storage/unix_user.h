@@ -8,12 +8,12 @@
 
 #include <sys/types.h>
 
+#include <map>
 #include <optional>
 #include <string>
 
-#include "model/launch_request.h"
-#include "model/problems.h"
 #include "model/user_map.h"
+#include "storage/job_access.h"
 
 namespace tpslurm::storage {
 
@@ -30,9 +30,12 @@ std::optional<UnixUser> find_unix_user(const std::string& name);
 // the daemon's own (geteuid()).
 std::optional<std::string> unix_user_problem(const model::MappedUser& user, long first_user_id, uid_t service_uid);
 
-// The request's user judged by unix_user_problem() (path `user`); no problem when the request
-// names no user or one the map does not hold (the request's validation has said so).
-model::Problems request_user_problems(const model::LaunchRequest& request, const model::UserMap& users,
-                                      long first_user_id, uid_t service_uid);
+// Each mapped user that unix_user_problem() refuses, with its reason: judged once when the map is
+// loaded (model::Catalogs::refused_users), so a request costs no NSS lookup.
+std::map<std::string, std::string> refused_users(const model::UserMap& users, long first_user_id, uid_t service_uid);
+
+// `doctor`'s "user map" check from those verdicts: the detail names each user and its uid, or
+// each refusal.
+JobAccessCheck check_user_map(const model::UserMap& users, const std::map<std::string, std::string>& refused);
 
 }  // namespace tpslurm::storage

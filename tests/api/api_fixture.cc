@@ -1,12 +1,14 @@
 #include "api_fixture.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 
 #include "base/file_system.h"
 #include "config/settings_loader.h"
 #include "storage/manifest.h"
+#include "storage/unix_user.h"
 #include "support/exposition.h"
 
 namespace tpslurm::api::testing {
@@ -54,6 +56,7 @@ std::string ApiFixture::try_start(ServerLimits limits, const std::string& listen
     auto users = model::UserMap::parse(tpslurm::testing::read_test_file(settings.user_map_file), "users");
     if (!users.ok()) return users.error().to_text();
     m_catalogs->users = std::move(*users);
+    m_catalogs->refused_users = storage::refused_users(*m_catalogs->users, settings.first_user_id, ::geteuid());
   }
   if (!make_directories(settings.state_dir, 0700).ok()) return "cannot create the state directory";
   auto service = ApiService::start(settings, *m_catalogs, m_clock, limits, nullptr, metrics);

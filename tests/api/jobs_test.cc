@@ -7,6 +7,7 @@
 #include <map>
 
 #include "api_fixture.h"
+#include "support/exposition.h"
 #include "storage/job_credential.h"
 #include "storage/secret_key.h"
 
@@ -123,6 +124,51 @@ TEST_F(ApiJobsTest, InPerUserModeAUserOutsideTheMapOrMappedToRootIs422AndJournal
 
   const auto created = call("POST", "/v1/jobs", kAliceToken, as("alice"));
   EXPECT_EQ(created.status, 201) << created.body;
+}
+
+// A user's jobs not yet ended are held to its max_live_jobs: the next new one is 429 and
+// journals nothing (no credential either), the same request again is still 200, and a job
+// that has ended makes room. The job view, the change feed and /metrics name the user.
+TEST_F(ApiJobsTest, InPerUserModeAUsersLiveJobsAreHeldToItsLimitAndEveryViewNamesIt) {
+  stop();
+  tpslurm::testing::write_test_file(dir.file("users.json"), R"({"users": {
+      "alice": {"unix_user": "daemon", "accounts": ["ml-team"], "qos": ["normal"], "max_live_jobs": 2},
+      "bob": {"unix_user": "bin", "accounts": ["ml-team"], "qos": ["normal"]}}})");
+  env["TUNEPLANE_IDENTITY_MODE"] = "per-user";
+  env["TUNEPLANE_USER_MAP_FILE"] = dir.file("users.json");
+  env["TUNEPLANE_FIRST_USER_ID"] = "1";
+  keep_metrics();
+  start();
+  const auto live_jobs = [&](const std::string& user) {
+    const auto scraped = tpslurm::testing::parse_exposition(call("GET", "/metrics", kAliceToken).body);
+    return scraped.value("tuneplane_live_jobs", {{"user", user}}).value_or(-1);
+  };
+  const auto job = [&](const std::string& id, const std::string& user) {
+    return replaced(example_request(), "\"job_id\": \"ft-7f3c2a\",", "\"job_id\": \"" + id + "\", \"user\": \"" + user + "\",");
+  };
+  ASSERT_EQ(call("POST", "/v1/jobs", kAliceToken, job("a1", "alice")).status, 201);
+  ASSERT_EQ(call("POST", "/v1/jobs", kAliceToken, job("a2", "alice")).status, 201);
+  const auto refused = call("POST", "/v1/jobs", kAliceToken, job("a3", "alice"));
+  ASSERT_EQ(refused.status, 429) << refused.body;
+  EXPECT_EQ(json::parse(refused.body).at("error"), "too_many_live_jobs");
+  EXPECT_NE(refused.body.find("user alice has 2 or more jobs not yet ended"), std::string::npos) << refused.body;
+  EXPECT_FALSE(std::filesystem::exists(env["TUNEPLANE_STORAGE_ROOT"] + "/slurm/jobs/a3")) << "no credential written";
+  EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("a1", "alice")).status, 200) << "the same request again";
+  EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("b1", "bob")).status, 201) << "another user's limit";
+
+  const json::value a1 = json::parse(call("GET", "/v1/jobs/a1", kAliceToken).body);
+  EXPECT_EQ(a1.at("user"), "alice");
+  EXPECT_EQ(a1.at("unix_user"), "daemon");
+  const auto events = json::parse(call("GET", "/v1/events", kAliceToken).body).at("events").as_array();
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.front().at("user"), "alice") << events.front();
+  EXPECT_EQ(live_jobs("alice"), 2);
+  EXPECT_EQ(live_jobs("bob"), 1);
+
+  auto journal = open_journal();
+  ASSERT_TRUE(journal->set_phase("a2", model::JobPhase::queued, model::JobPhase::cancelled, "cancelled").ok());
+  EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("a3", "alice")).status, 201) << "an ended job makes room";
+  EXPECT_EQ(live_jobs("alice"), 2);
 }
 
 TEST_F(ApiJobsTest, ABodyThatIsNotJsonIs400) {

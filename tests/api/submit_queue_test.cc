@@ -50,7 +50,7 @@ class SubmitQueueTest : public ApiFixture {
     auto request =
         model::parse_launch_request(text, {m_catalogs->gpu_series, m_catalogs->runtimes, settings.runtime_profile});
     EXPECT_TRUE(request.ok()) << request.error().to_text();
-    return {*request, "alice"};
+    return {*request, {}, "alice"};
   }
 
   std::vector<Submission> batch(int jobs, const std::string& prefix) {
@@ -76,7 +76,7 @@ TEST_F(SubmitQueueTest, ABatchOfNewJobsIsOneJournalCommitWhereOneByOneIsOneEach)
   EXPECT_EQ(vfs.syncs(), 1) << "ten jobs, one commit";
   vfs.reset();
   for (const auto& one : batch(10, "alone-"))
-    ASSERT_TRUE(operations::submit_job(*journal, settings, one.request, m_key).ok());
+    ASSERT_TRUE(operations::submit_job(*journal, settings, one, m_key).ok());
   EXPECT_EQ(vfs.syncs(), 10) << "one by one: a commit each";
   vfs.watch("");
 }
@@ -113,7 +113,7 @@ TEST_F(SubmitQueueTest, AFailedCommitJournalsNoneOfTheBatchAndFailsEverySubmissi
 
 TEST_F(SubmitQueueTest, EachSubmissionOfABatchIsAnsweredAsIfItCameAlone) {
   auto journal = open_journal();
-  ASSERT_TRUE(operations::submit_job(*journal, settings, submission("known").request, m_key).ok());
+  ASSERT_TRUE(operations::submit_job(*journal, settings, submission("known"), m_key).ok());
   const auto results = operations::submit_jobs(*journal, settings,
                                                {submission("new"), submission("new"), submission("known"),
                                                 submission("new", "1e-3"), submission("known", "1e-3")},

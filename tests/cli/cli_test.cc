@@ -309,8 +309,9 @@ TEST_F(CliTest, StatusAndAuditShowTheJournal) {
   const auto status = cli({"status"});
   EXPECT_EQ(status.exit_code, 0) << status.err;
   EXPECT_EQ(status.out.substr(0, status.out.find('\n')),
-            "JOB        PHASE   DESIRE  ATTEMPT  STATE  SLURM JOB  CLEANUP  HELD  UPDATED");
-  EXPECT_NE(status.out.find("ft-7f3c2a  queued  run     -        -      -          -        no"), std::string::npos);
+            "JOB        USER  PHASE   DESIRE  ATTEMPT  STATE  SLURM JOB  CLEANUP  HELD  UPDATED");
+  EXPECT_NE(status.out.find("ft-7f3c2a  -     queued  run     -        -      -          -        no"), std::string::npos)
+      << status.out;
 
   const auto one = cli({"status", "ft-7f3c2a", "--json"});
   EXPECT_EQ(one.exit_code, 0);
@@ -327,13 +328,29 @@ TEST_F(CliTest, StatusAndAuditShowTheJournal) {
   EXPECT_EQ(missing.err, "tuneplane-slurm: no job nope in " + dir.file("state/journal.db") + "\n");
 }
 
+// In one-user mode a request's user is only recorded: `status` and `audit` name it, and the
+// job runs as the job user (no Unix user).
+TEST_F(CliTest, AJobsUserShowsInStatusAndAudit) {
+  ASSERT_EQ(cli({"submit", example_with("\"job_id\": \"ft-7f3c2a\",", "\"job_id\": \"ft-7f3c2a\", \"user\": \"alice\",")})
+                .exit_code,
+            0);
+  const auto status = cli({"status"});
+  EXPECT_NE(status.out.find("ft-7f3c2a  alice  queued"), std::string::npos) << status.out;
+  const auto one = cli({"status", "ft-7f3c2a"});
+  EXPECT_EQ(one.out.substr(0, one.out.find('\n')), "job ft-7f3c2a, user alice: queued (desire run), resources held: no");
+  const auto json = cli({"status", "ft-7f3c2a", "--json"});
+  EXPECT_NE(json.out.find("\"user\":\"alice\",\"unix_user\":null"), std::string::npos) << json.out;
+  const auto audit = cli({"audit", "ft-7f3c2a"});
+  EXPECT_NE(audit.out.find(", user alice\n"), std::string::npos) << audit.out;
+}
+
 TEST_F(CliTest, MigrateCheckAndBackup) {
   const auto migrate = cli({"migrate"});
   EXPECT_EQ(migrate.exit_code, 0) << migrate.err;
   EXPECT_EQ(migrate.out, "journal " + dir.file("state/journal.db") + ": up to date\n");
   const auto check = cli({"journal", "check"});
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
-  EXPECT_NE(check.out.find("ok    migrations: at 7 of 7\n"), std::string::npos);
+  EXPECT_NE(check.out.find("ok    migrations: at 8 of 8\n"), std::string::npos);
   EXPECT_EQ(cli({"journal", "backup", dir.file("copy.db")}).exit_code, 0);
   const auto again = cli({"journal", "backup", dir.file("copy.db")});
   EXPECT_EQ(again.exit_code, 2);
@@ -448,6 +465,31 @@ TEST_F(CliTest, DoctorChecksTheApiTokensFile) {
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("TUNEPLANE_API_TOKENS_FILE \"" + tokens + "\": cannot be read"), std::string::npos)
       << missing.err;
+}
+
+// In per-user mode doctor judges every mapped Unix user as validate would (root, a system
+// account, a missing user: each named with its platform user).
+TEST_F(CliTest, DoctorChecksEveryUserOfTheUserMapInPerUserMode) {
+  env["TUNEPLANE_IDENTITY_MODE"] = "per-user";
+  env["TUNEPLANE_USER_MAP_FILE"] = dir.file("users.json");
+  env["TUNEPLANE_FIRST_USER_ID"] = "1";
+  const auto line_of = [&](const std::string& map) -> std::string {
+    testing::write_test_file(dir.file("users.json"), map);
+    const std::string out = cli({"doctor"}).out;
+    const std::size_t at = out.find("user map: ");
+    return at == std::string::npos ? out : out.substr(at - 6, out.find('\n', at) - at + 6);
+  };
+  EXPECT_EQ(line_of(R"({"users": {"alice": {"unix_user": "daemon", "accounts": ["a"]}}})"),
+            "ok    user map: 1 user(s): alice as daemon (uid 1)");
+  EXPECT_EQ(line_of(R"({"users": {"alice": {"unix_user": "daemon", "accounts": ["a"]},
+                                  "carol": {"unix_user": "root", "accounts": ["a"]}}})"),
+            "FAIL  user map: \"carol\"'s Unix user \"root\" is root: no job runs as root; map the user to its own "
+            "account; fix: create each Unix user on this host and the compute nodes, or map the platform user to an "
+            "account of its own");
+  EXPECT_EQ(line_of(R"({"users": {"alice": {"unix_user": "daemon"}}})"),
+            "FAIL  user map: " + dir.file("users.json") +
+                ".users.alice.accounts: is required; fix: fix the catalogs (tuneplane-slurm validate names the same "
+                "problems)");
 }
 
 TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <map>
 #include <string>
 
 #include "model/launch_request.h"
@@ -70,12 +71,31 @@ TEST(RequestUserTest, PerUserModeNeedsAUserOfTheMap) {
             "the operator to map this user to a Unix user\n");
 }
 
+// A mapped user whose Unix user was refused when the map was loaded (storage::refused_users) is
+// refused at `user` with that reason; the other users are not.
+TEST(RequestUserTest, AUserRefusedWhenTheMapWasLoadedIsRefusedAtUser) {
+  const std::map<std::string, std::string> refused{{"alice", "alice's Unix user is root; map it to its own"}};
+  ValidationContext context = per_user();
+  context.refused_users = &refused;
+  const auto judged = [&](const char* user) {
+    const auto result = parse_launch_request(boost::json::serialize(as_user(testing::cpu_only_request(), user)),
+                                             context);
+    return result.ok() ? "" : result.error().to_text();
+  };
+  EXPECT_EQ(judged("alice"), "user \"alice\": alice's Unix user is root; map it to its own\n");
+  boost::json::value bobs = as_user(testing::cpu_only_request(), "bob");
+  bobs.at("spec").as_object()["partition"] = "debug";
+  bobs.at("spec").as_object().erase("slurm");
+  const auto bob = parse_launch_request(boost::json::serialize(bobs), context);
+  EXPECT_TRUE(bob.ok()) << bob.error().to_text();
+}
+
 TEST(RequestUserTest, AnAccountQosOrPartitionTheUserMayNotUseIsRefusedWithWhatItMay) {
   // The valid request asks for account ml-team, QoS normal and partition gpu: bob may use none.
   EXPECT_EQ(per_user_refusal(as_user(testing::valid_request(), "bob")),
             "spec.slurm.account \"ml-team\": is not an account \"bob\" may use (allowed: proj-b); leave it out for "
             "proj-b\n"
-            "spec.slurm.qos \"normal\": is not a QoS \"bob\" may use (allowed: none); leave it out for the "
+            "spec.slurm.qos \"normal\": is not a QoS \"bob\" may use (allowed: (none)); leave it out for the "
             "account's default\n"
             "spec.partition \"gpu\": is not a partition \"bob\" may use (allowed: debug)\n");
 }

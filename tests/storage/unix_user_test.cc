@@ -41,18 +41,36 @@ TEST(UnixUserTest, RefusesAMissingUserRootNobodyASystemAccountAndTheDaemonsOwn) 
   EXPECT_EQ(unix_user_problem(mapped_to("daemon"), 1, 4242), std::nullopt) << "a user at the first uid may";
 }
 
-TEST(UnixUserTest, ARequestsUserIsJudgedAtItsPath) {
-  auto map = model::UserMap::parse(R"({"users": {"alice": {"unix_user": "daemon", "accounts": ["a"]}}})", "map");
+// Judged once per load: only the users unix_user_problem() refuses, each with its reason.
+TEST(UnixUserTest, RefusedUsersHoldsEachRefusalWithItsReason) {
+  auto map = model::UserMap::parse(R"({"users": {"alice": {"unix_user": "daemon", "accounts": ["a"]},
+                                                 "bob": {"unix_user": "root", "accounts": ["a"]}}})",
+                                   "map");
   ASSERT_TRUE(map.ok());
-  model::LaunchRequest request;
-  EXPECT_TRUE(request_user_problems(request, *map, 1000, 4242).empty()) << "no user: nothing to judge";
-  request.user = "carol";
-  EXPECT_TRUE(request_user_problems(request, *map, 1000, 4242).empty()) << "not in the map: validation said so";
-  request.user = "alice";
-  const model::Problems problems = request_user_problems(request, *map, 1000, 4242);
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems.list().front().path, "user");
-  EXPECT_EQ(problems.list().front().value, "\"alice\"");
+  const auto refused = refused_users(*map, 1, 4242);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused.at("bob"), unix_user_problem(*map->find("bob"), 1, 4242));
+  EXPECT_EQ(refused_users(*map, 1000, 4242).size(), 2u) << "daemon's uid 1 is below 1000";
+}
+
+TEST(UnixUserTest, TheUserMapCheckNamesEveryUserOrEveryRefusal) {
+  auto good = model::UserMap::parse(R"({"users": {"alice": {"unix_user": "daemon", "accounts": ["a"]},
+                                                  "bob": {"unix_user": "bin", "accounts": ["a"]}}})",
+                                    "map");
+  ASSERT_TRUE(good.ok());
+  const JobAccessCheck ok = check_user_map(*good, refused_users(*good, 1, 4242));
+  EXPECT_TRUE(ok.ok);
+  EXPECT_EQ(ok.detail, "2 user(s): alice as daemon (uid 1), bob as bin (uid 2)");
+  EXPECT_EQ(ok.fix, "");
+
+  const JobAccessCheck below = check_user_map(*good, refused_users(*good, 1000, 4242));
+  EXPECT_FALSE(below.ok);
+  EXPECT_NE(below.detail.find("\"alice\"'s Unix user \"daemon\" has uid 1"), std::string::npos) << below.detail;
+  EXPECT_NE(below.detail.find("; \"bob\"'s Unix user \"bin\" has uid 2"), std::string::npos) << below.detail;
+
+  auto empty = model::UserMap::parse(R"({"users": {}})", "map");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_FALSE(check_user_map(*empty, {}).ok);
 }
 
 }  // namespace

@@ -174,7 +174,7 @@ void submit(Api& api, journal::Journal& journal, const std::string& body) {
     if (!loaded.ok()) die("the local key: " + loaded.error().message());
     return *loaded;
   }();
-  auto done = operations::submit_job(journal, api.settings, *request, key, "bench");
+  auto done = operations::submit_job(journal, api.settings, {*request, {}, "bench"}, key);
   if (!done.ok()) die("submit: " + done.error().message());
 }
 
