@@ -111,6 +111,17 @@ TEST_F(SubmitQueueTest, AFailedCommitJournalsNoneOfTheBatchAndFailsEverySubmissi
   }
 }
 
+// A journal that cannot be written fails the submission with the journal's words; it is never
+// answered as a conflict (which the platform would take as "another request holds this id").
+TEST_F(SubmitQueueTest, AJournalThatCannotBeWrittenIsAnErrorNeverAConflict) {
+  open_journal();  // created and migrated
+  auto read_only = journal::Journal::open(settings.journal_path, clock(), {journal::OpenOptions::Mode::read_only});
+  ASSERT_TRUE(read_only.ok()) << read_only.error().message();
+  const auto result = operations::submit_job(**read_only, settings, submission("refused"), m_key);
+  ASSERT_FALSE(result.ok()) << "outcome " << static_cast<int>(result->outcome) << ": " << result->refusal;
+  EXPECT_TRUE(journal::is_unwritable(result.error())) << result.error().message();
+}
+
 TEST_F(SubmitQueueTest, EachSubmissionOfABatchIsAnsweredAsIfItCameAlone) {
   auto journal = open_journal();
   ASSERT_TRUE(operations::submit_job(*journal, settings, submission("known"), m_key).ok());
