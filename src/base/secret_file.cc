@@ -8,7 +8,7 @@
 
 namespace tpslurm {
 
-SecretFileCheck check_secret_file(const std::string& path, uid_t reader_uid) {
+SecretFileCheck check_secret_file(const std::string& path, uid_t reader_uid, Readers readers) {
   SecretFileCheck check;
   if (path.empty() || path.front() != '/') {
     check.refusal = "expected an absolute path to a file";
@@ -30,6 +30,9 @@ SecretFileCheck check_secret_file(const std::string& path, uid_t reader_uid) {
                     std::to_string(reader_uid) + "); a secret must belong to the user that reads it: chown it";
   } else if ((info.st_mode & 022) != 0) {
     check.refusal = std::string("is writable by group or others (mode ") + mode + "); run: chmod 600 " + path;
+  } else if ((info.st_mode & 044) != 0 && readers == Readers::owner_only) {
+    check.refusal = std::string("is readable by group or others (mode ") + mode +
+                    "): it signs Slurm tokens for any user; run: chmod 400 " + path;
   } else if ((info.st_mode & 044) != 0) {
     check.warning = path + " is readable by group or others (mode " + mode +
                     "); chmod 600 it unless it is a mounted read-only secret";

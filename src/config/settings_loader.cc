@@ -81,9 +81,9 @@ class Applier {
 
   bool has(std::string_view key) const { return m_values.count(std::string(key)) != 0; }
 
-  void secret_file(std::string_view key, std::string& target) {
+  void secret_file(std::string_view key, std::string& target, Readers readers = Readers::owner_warned) {
     with(key, [&](const std::string& path) -> std::optional<std::string> {
-      const SecretFileCheck check = check_secret_file(path, m_options.effective_uid);
+      const SecretFileCheck check = check_secret_file(path, m_options.effective_uid, readers);
       if (check.refusal) return check.refusal;
       if (check.warning) m_out.warnings.push_back(std::string(key) + ": " + *check.warning);
       target = path;
@@ -388,7 +388,7 @@ void apply_slurm_access(Applier& apply, model::Settings& s, const LoadOptions& o
   });
   apply.with("TUNEPLANE_SLURM_REST_USER", [&](const std::string& v) { return slurm_name(v, s.rest_user); });
   apply.secret_file("TUNEPLANE_SLURM_JWT_FILE", s.jwt_file);
-  apply.secret_file("TUNEPLANE_SLURM_JWT_KEY_FILE", s.jwt_key_file);
+  apply.secret_file("TUNEPLANE_SLURM_JWT_KEY_FILE", s.jwt_key_file, Readers::owner_only);
   if (apply.has("TUNEPLANE_SLURM_JWT_FILE") && apply.has("TUNEPLANE_SLURM_JWT_KEY_FILE")) {
     apply.bad("TUNEPLANE_SLURM_JWT_KEY_FILE",
               "cannot be combined with TUNEPLANE_SLURM_JWT_FILE; set one of them (a token file is the default, "

@@ -87,6 +87,10 @@ struct AttemptRecord {
   std::string created_at;
   std::string updated_at;
 
+  // The job's Unix user (jobs.unix_user), read with the attempt: its Slurm calls go as that
+  // user. Empty: the service identity (one-user mode).
+  std::string unix_user{};
+
   AttemptKey key() const { return {job_id, number}; }
   // A held submit that has not been released yet.
   bool awaiting_release() const { return submit_mode == "held" && released_at.empty(); }

@@ -26,7 +26,8 @@ const std::string_view kAttemptColumns =
     "slurm_state, slurm_reason, exit_code, exit_signal, failure_phase, outcome_reason, found_by, cleanup, "
     "logs_sha256, version, created_at, updated_at, submit_mode, identified_at, released_at, searched_at, "
     "complete_search_at, search_report, observed_at, signalled_at, cleanup_at, search_elapsed_s, "
-    "complete_search_elapsed_s, tag_name, tag_workdir, usage "
+    "complete_search_elapsed_s, tag_name, tag_workdir, usage, "
+    "(SELECT unix_user FROM jobs WHERE jobs.job_id = attempts.job_id) "
     "FROM attempts";
 
 JobRecord read_job_row(SQLite::Statement& row) {
@@ -96,6 +97,7 @@ AttemptRecord read_attempt_row(SQLite::Statement& row) {
   a.tag_name = text(row, 40);
   a.tag_workdir = text(row, 41);
   a.usage = text(row, 42);
+  a.unix_user = text(row, 43);
   return a;
 }
 

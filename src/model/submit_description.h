@@ -73,6 +73,9 @@ struct SubmitDescription {
   std::optional<int> time_limit_minutes;  // empty = the partition's default
   std::optional<WarningSignal> signal;
   std::vector<SubmitComponent> components;  // at least one; several = heterogeneous job
+  // Per-user mode: the Unix user the job is submitted as, and so runs as; empty: the service
+  // identity. Not part of the request's body: Slurm runs a job as the user who submits it.
+  std::string unix_user{};
 
   bool heterogeneous() const { return components.size() > 1; }
   bool operator==(const SubmitDescription&) const = default;

@@ -45,8 +45,10 @@ std::optional<Resolution> not_blocked(const journal::AttemptRecord& a) {
                                            ": only a submit whose answer was lost (submit_unknown) is resolved");
 }
 
-std::optional<slurm::JobRef> job_ref(std::string_view reference) {
+// The operator's reference (a job id or a SLUID) to a job of `attempt`'s, read as its user.
+std::optional<slurm::JobRef> job_ref(std::string_view reference, const journal::AttemptRecord& attempt) {
   slurm::JobRef ref;
+  ref.unix_user = attempt.unix_user;
   if (!reference.empty() && reference[0] == 's') {
     ref.sluid = std::string(reference);
     return ref;
@@ -73,7 +75,7 @@ std::optional<Resolution> not_followed(const journal::AttemptRecord& a) {
 // has no such job (or only another job under a reused id).
 std::optional<Resolution> still_held(slurm::SlurmClient& slurm, const journal::AttemptRecord& a,
                                      const model::Settings& settings) {
-  const slurm::JobRef ref(*a.slurm_job_id, a.sluid);
+  const slurm::JobRef ref(*a.slurm_job_id, a.sluid, std::nullopt, a.unix_user);
   const std::string name = a.sluid.empty() ? std::to_string(*a.slurm_job_id) : a.sluid;
   slurm::JobsResult read = slurm.get_job(ref);
   if (!read.ok() && read.outcome == slurm::Outcome::not_found) return std::nullopt;
@@ -137,7 +139,7 @@ Result<Resolution> resolve_adopt(journal::Journal& journal, slurm::SlurmClient& 
                                  const journal::AttemptRecord& attempt, const model::Settings& settings,
                                  std::string_view reference, std::string_view by, std::string_view reason) {
   if (auto refused = not_blocked(attempt)) return *refused;
-  const auto ref = job_ref(reference);
+  const auto ref = job_ref(reference, attempt);
   if (!ref) {
     return refusal(Refusal::not_a_reference, "\"" + std::string(reference) + "\" is neither a job id nor a SLUID");
   }

@@ -29,7 +29,7 @@ std::optional<std::uint32_t> evidence_job_id(const Step& step) {
 std::vector<FoundJob> found_by_evidence(Step& step, const model::JobTag& tag, std::optional<std::uint32_t>& forgotten) {
   auto id = evidence_job_id(step);
   if (!id) return {};
-  slurm::JobsResult read = step.services.slurm.get_job(slurm::JobRef{*id});
+  slurm::JobsResult read = step.services.slurm.get_job(slurm::JobRef{*id, {}, std::nullopt, step.attempt.unix_user});
   if (read.outcome == slurm::Outcome::not_found) forgotten = id;
   if (!read.ok()) return {};
   std::vector<model::JobSnapshot> ours;
@@ -40,7 +40,7 @@ std::vector<FoundJob> found_by_evidence(Step& step, const model::JobTag& tag, st
 }
 
 StepEnd cancel_duplicate(Step& step, const FoundJob& copy, const model::JobTag& tag, std::uint32_t kept) {
-  slurm::CancelResult cancelled = step.services.slurm.cancel(slurm::JobRef{copy.leader_id, copy.leader_sluid, tag});
+  slurm::CancelResult cancelled = step.services.slurm.cancel(slurm::JobRef{copy.leader_id, copy.leader_sluid, tag, step.attempt.unix_user});
   crash_point("duplicate.after_cancel");
   const std::string words = "duplicate of Slurm job " + std::to_string(kept) + " (" + copy.source + ", " +
                             (copy.live() ? "still live" : "already ended") + "): cancel " +

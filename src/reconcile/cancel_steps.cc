@@ -23,7 +23,7 @@ StepEnd cancel_and_fail(Step& step, const std::string& problem, CancelCause caus
   if (step.not_due(kCancel) || step.budget_refuses()) return StepEnd::wait;
   const model::JobTag tag = tag_of(step.services, step.attempt);
   slurm::CancelResult cancelled =
-      step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag});
+      step.services.slurm.cancel(slurm::JobRef{*step.attempt.slurm_job_id, step.attempt.sluid, tag, step.attempt.unix_user});
   // The attempt's job is not where the problem was seen: how it ended is for its evidence to say.
   if (cancelled.another_job) return conclude_id_reused(step, cancelled.message);
   if (!cancelled.ok() && cancelled.outcome != slurm::Outcome::not_found) {
@@ -81,7 +81,8 @@ StepEnd apply_cancel(Step& step) {
   journal::AttemptChanges changes;
   changes.outcome_reason = words;
   if (!step.attempt.slurm_job_id) return step.move(AttemptState::cancelled, changes, {});
-  const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag_of(step.services, step.attempt)};
+  const slurm::JobRef ref{*step.attempt.slurm_job_id, step.attempt.sluid, tag_of(step.services, step.attempt),
+                         step.attempt.unix_user};
   // Before the checkpoint signal too: a signal the budget refused would be taken for one that
   // could not be given, and the job killed without its grace.
   if (step.budget_refuses()) return StepEnd::wait;

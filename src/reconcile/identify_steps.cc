@@ -69,7 +69,7 @@ std::variant<Identified, StepEnd> identify(Step& step) {
   constexpr std::string_view kWhat = "identify";
   if (step.not_due(kWhat) || step.budget_refuses()) return StepEnd::wait;
   const std::uint32_t id = *step.attempt.slurm_job_id;
-  slurm::JobsResult read = step.services.slurm.get_job(slurm::JobRef{id});
+  slurm::JobsResult read = step.services.slurm.get_job(slurm::JobRef{id, {}, std::nullopt, step.attempt.unix_user});
   if (!read.ok()) {
     if (read.outcome == slurm::Outcome::not_found) return conclude_forgotten(step);
     return step.retry_spaced(kWhat);
@@ -128,7 +128,7 @@ StepEnd release(Step& step, const Identified* identified) {
   if (step.not_due(kWhat) || step.budget_refuses()) return stop([] { return StepEnd::wait; });
   const model::JobTag tag = tag_of(step.services, step.attempt);
   const std::string sluid = identified ? identified->changes.sluid.value_or("") : step.attempt.sluid;
-  const slurm::JobRef ref{*step.attempt.slurm_job_id, sluid, tag};
+  const slurm::JobRef ref{*step.attempt.slurm_job_id, sluid, tag, step.attempt.unix_user};
   // Identified in this pass: those records were just checked; else release_hold reads again.
   const bool just_identified = step.carry.identified_job == ref.job_id;
   slurm::ReleaseResult answer = step.services.slurm.release_hold(

@@ -109,7 +109,7 @@ int cancel_late_arrivals(Services& services, const AttemptRecord& attempt, const
   const model::JobTag tag = tag_of(services, attempt);
   for (const FoundJob& job : group_matches(result.matches)) {
     if (!job.live()) continue;
-    slurm::CancelResult answer = services.slurm.cancel(slurm::JobRef{job.leader_id, job.leader_sluid, tag});
+    slurm::CancelResult answer = services.slurm.cancel(slurm::JobRef{job.leader_id, job.leader_sluid, tag, attempt.unix_user});
     const std::string words = "Slurm job " + std::to_string(job.leader_id) +
                               " appeared after the attempt was resolved absent: " +
                               (answer.ok() ? "cancelled" : "cancel failed (" + answer.message + "), retried");

@@ -113,9 +113,9 @@ struct Records {
 std::optional<Records> read_full(Services& services, const Followed& f) {
   const std::uint32_t leader = *f.attempt.slurm_job_id;
   const model::JobTag tag = tag_of(services, f.attempt);
-  slurm::JobsResult read = services.slurm.get_job(slurm::JobRef{leader, f.attempt.sluid, tag});
+  slurm::JobsResult read = services.slurm.get_job(slurm::JobRef{leader, f.attempt.sluid, tag, f.attempt.unix_user});
   if (read.outcome == slurm::Outcome::not_found && !f.attempt.sluid.empty()) {
-    read = services.slurm.get_job(slurm::JobRef{leader});
+    read = services.slurm.get_job(slurm::JobRef{leader, {}, std::nullopt, f.attempt.unix_user});
   }
   if (read.outcome == slurm::Outcome::not_found) return Records({}, tag);
   if (!read.ok()) return std::nullopt;

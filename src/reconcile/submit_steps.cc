@@ -119,6 +119,7 @@ StepEnd send(Step& step, std::vector<Step::Move> before, const render::RenderedA
   const bool held = step.services.settings.submit_mode == model::SubmitMode::held;
   model::SubmitDescription description = rendered.submit;
   description.hold = held;
+  description.unix_user = step.job.unix_user;
   journal::AttemptChanges intent;
   intent.submit_mode = held ? "held" : "direct";
   before.push_back({AttemptState::submitting, std::move(intent), {}});

@@ -40,7 +40,7 @@ void record(Services& services, const journal::OrphanEntry& orphan) {
 
 bool cancel_duplicate(Services& services, const AttemptRecord& attempt, const FoundJob& copy) {
   const model::JobTag tag = tag_of(services, attempt);
-  slurm::CancelResult answer = services.slurm.cancel(slurm::JobRef{copy.leader_id, copy.leader_sluid, tag});
+  slurm::CancelResult answer = services.slurm.cancel(slurm::JobRef{copy.leader_id, copy.leader_sluid, tag, attempt.unix_user});
   const std::string words = "duplicate of Slurm job " + std::to_string(*attempt.slurm_job_id) + ": Slurm job " +
                             std::to_string(copy.leader_id) + " carries the same tag; " +
                             (answer.ok() ? "cancelled" : "cancel failed (" + answer.message + "), retried");

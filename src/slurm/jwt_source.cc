@@ -1,5 +1,6 @@
 #include "slurm/jwt_source.h"
 
+#include <openssl/crypto.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -10,6 +11,13 @@
 #include "slurm/transport.h"
 
 namespace tpslurm::slurm {
+
+Result<Credentials> TokenSource::credentials_for(std::string_view user) {
+  auto credentials = this->credentials();
+  if (credentials.ok()) credentials->user = std::string(user);
+  return credentials;
+}
+
 namespace {
 
 std::string_view trim(std::string_view text) {
@@ -151,30 +159,47 @@ std::string MintingTokenSource::describe() const {
   return "tokens minted for " + m_user + " from key file " + m_key_file;
 }
 
-Result<Credentials> MintingTokenSource::credentials() {
+MintingTokenSource::~MintingTokenSource() { OPENSSL_cleanse(m_key.data(), m_key.size()); }
+
+Result<Credentials> MintingTokenSource::credentials() { return credentials_for(m_user); }
+
+// The key, read at the first mint that needs it and kept; a failed read is tried again by the
+// next mint. The reader's copy is zeroed once taken.
+Status MintingTokenSource::read_key_once() {
+  if (!m_key.empty()) return ok_status();
+  auto key = m_read_key();
+  if (!key.ok()) return key.error();
+  if (key->empty()) {
+    return permanent("JWT key file " + m_key_file +
+                     ": is empty; point TUNEPLANE_SLURM_JWT_KEY_FILE at the cluster's jwt_hs256.key");
+  }
+  m_key.assign(*key);
+  OPENSSL_cleanse(key->data(), key->size());
+  return ok_status();
+}
+
+Result<Credentials> MintingTokenSource::credentials_for(std::string_view user) {
   // Held across the refresh: a second caller waits and then finds the fresh token.
   std::lock_guard lock(m_mutex);
   const TimePoint now = m_clock.now();
-  if (m_current && now < m_refresh_at) return *m_current;
+  auto current = m_minted.find(user);
+  if (current != m_minted.end() && now < current->second.refresh_at) return current->second.credentials;
 
-  auto key = m_read_key();
-  if (key.ok() && key->empty()) {
-    key = permanent("JWT key file " + m_key_file + ": is empty; point TUNEPLANE_SLURM_JWT_KEY_FILE at the cluster's jwt_hs256.key");
-  }
-  if (!key.ok()) {
-    const Error failure = key.error().with_context("refreshing the Slurm token for " + m_user);
+  // Once read, the key stays: only the mints before a first good read can fail here.
+  if (Status read = read_key_once(); !read.ok()) {
+    const Error failure = read.error().with_context("refreshing the Slurm token for " + std::string(user));
     if (m_on_failure) m_on_failure(failure);
-    if (m_current && m_current->expires_at && now + m_margin < *m_current->expires_at) return *m_current;
     return failure;
   }
-  Credentials fresh{m_user, mint_hs256(*key, m_user, now, m_lifespan), now + m_lifespan};
+  Credentials fresh{std::string(user), mint_hs256(m_key, user, now, m_lifespan), now + m_lifespan};
   // At 80 % of the lifespan, or earlier so that a request started just before the refresh
   // still ends before the token expires.
   const auto at_80 = std::chrono::duration_cast<std::chrono::milliseconds>(m_lifespan) * 8 / 10;
   const auto before_margin = std::chrono::duration_cast<std::chrono::milliseconds>(m_lifespan - m_margin);
-  m_refresh_at = now + std::max(std::chrono::milliseconds(0), std::min(at_80, before_margin));
-  m_current = std::move(fresh);
-  return *m_current;
+  const TimePoint refresh_at = now + std::max(std::chrono::milliseconds(0), std::min(at_80, before_margin));
+  Minted& minted = m_minted[std::string(user)];
+  minted = {std::move(fresh), refresh_at};
+  return minted.credentials;
 }
 
 std::chrono::seconds request_margin(const model::Settings& settings) {

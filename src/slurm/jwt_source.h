@@ -9,12 +9,20 @@
 //     bytes) keeps the last good token while it is valid; the failure goes to the failure
 //     listener once per file state. A token with bytes an HTTP header cannot carry (CR, LF,
 //     ...) is refused.
-//   - MintingTokenSource (opt-in) mints HS256 tokens from the cluster's key file for the one
-//     configured user only, and mints a new one once 80 % of the lifespan has passed, or
-//     earlier so that at least `margin` of validity is left. One refresh at a time: concurrent
-//     callers wait for it and share its token. A failed refresh is reported to the failure
-//     listener every time (an error event, never silence); the old token is used while it is
-//     still valid, after that credentials() fails.
+//   - MintingTokenSource (opt-in) mints HS256 tokens from the cluster's key file: for the
+//     configured user (credentials()) and, in per-user mode, for a job's user
+//     (credentials_for(): `sun` names that user). The key is read once, at the first mint,
+//     kept in one buffer zeroed when the source goes, and each copy a mint used is zeroed
+//     after it; the settings refuse a key file group or others may read (it signs tokens for
+//     every user of the cluster). Each user's token is minted anew once 80 % of the lifespan
+//     has passed, or earlier so that at least `margin` of validity is left. One refresh at a
+//     time: concurrent callers wait for it and share its token. Until the key has been read,
+//     each mint reads it again and a failure is reported to the failure listener every time
+//     (an error event, never silence) and fails the call. A rotated cluster key needs a restart.
+//
+// credentials_for(user), the identity a job's calls go as in per-user mode: a token minted for
+// that user; from a token file, the file's token with `user` in X-SLURM-USER-NAME, which Slurm
+// accepts only when the token is SlurmUser's or root's (slurmrestd's auth/jwt).
 //
 // `margin` is how long a request may take (connect + request timeout): a token handed out has
 // at least that much validity left, so it cannot expire while a request is under way. A file
@@ -26,10 +34,12 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/clock.h"
 #include "base/result.h"
@@ -48,6 +58,8 @@ class TokenSource {
   using FailureListener = std::function<void(const Error&)>;
   virtual ~TokenSource() = default;
   virtual Result<Credentials> credentials() = 0;
+  // A job's user (per-user mode). This default: credentials() naming `user` in the header.
+  virtual Result<Credentials> credentials_for(std::string_view user);
   // "token file /etc/tuneplane/jwt" or "tokens minted for alice from key file /k": for messages.
   virtual std::string describe() const = 0;
 };
@@ -90,10 +102,18 @@ class MintingTokenSource final : public TokenSource {
   // `read_key` defaults to reading `key_file` whole; tests inject their own to count or fail.
   MintingTokenSource(std::string user, std::string key_file, std::chrono::seconds lifespan, const Clock& clock,
                      FailureListener on_failure = {}, KeyReader read_key = {}, std::chrono::seconds margin = {});
+  ~MintingTokenSource() override;
   Result<Credentials> credentials() override;
+  Result<Credentials> credentials_for(std::string_view user) override;
   std::string describe() const override;
 
  private:
+  struct Minted {
+    Credentials credentials;
+    TimePoint refresh_at{};
+  };
+  Status read_key_once();
+
   std::string m_user;
   std::string m_key_file;
   std::chrono::seconds m_lifespan;
@@ -102,8 +122,8 @@ class MintingTokenSource final : public TokenSource {
   FailureListener m_on_failure;
   KeyReader m_read_key;
   std::mutex m_mutex;
-  std::optional<Credentials> m_current;
-  TimePoint m_refresh_at{};
+  std::string m_key;                           // read once; zeroed in the destructor
+  std::map<std::string, Minted, std::less<>> m_minted;  // by user
 };
 
 // Reads a whole file; `what` names it in the error ("JWT key file").

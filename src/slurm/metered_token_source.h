@@ -18,6 +18,8 @@ class MeteredTokenSource final : public TokenSource {
       : m_inner(std::move(inner)), m_metrics(metrics) {}
 
   Result<Credentials> credentials() override;
+  // A job's user's token is not the service's: the gauge follows credentials() alone.
+  Result<Credentials> credentials_for(std::string_view user) override { return m_inner->credentials_for(user); }
   std::string describe() const override { return m_inner->describe(); }
 
  private:

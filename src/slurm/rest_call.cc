@@ -2,12 +2,12 @@
 
 namespace tpslurm::slurm {
 
-RestCaller::Sent RestCaller::perform(HttpRequest request, Reservation reserved) {
+RestCaller::Sent RestCaller::perform(HttpRequest request, Reservation reserved, std::string_view as_user) {
   Sent sent;
   sent.label = std::string(to_string(request.method)) + " " + request.target;
   // Credentials first: they cost the server nothing, and a call refused for want of them
   // must not take a budget slot.
-  auto credentials = m_tokens.credentials();
+  auto credentials = as_user.empty() ? m_tokens.credentials() : m_tokens.credentials_for(as_user);
   if (!credentials.ok()) {
     sent.refused = Outcome::auth;
     sent.refusal = "not sent: " + credentials.error().message();
@@ -34,23 +34,24 @@ RestCaller::Sent RestCaller::perform(HttpRequest request, Reservation reserved) 
 }
 
 RestCaller::Sent RestCaller::send(HttpMethod method, std::string target, std::string body, Reuse reuse,
-                                  std::optional<std::chrono::milliseconds> timeout, Reservation reserved) {
+                                  std::optional<std::chrono::milliseconds> timeout, Reservation reserved,
+                                  std::string_view as_user) {
   HttpRequest request;
   request.method = method;
   request.target = std::move(target);
   request.body = std::move(body);
   request.reuse = reuse;
   request.timeout = timeout;
-  return perform(std::move(request), std::move(reserved));
+  return perform(std::move(request), std::move(reserved), as_user);
 }
 
 RestCaller::Sent RestCaller::send_listing(std::string target, JobsDecoder& decoder,
-                                          std::optional<std::chrono::milliseconds> timeout) {
+                                          std::optional<std::chrono::milliseconds> timeout, std::string_view as_user) {
   HttpRequest request;
   request.target = std::move(target);
   request.timeout = timeout;
   request.reader = &decoder;
-  return perform(std::move(request));
+  return perform(std::move(request), {}, as_user);
 }
 
 bool RestCaller::refused(CallResult& result, const Sent& sent, std::string_view dialect) const {

@@ -44,12 +44,15 @@ class RestCaller {
 
   // `timeout` empty: the transport's own (HttpRequest::timeout). `reserved` held: the call
   // taken from the budget already (RequestBudget::reserve_submit), spent here.
+  // `as_user` (per-user mode): the job's user, whose credentials the call carries
+  // (TokenSource::credentials_for); empty: the service identity's.
   Sent send(HttpMethod method, std::string target, std::string body = {}, Reuse reuse = Reuse::allowed,
-            std::optional<std::chrono::milliseconds> timeout = std::nullopt, Reservation reserved = {});
+            std::optional<std::chrono::milliseconds> timeout = std::nullopt, Reservation reserved = {},
+            std::string_view as_user = {});
   // A GET whose answer is a job list: its body goes to `decoder` as it arrives, never held
   // whole (a transport that does not stream leaves it to read() below).
   Sent send_listing(std::string target, JobsDecoder& decoder,
-                    std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+                    std::optional<std::chrono::milliseconds> timeout = std::nullopt, std::string_view as_user = {});
 
   // Fills `result` for a call refused before sending; false when `sent` went out.
   bool refused(CallResult& result, const Sent& sent, std::string_view dialect) const;
@@ -107,7 +110,7 @@ class RestCaller {
     return reply;
   }
 
-  Sent perform(HttpRequest request, Reservation reserved = {});
+  Sent perform(HttpRequest request, Reservation reserved = {}, std::string_view as_user = {});
 
   Transport& m_transport;
   TokenSource& m_tokens;

@@ -144,7 +144,7 @@ SubmitResult RestClient::submit(const model::SubmitDescription& description, Res
     return result;
   }
   RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec->submit_path(), std::move(body).value(),
-                                        Reuse::forbidden, std::nullopt, std::move(reserved));
+                                        Reuse::forbidden, std::nullopt, std::move(reserved), description.unix_user);
   sent.one_job_kind = "submit";
   if (m_caller.refused(result, sent, codec->version())) return result;
   DecodedFacts facts;
@@ -187,7 +187,7 @@ JobsResult RestClient::get_job(const JobRef& job) {
   auto id = job_id_text(job, result);
   if (!id) return result;
   std::unique_ptr<JobsDecoder> decoder = codec->jobs_decoder(RecordSource::slurmctld);
-  RestCaller::Sent sent = m_caller.send_listing(codec->job_path(*id), *decoder);
+  RestCaller::Sent sent = m_caller.send_listing(codec->job_path(*id), *decoder, std::nullopt, job.unix_user);
   sent.one_job_kind = "read";
   if (m_caller.refused(result, sent, codec->version())) return result;
   auto reply = m_caller.read(result, sent, *codec, *decoder);
@@ -233,7 +233,8 @@ CancelResult RestClient::cancel(const JobRef& job, std::string_view signal) {
       return result;
     }
   }
-  RestCaller::Sent sent = m_caller.send(HttpMethod::del, codec->cancel_path(*id, signal));
+  RestCaller::Sent sent = m_caller.send(HttpMethod::del, codec->cancel_path(*id, signal), {}, Reuse::allowed,
+                                        std::nullopt, {}, job.unix_user);
   sent.one_job_kind = "cancel";
   if (m_caller.refused(result, sent, codec->version())) return result;
   auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_cancel);
@@ -268,7 +269,7 @@ RestClient::IdentityCheck RestClient::check_identity(const Dialect& codec, const
   const bool sluid_readable = records_carry_sluid(codec.version());
   const bool identity_known = job.tag || (!job.sluid.empty() && sluid_readable);
   if (!identity_known && !read_anyway) return check;
-  const JobsResult read = get_job({job.job_id, "", std::nullopt});
+  const JobsResult read = get_job({job.job_id, "", std::nullopt, job.unix_user});
   check.records = read.jobs;
   if (!read.ok()) {
     CallResult refused = read;
@@ -335,7 +336,7 @@ ReleaseResult RestClient::release_hold(const JobRef& job, std::span<const model:
   targets.push_back(job.job_id);
   bool all_ended = true;
   for (std::uint32_t id : targets) {
-    result = post_release(*codec, id);
+    result = post_release(*codec, id, job.unix_user);
     if (!result.ok()) return result;
     all_ended = all_ended && result.already_ended;
   }
@@ -343,9 +344,10 @@ ReleaseResult RestClient::release_hold(const JobRef& job, std::span<const model:
   return result;
 }
 
-ReleaseResult RestClient::post_release(const Dialect& codec, std::uint32_t job_id) {
+ReleaseResult RestClient::post_release(const Dialect& codec, std::uint32_t job_id, std::string_view as_user) {
   ReleaseResult result;
-  RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec.update_path(job_id), codec.hold_release_body());
+  RestCaller::Sent sent = m_caller.send(HttpMethod::post, codec.update_path(job_id), codec.hold_release_body(),
+                                        Reuse::allowed, std::nullopt, {}, as_user);
   sent.one_job_kind = "release";
   if (m_caller.refused(result, sent, codec.version())) return result;
   DecodedFacts facts;

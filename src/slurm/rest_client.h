@@ -95,7 +95,7 @@ class RestClient final : public SlurmClient {
   IdentityCheck check_identity(const Dialect& codec, const JobRef& job, const std::string& request,
                                std::string_view verb, bool read_anyway);
   // One POST of the hold release for `job_id`.
-  ReleaseResult post_release(const Dialect& codec, std::uint32_t job_id);
+  ReleaseResult post_release(const Dialect& codec, std::uint32_t job_id, std::string_view as_user);
   // Reads diag's req_time unless a recent reading exists, a second time if the first was sent
   // and failed; empty on success, else why not.
   std::string refresh_server_clock(const Dialect& codec);

@@ -215,12 +215,16 @@ struct BatchSearchResult : CallResult {
 // paths (>= 26.05) and one is given, else the numeric id. `tag` (optional) lets cancel verify
 // a job it can only address by id (below).
 struct JobRef {
-  JobRef(std::uint32_t id = 0, std::string run_sluid = {}, std::optional<model::JobTag> job_tag = std::nullopt)
-      : job_id(id), sluid(std::move(run_sluid)), tag(std::move(job_tag)) {}
+  JobRef(std::uint32_t id = 0, std::string run_sluid = {}, std::optional<model::JobTag> job_tag = std::nullopt,
+         std::string job_unix_user = {})
+      : job_id(id), sluid(std::move(run_sluid)), tag(std::move(job_tag)), unix_user(std::move(job_unix_user)) {}
 
   std::uint32_t job_id = 0;
   std::string sluid;
   std::optional<model::JobTag> tag;
+  // Per-user mode: the job's user, whom a call about it goes as (TokenSource::credentials_for);
+  // empty: the service identity.
+  std::string unix_user;
 };
 
 class SlurmClient {

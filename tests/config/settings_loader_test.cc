@@ -454,6 +454,21 @@ TEST(SettingsLoaderTest, WarnsAboutReadableSecretFiles) {
                                                        "unless it is a mounted read-only secret"});
 }
 
+// The cluster's key signs tokens for every user: readable by group or others is refused, not
+// warned about as a token file is.
+TEST(SettingsLoaderTest, RefusesAJwtKeyOthersCanRead) {
+  TempDir dir;
+  testing::write_test_file(dir.file("key"), "k", perms::owner_read | perms::group_read);
+  EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_JWT_KEY_FILE", dir.file("key")}}),
+            "TUNEPLANE_SLURM_JWT_KEY_FILE \"" + dir.file("key") +
+                "\": is readable by group or others (mode 440): it signs Slurm tokens for any user; run: chmod 400 " +
+                dir.file("key") + "\n");
+  testing::write_test_file(dir.file("own"), "k", perms::owner_read);
+  const auto loaded = load({{"TUNEPLANE_SLURM_JWT_KEY_FILE", dir.file("own")}});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
+  EXPECT_TRUE(loaded->warnings.empty());
+}
+
 TEST(SettingsLoaderTest, RefusesMissingSecretFilesAndBothKinds) {
   TempDir dir;
   testing::write_test_file(dir.file("jwt"), "t");

@@ -8,6 +8,7 @@
 #include "model/launch_request.h"
 #include "reconcile/attempt_tag.h"
 #include "render/render_request.h"
+#include "slurm/jwt_source.h"
 #include "storage/job_credential.h"
 
 namespace tpslurm::reconcile::testing {
@@ -93,7 +94,13 @@ void ReconcileTest::start(std::vector<std::string> args, std::string dialect) {
   auto started = slurm::testing::SimProcess::start(args);
   ASSERT_TRUE(started.ok()) << started.error().message();
   sim = std::move(*started);
-  auto turning = std::make_unique<TurningTokens>(sim->tokens());
+  std::unique_ptr<slurm::TokenSource> good = sim->tokens();
+  if (!minting_service_user.empty()) {
+    good = std::make_unique<slurm::MintingTokenSource>(minting_service_user, "(the simulator's key)",
+                                                       std::chrono::hours(24), m_clock, nullptr,
+                                                       [key = sim->key()]() -> Result<std::string> { return key; });
+  }
+  auto turning = std::make_unique<TurningTokens>(std::move(good));
   m_turning = turning.get();
   m_tokens = std::move(turning);
   slurm::CurlTransportOptions options;
@@ -112,7 +119,8 @@ void ReconcileTest::start(std::vector<std::string> args, std::string dialect) {
   m_client = std::move(*client);
 }
 
-journal::NewJob ReconcileTest::new_job(const std::string& job_id, Shape shape, int max_attempts) {
+journal::NewJob ReconcileTest::new_job(const std::string& job_id, Shape shape, int max_attempts,
+                                       const std::string& unix_user) {
   const std::string request = R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
       "framework": {"name": "custom", "runtime_id": "custom-test"},
       "command": ["python", "train.py"], "pools": )" +
@@ -132,11 +140,12 @@ journal::NewJob ReconcileTest::new_job(const std::string& job_id, Shape shape, i
     return {};
   }
   return {job_id,           parsed->canonical_json, sha256_hex(parsed->canonical_json),
-          credential->path, credential->hmac,       parsed->max_attempts};
+          credential->path, credential->hmac,       parsed->max_attempts,
+          unix_user,        unix_user,              std::nullopt};
 }
 
-void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_attempts) {
-  auto added = m_journal->add_job(new_job(job_id, shape, max_attempts));
+void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_attempts, const std::string& unix_user) {
+  auto added = m_journal->add_job(new_job(job_id, shape, max_attempts, unix_user));
   ASSERT_TRUE(added.ok()) << added.error().message();
 }
 

@@ -50,6 +50,8 @@ class TurningTokens final : public slurm::TokenSource {
  public:
   explicit TurningTokens(std::unique_ptr<slurm::TokenSource> good) : m_good(std::move(good)) {}
   Result<slurm::Credentials> credentials() override;
+  // A job's user's: the good source's own (bad_after() turns the service's token alone).
+  Result<slurm::Credentials> credentials_for(std::string_view user) override { return m_good->credentials_for(user); }
   std::string describe() const override { return m_good->describe(); }
   void bad_after(int calls) { m_good_left = calls; }
 
@@ -76,8 +78,8 @@ class ReconcileTest : public ::testing::Test {
   // Starts the simulator (`args` after the manual clock/timing) and the client for `dialect`.
   void start(std::vector<std::string> args = {}, std::string dialect = "v0.0.45");
 
-  // Journals a job of `shape` as `submit` does.
-  void add_job(const std::string& job_id, Shape shape, int max_attempts = 1);
+  // Journals a job of `shape` as `submit` does; with `unix_user`, as per-user mode accepts it.
+  void add_job(const std::string& job_id, Shape shape, int max_attempts = 1, const std::string& unix_user = {});
   // Journals it as serve's API does: through the running daemon's journal writer
   // (Controller::commit_from_outside).
   void add_job_through_daemon(const std::string& job_id, Shape shape);
@@ -149,11 +151,15 @@ class ReconcileTest : public ::testing::Test {
   bool client_asks_budget = false;
   // Set before start(): the limits of budget().
   slurm::BudgetLimits budget_limits;
+  // Set before start(): the client's tokens are minted from the simulator's key
+  // (slurm::MintingTokenSource) for this user as the service identity, and for each job's
+  // user as that user (per-user mode). Empty: root's token, root acting for a job's user.
+  std::string minting_service_user;
   tpslurm::testing::TempDir dir;
   std::unique_ptr<slurm::testing::SimProcess> sim;
 
  private:
-  journal::NewJob new_job(const std::string& job_id, Shape shape, int max_attempts);
+  journal::NewJob new_job(const std::string& job_id, Shape shape, int max_attempts, const std::string& unix_user = {});
 
   model::Catalogs m_catalogs;
   SteppedClock m_clock;

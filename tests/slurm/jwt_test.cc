@@ -254,38 +254,79 @@ TEST(MintingTokenSourceTest, RefreshesAtEightyPercentOfTheLifespan) {
   EXPECT_NE(second->token, first->token);
   EXPECT_EQ(read_claims(second->token)->issued_at, unix_seconds(kStart) + 800);
   EXPECT_EQ(second->expires_at, kStart + std::chrono::seconds(1800));
-  EXPECT_EQ(reads, 2);
+  EXPECT_EQ(reads, 1) << "the key is read once";
 }
 
-TEST(MintingTokenSourceTest, AFailedRefreshIsReportedAndTheValidTokenKeptUntilItExpires) {
+// Per-user mode: a job's user gets a token whose `sun` names it and is sent under its name;
+// each user's token is kept until its own refresh, and the key is still read once.
+TEST(MintingTokenSourceTest, EachUsersTokenNamesThatUserAndIsKeptForIt) {
   ManualClock clock(kStart);
-  bool key_readable = true;
+  int reads = 0;
+  MintingTokenSource source("tuneplane", "/k", std::chrono::seconds(1000), clock, {}, [&]() -> Result<std::string> {
+    ++reads;
+    return std::string(kKey);
+  });
+  const auto service = source.credentials();
+  const auto alice = source.credentials_for("alice");
+  const auto bob = source.credentials_for("bob");
+  ASSERT_TRUE(service.ok() && alice.ok() && bob.ok());
+  EXPECT_EQ(service->user, "tuneplane");
+  EXPECT_EQ(read_claims(service->token)->user, "tuneplane");
+  EXPECT_EQ(alice->user, "alice");
+  EXPECT_EQ(read_claims(alice->token)->user, "alice");
+  EXPECT_TRUE(verify_hs256(alice->token, kKey));
+  EXPECT_EQ(bob->user, "bob");
+  EXPECT_EQ(read_claims(bob->token)->user, "bob");
+  clock.advance(std::chrono::seconds(500));
+  EXPECT_EQ(source.credentials_for("alice")->token, alice->token);
+  const auto carol = source.credentials_for("carol");
+  clock.advance(std::chrono::seconds(300));
+  EXPECT_NE(source.credentials_for("alice")->token, alice->token) << "alice's reached 80 %";
+  EXPECT_EQ(source.credentials_for("carol")->token, carol->token) << "carol's was minted later";
+  EXPECT_EQ(reads, 1);
+}
+
+// A token file acts for a job's user by naming it in X-SLURM-USER-NAME with the file's token
+// (which Slurm accepts from SlurmUser or root).
+TEST(FileTokenSourceTest, ActsForAUserWithTheFilesTokenUnderTheUsersName) {
+  TempDir dir;
+  ManualClock clock(kStart);
+  const std::string token = mint_hs256(kKey, "slurm", kStart, std::chrono::hours(1));
+  tpslurm::testing::write_test_file(dir.file("jwt"), "SLURM_JWT=" + token + "\n");
+  FileTokenSource source("slurm", dir.file("jwt"), clock);
+  const auto alice = source.credentials_for("alice");
+  ASSERT_TRUE(alice.ok()) << alice.error().message();
+  EXPECT_EQ(alice->user, "alice");
+  EXPECT_EQ(alice->token, token);
+  EXPECT_EQ(source.credentials()->user, "slurm");
+}
+
+// The key is read once; until a read succeeds, each mint tries again and reports its failure.
+TEST(MintingTokenSourceTest, AKeyThatCannotBeReadYetIsReportedAndReadAgainByTheNextMint) {
+  ManualClock clock(kStart);
+  bool key_readable = false;
+  int reads = 0;
   std::vector<std::string> reported;
   MintingTokenSource source(
       "alice", "/etc/slurm/jwt_hs256.key", std::chrono::seconds(1000), clock,
       [&](const Error& error) { reported.push_back(error.message()); },
       [&]() -> Result<std::string> {
-        if (!key_readable) return permanent("JWT key file /etc/slurm/jwt_hs256.key: cannot be read; check that it exists and its owner and mode");
+        ++reads;
+        if (!key_readable) return permanent("JWT key file /etc/slurm/jwt_hs256.key: cannot be read");
         return std::string(kKey);
       });
-  const auto first = source.credentials();
-  ASSERT_TRUE(first.ok());
+  const auto refused = source.credentials_for("bob");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message(),
+            "refreshing the Slurm token for bob: JWT key file /etc/slurm/jwt_hs256.key: cannot be read");
+  EXPECT_EQ(reported.size(), 1u);
+  key_readable = true;
+  ASSERT_TRUE(source.credentials_for("bob").ok());
   key_readable = false;
-
   clock.advance(std::chrono::seconds(900));
-  const auto still = source.credentials();
-  ASSERT_TRUE(still.ok());
-  EXPECT_EQ(still->token, first->token);
-  ASSERT_EQ(reported.size(), 1u);
-  EXPECT_EQ(reported[0],
-            "refreshing the Slurm token for alice: JWT key file /etc/slurm/jwt_hs256.key: cannot be read; check that it "
-            "exists and its owner and mode");
-
-  clock.advance(std::chrono::seconds(100));
-  const auto expired = source.credentials();
-  ASSERT_FALSE(expired.ok());
-  EXPECT_EQ(expired.error().message(), reported[0]);
-  EXPECT_EQ(reported.size(), 2u);
+  ASSERT_TRUE(source.credentials_for("bob").ok()) << "the key is kept: a refresh needs no read";
+  EXPECT_EQ(reads, 2);
+  EXPECT_EQ(reported.size(), 1u);
 }
 
 TEST(MintingTokenSourceTest, ConcurrentCallersShareOneRefresh) {

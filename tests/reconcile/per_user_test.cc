@@ -1,0 +1,53 @@
+// Per-user mode against the simulator: every call about a job goes as the job's user. The
+// service identity here is an ordinary user ("tuneplane"), with tokens minted from the
+// cluster's key for it and for each job's user (slurm::MintingTokenSource): Slurm lets an
+// ordinary user release and cancel only its own jobs, so a call about a job that went as the
+// service identity would be refused, and a job submitted as it would run as it.
+#include "reconcile_fixture.h"
+
+namespace tpslurm::reconcile::testing {
+namespace {
+
+using model::AttemptState;
+
+class PerUserTest : public ReconcileTest {
+ protected:
+  void SetUp() override {
+    minting_service_user = "tuneplane";
+    start();
+  }
+};
+
+TEST_F(PerUserTest, EachJobIsSubmittedIdentifiedReleasedAndCancelledAsItsUser) {
+  add_job("pu-alice", Shape::gpu_single, 1, "alice");
+  add_job("pu-bob", Shape::three_pools, 1, "bob");
+  add_job("pu-service", Shape::cpu_only);
+  once();
+  for (const auto& [job_id, user] : {std::pair<std::string, std::string>{"pu-alice", "alice"},
+                                     {"pu-bob", "bob"},
+                                     {"pu-service", "tuneplane"}}) {
+    const auto a = attempt(job_id);
+    ASSERT_EQ(a.state, AttemptState::pending) << job_id << ": " << a.outcome_reason;
+    ASSERT_FALSE(a.released_at.empty()) << job_id;
+    for (const auto& record : slurm_jobs(job_id)) {
+      const auto view = sim_view(record.job_id);
+      EXPECT_EQ(view.at("user").as_string(), user) << job_id << ": " << view;
+      EXPECT_FALSE(view.at("hold").as_bool()) << job_id << ": released by its user";
+    }
+  }
+  EXPECT_EQ(attempt("pu-alice").unix_user, "alice");
+
+  set_desire_cancel("pu-alice");
+  set_desire_cancel("pu-bob");
+  once();
+  EXPECT_EQ(attempt("pu-alice").state, AttemptState::cancelled) << attempt("pu-alice").outcome_reason;
+  EXPECT_EQ(attempt("pu-bob").state, AttemptState::cancelled) << attempt("pu-bob").outcome_reason;
+  for (const std::string job_id : {"pu-alice", "pu-bob"}) {
+    for (const auto& record : slurm_jobs(job_id)) {
+      EXPECT_EQ(sim_view(record.job_id).at("state"), "CANCELLED") << job_id << ": " << sim_view(record.job_id);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tpslurm::reconcile::testing
