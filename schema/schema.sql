@@ -90,7 +90,7 @@ CREATE TABLE jobs (
   version         INTEGER NOT NULL DEFAULT 1,  -- compare-and-set guard for desires
   created_at      TEXT NOT NULL,
   updated_at      TEXT NOT NULL
-, cancel_grace_seconds INTEGER CHECK (cancel_grace_seconds >= 0), platform_user TEXT, unix_user TEXT) STRICT;
+, cancel_grace_seconds INTEGER CHECK (cancel_grace_seconds >= 0), platform_user TEXT, unix_user TEXT, default_account TEXT) STRICT;
 
 CREATE TABLE journal_meta (
   key   TEXT PRIMARY KEY,

@@ -199,7 +199,7 @@ Result<model::SubmitOutcome> Journal::add_job(const NewJob& job, std::string_vie
     const std::string now = m_impl->now();
     Impl::Use insert = m_impl->prepared(
         "INSERT INTO jobs (job_id, request_json, request_sha256, credential_path, credential_hmac, max_attempts, "
-        "created_at, updated_at, platform_user, unix_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "created_at, updated_at, platform_user, unix_user, default_account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert->bind(1, job.job_id);
     insert->bind(2, job.request_json);
     insert->bind(3, job.request_sha256);
@@ -210,6 +210,7 @@ Result<model::SubmitOutcome> Journal::add_job(const NewJob& job, std::string_vie
     insert->bind(8, now);
     if (!job.platform_user.empty()) insert->bind(9, job.platform_user);
     if (!job.unix_user.empty()) insert->bind(10, job.unix_user);
+    if (!job.default_account.empty()) insert->bind(11, job.default_account);
     insert->exec();
     EventDetail detail{{"reason", "submitted"}, {"request_sha256", job.request_sha256}};
     if (!submitted_by.empty()) detail.emplace_back("by", std::string(submitted_by));

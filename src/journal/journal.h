@@ -50,6 +50,7 @@ struct NewJob {
   int max_attempts = 1;
   std::string platform_user{};            // the request's user; empty: it names none
   std::string unix_user{};                // per-user mode: who the job runs as; empty: the job user
+  std::string default_account{};          // per-user mode: its account when the request names none
   std::optional<int> max_live_jobs{};     // the user's limit of jobs not yet ended; nullopt: none
 };
 

@@ -31,6 +31,7 @@ struct JobRecord {
   std::string updated_at;
   std::string platform_user{};  // empty: the request named none
   std::string unix_user{};      // empty: the deployment's job user (one-user mode)
+  std::string default_account{};  // per-user mode: the account when the request names none
 };
 
 struct AttemptKey {

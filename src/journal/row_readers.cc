@@ -18,7 +18,7 @@ std::optional<T> optional_number(SQLite::Statement& row, int column) {
 const std::string_view kJobColumns =
     "SELECT job_id, request_json, request_sha256, credential_path, credential_hmac, max_attempts, desire, "
     "desire_reason, phase, current_attempt, version, created_at, updated_at, cancel_grace_seconds, platform_user, "
-    "unix_user FROM jobs";
+    "unix_user, default_account FROM jobs";
 
 const std::string_view kAttemptColumns =
     "SELECT job_id, number, submit_token, state, input_sha256, attempt_dir, script_sha256, env_sha256, "
@@ -49,6 +49,7 @@ JobRecord read_job_row(SQLite::Statement& row) {
   job.cancel_grace_seconds = optional_number<int>(row, 13);
   job.platform_user = text(row, 14);
   job.unix_user = text(row, 15);
+  job.default_account = text(row, 16);
   return job;
 }
 

@@ -25,20 +25,23 @@ struct Catalogs {
 };
 
 // Whose a job is, fixed when it is accepted: the platform user its request names (empty: none),
-// and in per-user mode the Unix user it runs as (empty in one-user mode: the deployment's job
-// user) and the user's limit of jobs not yet ended.
+// and in per-user mode the Unix user it runs as and the account it is charged when the request
+// names none (both empty in one-user mode: the deployment's job user and its account), and the
+// user's limit of jobs not yet ended.
 struct JobOwner {
   std::string platform_user;
   std::string unix_user;
+  std::string default_account;
   std::optional<int> max_live_jobs;
 };
 
 // The owner of a request validated against `catalogs` (the map it was judged by).
 inline JobOwner owner_of(const LaunchRequest& request, const Catalogs& catalogs) {
-  JobOwner owner{request.user.value_or(""), "", std::nullopt};
+  JobOwner owner{request.user.value_or(""), "", "", std::nullopt};
   const MappedUser* mapped = catalogs.users && request.user ? catalogs.users->find(*request.user) : nullptr;
   if (mapped != nullptr) {
     owner.unix_user = mapped->unix_user;
+    owner.default_account = mapped->accounts.front();
     owner.max_live_jobs = mapped->max_live_jobs;
   }
   return owner;

@@ -109,7 +109,7 @@ std::vector<Result<Submitted>> submit_round(journal::Journal& journal, const mod
     submitted.request_sha256 = sha256_hex(request.canonical_json);
     const model::JobOwner& owner = submission.owner;
     jobs.push_back({request.job_id, request.canonical_json, submitted.request_sha256, "", "", request.max_attempts,
-                    owner.platform_user, owner.unix_user, owner.max_live_jobs});
+                    owner.platform_user, owner.unix_user, owner.default_account, owner.max_live_jobs});
     results.emplace_back(std::move(submitted));
     auto existing = journal.job(request.job_id);
     if (!existing.ok()) {

@@ -51,11 +51,23 @@ Result<model::LaunchRequest, model::Problems> parse_journaled(const std::string&
   return parsed;
 }
 
+// The settings a job renders under. A per-user job (its Unix user journaled) is charged, when
+// its request names no account, the account fixed for it at acceptance (its user's first), not
+// TUNEPLANE_SLURM_ACCOUNT; and the site's QoS is not asked for it (its association's default
+// is, unless the request names one the user may use).
+model::Settings settings_for(const model::Settings& site, const journal::JobRecord& job) {
+  model::Settings settings = site;
+  if (job.unix_user.empty()) return settings;
+  settings.account = job.default_account;
+  settings.qos.clear();
+  return settings;
+}
+
 }  // namespace
 
 Result<render::RenderedAttempt> render_attempt_of(const Services& services, const journal::JobRecord& job,
                                                   const journal::AttemptRecord& attempt) {
-  const model::Settings& settings = services.settings;
+  const model::Settings settings = settings_for(services.settings, job);
   const render::RenderCatalogs catalogs{services.catalogs.gpu_series, services.catalogs.runtimes};
   auto request = parse_journaled(job.request_json, catalogs, settings);
   if (!request.ok()) return problems_error(request.error(), "the journaled request no longer validates");

@@ -159,6 +159,7 @@ TEST_F(ApiJobsTest, InPerUserModeAUsersLiveJobsAreHeldToItsLimitAndEveryViewName
   const json::value a1 = json::parse(call("GET", "/v1/jobs/a1", kAliceToken).body);
   EXPECT_EQ(a1.at("user"), "alice");
   EXPECT_EQ(a1.at("unix_user"), "daemon");
+  EXPECT_EQ((*open_journal()->job("a1"))->default_account, "ml-team") << "the user's first account, fixed now";
   const auto events = json::parse(call("GET", "/v1/events", kAliceToken).body).at("events").as_array();
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events.front().at("user"), "alice") << events.front();

@@ -22,6 +22,7 @@ using model::SubmitOutcome;
 NewJob owned(NewJob job, const std::string& user, const std::string& unix_user, std::optional<int> limit = {}) {
   job.platform_user = user;
   job.unix_user = unix_user;
+  job.default_account = "acct-" + user;
   job.max_live_jobs = limit;
   return job;
 }
@@ -32,6 +33,7 @@ TEST_F(JournalTest, AJobKeepsItsUsersAndItsCreationEventNamesThem) {
   const JobRecord alice = **journal->job("u1");
   EXPECT_EQ(alice.platform_user, "alice");
   EXPECT_EQ(alice.unix_user, "alice");
+  EXPECT_EQ(alice.default_account, "acct-alice");
   const JobRecord nobody = **journal->job("u2");
   EXPECT_EQ(nobody.platform_user, "");
   EXPECT_EQ(nobody.unix_user, "");
@@ -94,8 +96,8 @@ TEST(JobUsersMigrationTest, JobsAcceptedBeforeTheColumnsGetTheUserTheirRequestNa
              ('old-2', '{"job_id":"old-2"}', 'h2', 't', 't'),
              ('old-3', '{"job_id":"old-3","user":7}', 'h3', 't', 't'))");
   ASSERT_TRUE(migrate(db, *migrations, clock).ok());
-  SQLite::Statement rows(db, "SELECT job_id, platform_user IS NULL, coalesce(platform_user, ''), unix_user IS NULL "
-                             "FROM jobs ORDER BY job_id");
+  SQLite::Statement rows(db, "SELECT job_id, platform_user IS NULL, coalesce(platform_user, ''), "
+                             "unix_user IS NULL AND default_account IS NULL FROM jobs ORDER BY job_id");
   std::vector<std::string> seen;
   while (rows.executeStep()) {
     seen.push_back(rows.getColumn(0).getString() + ":" + (rows.getColumn(1).getInt() ? "null" : rows.getColumn(2).getString()) +

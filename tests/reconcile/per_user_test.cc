@@ -14,9 +14,26 @@ class PerUserTest : public ReconcileTest {
  protected:
   void SetUp() override {
     minting_service_user = "tuneplane";
+    settings.account = "site-account";
+    settings.qos = "site-qos";
     start();
   }
 };
+
+// A per-user job whose request names no account is charged the account fixed for it at
+// acceptance (its user's first; the fixture journals "acct-<user>"), not the site's, and the
+// site's QoS is not asked for it; a job of the service identity keeps the site's.
+TEST_F(PerUserTest, AJobIsChargedItsUsersAccountNotTheSites) {
+  add_job("pu-alice", Shape::cpu_only, 1, "alice");
+  add_job("pu-service", Shape::cpu_only);
+  once();
+  const auto alice = sim_view(*attempt("pu-alice").slurm_job_id);
+  EXPECT_EQ(alice.at("account").as_string(), "acct-alice") << alice;
+  EXPECT_EQ(alice.at("qos").as_string(), "") << alice;
+  const auto service = sim_view(*attempt("pu-service").slurm_job_id);
+  EXPECT_EQ(service.at("account").as_string(), "site-account") << service;
+  EXPECT_EQ(service.at("qos").as_string(), "site-qos") << service;
+}
 
 TEST_F(PerUserTest, EachJobIsSubmittedIdentifiedReleasedAndCancelledAsItsUser) {
   add_job("pu-alice", Shape::gpu_single, 1, "alice");

@@ -141,7 +141,8 @@ journal::NewJob ReconcileTest::new_job(const std::string& job_id, Shape shape, i
   }
   return {job_id,           parsed->canonical_json, sha256_hex(parsed->canonical_json),
           credential->path, credential->hmac,       parsed->max_attempts,
-          unix_user,        unix_user,              std::nullopt};
+          unix_user,        unix_user,              unix_user.empty() ? "" : "acct-" + unix_user,
+          std::nullopt};
 }
 
 void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_attempts, const std::string& unix_user) {
