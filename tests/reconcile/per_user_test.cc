@@ -66,5 +66,25 @@ TEST_F(PerUserTest, EachJobIsSubmittedIdentifiedReleasedAndCancelledAsItsUser) {
   }
 }
 
+// A lost answer in per-user mode: nothing is sent again; the service identity's listing finds
+// the user's job by its tag (Slurm without PrivateData=jobs shows every user's jobs to any
+// user; docs/operators-guide.md), and the job is then identified and released as its user.
+TEST_F(PerUserTest, ALostAnswerIsFoundByItsTagAndTheJobReleasedAsItsUser) {
+  fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})");
+  add_job("pu-lost", Shape::three_pools, 1, "alice");
+  once();
+  const auto a = attempt("pu-lost");
+  ASSERT_EQ(a.state, AttemptState::pending) << a.outcome_reason;
+  EXPECT_EQ(a.found_by, "search");
+  EXPECT_FALSE(a.released_at.empty());
+  EXPECT_EQ(sim->stat("submits_received"), 1) << "nothing is sent again after a lost answer";
+  EXPECT_EQ(slurm_job_count("pu-lost"), 1);
+  for (const auto& record : slurm_jobs("pu-lost")) {
+    const auto view = sim_view(record.job_id);
+    EXPECT_EQ(view.at("user").as_string(), "alice") << view;
+    EXPECT_FALSE(view.at("hold").as_bool()) << view;
+  }
+}
+
 }  // namespace
 }  // namespace tpslurm::reconcile::testing
