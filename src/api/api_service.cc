@@ -29,9 +29,14 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   if (!submits.ok()) return submits.error();
   service->m_submits = std::move(*submits);
   service->m_readiness = std::make_unique<Readiness>(*service->m_journal, settings.journal_path, slurm);
+  if (settings.identity_mode == model::IdentityMode::per_user && catalogs.users) {
+    service->m_users = std::make_unique<UserMapFile>(settings.user_map_file, catalogs.users, settings.first_user_id,
+                                                     ::geteuid(), clock);
+  }
   service->m_routes = std::make_unique<Routes>(RouteContext{*service->m_journal, settings, catalogs, *service->m_tokens,
                                                             clock, slurm, service->m_readiness.get(), metrics,
-                                                            std::move(*key), service->m_submits.get()});
+                                                            std::move(*key), service->m_submits.get(),
+                                                            service->m_users.get()});
   Routes* routes = service->m_routes.get();
   std::optional<ServerTls> tls;
   if (!settings.api_tls_cert.empty()) tls = ServerTls{settings.api_tls_cert, settings.api_tls_key};

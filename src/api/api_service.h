@@ -42,6 +42,7 @@ class ApiService {
   std::unique_ptr<TokenStore> m_tokens;
   std::unique_ptr<SubmitQueue> m_submits;
   std::unique_ptr<Readiness> m_readiness;
+  std::unique_ptr<UserMapFile> m_users;  // per-user mode
   std::unique_ptr<Routes> m_routes;
   std::unique_ptr<Server> m_server;  // last: stopped first
 };

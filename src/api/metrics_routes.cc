@@ -50,10 +50,10 @@ metrics::ScrapeGauges scrape_gauges(const journal::JournalGauges& journal, const
 
 Reply show_metrics(RouteContext& context) {
   if (context.metrics == nullptr) return error_reply(404, "not_found", "this server keeps no metrics");
-  const bool per_user = context.settings.identity_mode == model::IdentityMode::per_user && context.catalogs.users;
-  auto gauges = context.journal.gauges(per_user);
+  const std::shared_ptr<const model::JudgedUserMap> users = context.user_map();
+  auto gauges = context.journal.gauges(users != nullptr);
   if (!gauges.ok()) return error_from(gauges.error());
-  auto text = context.metrics->render(scrape_gauges(*gauges, per_user ? &*context.catalogs.users : nullptr));
+  auto text = context.metrics->render(scrape_gauges(*gauges, users != nullptr ? &users->map : nullptr));
   if (!text.ok()) return error_from(text.error());
   Reply reply;
   reply.body = std::move(*text);

@@ -38,6 +38,7 @@
 #include "api/readiness.h"
 #include "api/submit_queue.h"
 #include "api/token_store.h"
+#include "api/user_map_file.h"
 #include "base/clock.h"
 #include "journal/journal.h"
 #include "metrics/metrics.h"
@@ -57,6 +58,10 @@ struct RouteContext {
   metrics::Metrics* metrics = nullptr;  // serve's metrics; none: /metrics is 404
   std::string hmac_key;                 // the local key, read once at start; empty: POST /v1/jobs fails
   SubmitQueue* submits = nullptr;       // journals POST /v1/jobs together; none: each on the server's thread
+  UserMapFile* users = nullptr;         // per-user mode: the map, read again when it changes
+
+  // The user map requests are judged by now: per-user mode's, else null.
+  std::shared_ptr<const model::JudgedUserMap> user_map() const { return users != nullptr ? users->current() : nullptr; }
 };
 
 // The routes above but /healthz (routes.cc matches each with the scope it needs).

@@ -64,7 +64,9 @@ Reply submit_job(RouteContext& context, const std::string& actor, std::string_vi
   boost::system::error_code syntax;
   boost::json::parse(body, syntax);
   if (syntax) return error_reply(400, "malformed_body", "the body is not JSON: " + syntax.message());
-  auto request = model::parse_launch_request(body, model::validation_context(context.catalogs, context.settings));
+  const std::shared_ptr<const model::JudgedUserMap> users = context.user_map();
+  auto request =
+      model::parse_launch_request(body, model::validation_context(context.catalogs, context.settings, users.get()));
   if (!request.ok()) {
     return error_reply(422, "invalid_request",
                        "the LaunchRequest has " + std::to_string(request.error().size()) + " problem(s)",
@@ -72,7 +74,7 @@ Reply submit_job(RouteContext& context, const std::string& actor, std::string_vi
   }
   const std::string job_id = request->job_id;
   operations::Submission submission{std::move(*request), {}, actor};
-  submission.owner = model::owner_of(submission.request, context.catalogs);
+  submission.owner = model::owner_of(submission.request, users.get());
   if (context.submits == nullptr) {
     return submitted_reply(operations::submit_job(context.journal, context.settings, submission, context.hmac_key),
                            job_id, actor);

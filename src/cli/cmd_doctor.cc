@@ -42,7 +42,7 @@ std::vector<slurm::DoctorCheck> catalog_checks(const model::Settings& settings) 
       storage::check_image_access(settings, model::image_paths(catalogs->runtimes));
   std::vector<slurm::DoctorCheck> checks{{"images", images.ok, images.detail, images.fix}};
   if (per_user && catalogs->users) {
-    const storage::JobAccessCheck users = storage::check_user_map(*catalogs->users, catalogs->refused_users);
+    const storage::JobAccessCheck users = storage::check_user_map(catalogs->users->map, catalogs->users->refused);
     checks.push_back({"user map", users.ok, users.detail, users.fix});
   }
   return checks;

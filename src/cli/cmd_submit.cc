@@ -54,7 +54,7 @@ int run_submit(Context& context, const SubmitOptions& options) {
   auto key = storage::load_state_key(settings->state_dir);
   if (!key.ok()) return context.fail(key.error());
   auto submitted =
-      operations::submit_job(*journal, *settings, {*request, model::owner_of(*request, *catalogs), ""}, *key);
+      operations::submit_job(*journal, *settings, {*request, model::owner_of(*request, catalogs->users.get()), ""}, *key);
   if (!submitted.ok()) return context.fail(submitted.error());
   if (submitted->outcome == model::SubmitOutcome::conflict ||
       submitted->outcome == model::SubmitOutcome::over_limit) {

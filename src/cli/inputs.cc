@@ -54,8 +54,8 @@ Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings,
     users = load_catalog<model::UserMap>("TUNEPLANE_USER_MAP_FILE", settings.user_map_file, command, problems);
   }
   if (!problems.empty()) return problems;
-  Catalogs catalogs{std::move(*gpu_series), std::move(*runtimes), std::move(users)};
-  if (catalogs.users) catalogs.refused_users = storage::refused_users(*catalogs.users, settings.first_user_id, ::geteuid());
+  Catalogs catalogs{std::move(*gpu_series), std::move(*runtimes)};
+  if (users) catalogs.users = storage::judge_users(std::move(*users), settings.first_user_id, ::geteuid());
   return catalogs;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -18,10 +19,9 @@ namespace tpslurm::model {
 struct Catalogs {
   GpuSeriesCatalog gpu_series;
   RuntimeRegistry runtimes;
-  std::optional<UserMap> users{};  // set in per-user mode
-  // Per-user mode: each mapped user whose Unix user may not run jobs, with the reason and fix.
-  // Judged once when the map is loaded (storage::refused_users), not on every request.
-  std::map<std::string, std::string> refused_users{};
+  // Per-user mode: the user map as loaded with the catalogs (the API reads it again when it
+  // changes: api/user_map_file.h); null in one-user mode.
+  std::shared_ptr<const JudgedUserMap> users{};
 };
 
 // Whose a job is, fixed when it is accepted: the platform user its request names (empty: none),
@@ -35,10 +35,11 @@ struct JobOwner {
   std::optional<int> max_live_jobs;
 };
 
-// The owner of a request validated against `catalogs` (the map it was judged by).
-inline JobOwner owner_of(const LaunchRequest& request, const Catalogs& catalogs) {
+// The owner of a request validated against `users` (the map it was judged by; null in one-user
+// mode).
+inline JobOwner owner_of(const LaunchRequest& request, const JudgedUserMap* users) {
   JobOwner owner{request.user.value_or(""), "", "", std::nullopt};
-  const MappedUser* mapped = catalogs.users && request.user ? catalogs.users->find(*request.user) : nullptr;
+  const MappedUser* mapped = users != nullptr && request.user ? users->map.find(*request.user) : nullptr;
   if (mapped != nullptr) {
     owner.unix_user = mapped->unix_user;
     owner.default_account = mapped->accounts.front();
@@ -47,17 +48,23 @@ inline JobOwner owner_of(const LaunchRequest& request, const Catalogs& catalogs)
   return owner;
 }
 
-// What a request is validated against under these settings; refers to both arguments, which
-// must outlive it.
-inline ValidationContext validation_context(const Catalogs& catalogs, const Settings& settings) {
+// What a request is validated against under these settings and, in per-user mode, `users`;
+// refers to every argument, which must outlive it.
+inline ValidationContext validation_context(const Catalogs& catalogs, const Settings& settings,
+                                            const JudgedUserMap* users) {
   ValidationContext context{catalogs.gpu_series, catalogs.runtimes, settings.runtime_profile};
-  if (settings.identity_mode == IdentityMode::per_user && catalogs.users) {
-    context.users = &*catalogs.users;
-    context.refused_users = &catalogs.refused_users;
+  if (settings.identity_mode == IdentityMode::per_user && users != nullptr) {
+    context.users = &users->map;
+    context.refused_users = &users->refused;
     context.default_partition = settings.partition;
     context.default_cpu_partition = settings.cpu_partition;
   }
   return context;
+}
+
+// The same with the map loaded with the catalogs.
+inline ValidationContext validation_context(const Catalogs& catalogs, const Settings& settings) {
+  return validation_context(catalogs, settings, catalogs.users.get());
 }
 
 }  // namespace tpslurm::model

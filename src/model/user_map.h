@@ -51,6 +51,13 @@ class UserMap {
   std::map<std::string, MappedUser, std::less<>> m_users;
 };
 
+// The map as loaded, with each mapped user whose Unix user may not run jobs and why (judged
+// once per load: storage::refused_users), so that a request costs no lookup.
+struct JudgedUserMap {
+  UserMap map;
+  std::map<std::string, std::string> refused;
+};
+
 // [a-z0-9][a-z0-9._-]{0,63}: a platform user's name as requests and the map carry it.
 bool is_platform_user_name(std::string_view name);
 // [a-z_][a-z0-9_-]{0,31}: a Unix user name as useradd takes it (no trailing '$').

@@ -56,6 +56,11 @@ std::map<std::string, std::string> refused_users(const model::UserMap& users, lo
   return refused;
 }
 
+std::shared_ptr<const model::JudgedUserMap> judge_users(model::UserMap map, long first_user_id, uid_t service_uid) {
+  auto refused = refused_users(map, first_user_id, service_uid);
+  return std::make_shared<const model::JudgedUserMap>(model::JudgedUserMap{std::move(map), std::move(refused)});
+}
+
 JobAccessCheck check_user_map(const model::UserMap& users, const std::map<std::string, std::string>& refused) {
   if (users.all().empty()) {
     return {false, "the user map holds no user: every request is refused", "add each platform user to the map"};

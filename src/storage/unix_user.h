@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -31,8 +32,11 @@ std::optional<UnixUser> find_unix_user(const std::string& name);
 std::optional<std::string> unix_user_problem(const model::MappedUser& user, long first_user_id, uid_t service_uid);
 
 // Each mapped user that unix_user_problem() refuses, with its reason: judged once when the map is
-// loaded (model::Catalogs::refused_users), so a request costs no NSS lookup.
+// loaded (model::JudgedUserMap, judge_users() below), so a request costs no NSS lookup.
 std::map<std::string, std::string> refused_users(const model::UserMap& users, long first_user_id, uid_t service_uid);
+
+// `map` with its users judged by refused_users(), as requests are validated against it.
+std::shared_ptr<const model::JudgedUserMap> judge_users(model::UserMap map, long first_user_id, uid_t service_uid);
 
 // `doctor`'s "user map" check from those verdicts: the detail names each user and its uid, or
 // each refusal.

@@ -55,8 +55,7 @@ std::string ApiFixture::try_start(ServerLimits limits, const std::string& listen
   if (settings.identity_mode == model::IdentityMode::per_user) {
     auto users = model::UserMap::parse(tpslurm::testing::read_test_file(settings.user_map_file), "users");
     if (!users.ok()) return users.error().to_text();
-    m_catalogs->users = std::move(*users);
-    m_catalogs->refused_users = storage::refused_users(*m_catalogs->users, settings.first_user_id, ::geteuid());
+    m_catalogs->users = storage::judge_users(std::move(*users), settings.first_user_id, ::geteuid());
   }
   if (!make_directories(settings.state_dir, 0700).ok()) return "cannot create the state directory";
   auto service = ApiService::start(settings, *m_catalogs, m_clock, limits, nullptr, metrics);

@@ -4,7 +4,10 @@
 
 #include <boost/json.hpp>
 #include <filesystem>
+#include <chrono>
+#include <cstdio>
 #include <map>
+#include <thread>
 
 #include "api_fixture.h"
 #include "support/exposition.h"
@@ -170,6 +173,36 @@ TEST_F(ApiJobsTest, InPerUserModeAUsersLiveJobsAreHeldToItsLimitAndEveryViewName
   ASSERT_TRUE(journal->set_phase("a2", model::JobPhase::queued, model::JobPhase::cancelled, "cancelled").ok());
   EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("a3", "alice")).status, 201) << "an ended job makes room";
   EXPECT_EQ(live_jobs("alice"), 2);
+}
+
+// The map is read again when it changes (looked at once a second): a user added is accepted,
+// and a version with a problem leaves the last good map in force.
+TEST_F(ApiJobsTest, InPerUserModeTheUserMapIsReadAgainWhenItChanges) {
+  stop();
+  const auto write_map = [&](const std::string& text) {
+    tpslurm::testing::write_test_file(dir.file("users.json.new"), text);
+    ASSERT_EQ(std::rename(dir.file("users.json.new").c_str(), dir.file("users.json").c_str()), 0);
+  };
+  write_map(R"({"users": {"alice": {"unix_user": "daemon", "accounts": ["ml-team"], "qos": ["normal"]}}})");
+  env["TUNEPLANE_IDENTITY_MODE"] = "per-user";
+  env["TUNEPLANE_USER_MAP_FILE"] = dir.file("users.json");
+  env["TUNEPLANE_FIRST_USER_ID"] = "1";
+  start();
+  const auto job = [&](const std::string& id, const std::string& user) {
+    return replaced(example_request(), "\"job_id\": \"ft-7f3c2a\",", "\"job_id\": \"" + id + "\", \"user\": \"" + user + "\",");
+  };
+  ASSERT_EQ(call("POST", "/v1/jobs", kAliceToken, job("b1", "bob")).status, 422);
+
+  write_map(R"({"users": {"alice": {"unix_user": "daemon", "accounts": ["ml-team"], "qos": ["normal"]},
+                          "bob": {"unix_user": "bin", "accounts": ["ml-team"], "qos": ["normal"]}}})");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ASSERT_EQ(call("POST", "/v1/jobs", kAliceToken, job("b1", "bob")).status, 201) << "bob is in the map now";
+  EXPECT_EQ((*open_journal()->job("b1"))->unix_user, "bin");
+
+  write_map(R"({"users": {"bob": {"unix_user": "bin"}}})");  // no accounts: refused
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("a1", "alice")).status, 201) << "the last good map stands";
+  EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("b2", "bob")).status, 201);
 }
 
 TEST_F(ApiJobsTest, ABodyThatIsNotJsonIs400) {
