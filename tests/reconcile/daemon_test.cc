@@ -76,13 +76,19 @@ TEST_F(DaemonTest, ANewJobReachesSlurmWellWithinOnePollIntervalAndSigtermExitsZe
 }
 
 // A SIGTERM that comes while serve is still starting (here: Slurm answers its first
-// version probe two seconds late) waits until the daemon handles it, and then stops it cleanly: exit 0, not
-// the 143 of a process killed by the signal.
+// version probe two seconds late) waits until the daemon handles it, and then stops it cleanly:
+// exit 0, not the 143 of a process killed by the signal. It is sent once the probe has reached
+// the simulator: serve holds the signal from its first step, not from the process's exec.
 TEST_F(DaemonTest, ASigtermDuringASlowStartStopsTheDaemonCleanly) {
   ASSERT_EQ(cli(m_env, {"migrate"}).exit_code, 0);
   fault(R"({"kind": "delay", "ms": 2000, "method": "GET", "path_prefix": "/slurm/", "count": 1})");
   start_serve();
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(eventually([&] {
+    auto stats = m_sim->control(slurm::HttpMethod::get, "/sim/stats");
+    if (!stats.ok() || !stats->is_object()) return false;
+    const auto* faults = stats->as_object().if_contains("faults_injected");
+    return faults != nullptr && faults->is_object() && faults->as_object().contains("delay");
+  })) << "the probe never reached the simulator";
   EXPECT_EQ(stop_serve(), 0) << tpslurm::testing::read_test_file(m_dir.file("serve.log"));
   const std::string log = tpslurm::testing::read_test_file(m_dir.file("serve.log"));
   EXPECT_NE(log.find("finishing the passes in flight"), std::string::npos) << log;
