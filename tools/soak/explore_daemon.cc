@@ -27,6 +27,12 @@ void DaemonControl::kill() {
 
 bool DaemonControl::stop(const std::string& why) {
   if (!running()) return true;
+  // serve holds SIGTERM from its first step until its handler is installed; a signal that comes
+  // before that step (a process just exec'd, which under the sanitizers takes up to a second
+  // to get there) can only kill it, and says nothing about how it stops. A stop is judged on a
+  // serve started at least this long ago.
+  constexpr auto kStarting = std::chrono::seconds(2);
+  if (const auto since = Steady::now() - m_started_at; since < kStarting) std::this_thread::sleep_for(kStarting - since);
   const auto grace = std::chrono::milliseconds(static_cast<long>(m_grace_s * 1000));
   const Process::Stopped stopped = m_process->stop_within(SIGTERM, grace);
   m_process.reset();
