@@ -84,26 +84,28 @@ Status make_directories(const std::string& path, mode_t mode, std::optional<gid_
 
 Status flush_filesystem(const std::string& path) { return sync_opened(path, 0, ::syncfs, "open", "syncfs"); }
 
-Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return system_error("open", path, errno);
+Result<std::string> read_open_file(int fd, const std::string& path, std::size_t max_bytes) {
   std::string content;
   char buffer[65536];
   while (true) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const int saved = errno;
-      ::close(fd);
-      return system_error("read", path, saved);
+      return system_error("read", path, errno);
     }
     if (n == 0) break;
     if (content.size() + static_cast<std::size_t>(n) > max_bytes) {
-      ::close(fd);
       return invalid_argument(path + " is larger than " + std::to_string(max_bytes) + " bytes");
     }
     content.append(buffer, static_cast<std::size_t>(n));
   }
+  return content;
+}
+
+Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return system_error("open", path, errno);
+  auto content = read_open_file(fd, path, max_bytes);
   ::close(fd);
   return content;
 }

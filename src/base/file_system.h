@@ -16,6 +16,8 @@ namespace tpslurm {
 
 // The whole file; refuses files larger than `max_bytes` (invalid_argument).
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes);
+// The same from a descriptor open for reading (left open); `path` names it in errors.
+Result<std::string> read_open_file(int fd, const std::string& path, std::size_t max_bytes);
 
 // When a write is made durable: `now`, by its own fsync; `later`, by the caller, who flushes the
 // whole filesystem (syncfs) once for a batch of writes before anything relies on them.

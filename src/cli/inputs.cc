@@ -7,19 +7,18 @@
 #include <iterator>
 
 #include "base/file_system.h"
+#include "base/operator_file.h"
 #include "storage/unix_user.h"
 
 namespace tpslurm::cli {
 namespace {
-
-constexpr std::size_t kMaxCatalogBytes = 4 << 20;
 
 Result<std::string> read_setting_file(const std::string& key, const std::string& path, std::string_view command) {
   if (path.empty()) {
     return invalid_argument(key + " is not set; `" + std::string(command) +
                             "` needs it (see etc/tuneplane-slurm.env.example)");
   }
-  auto text = read_file(path, kMaxCatalogBytes);
+  auto text = read_operator_file(path, ::geteuid());
   if (!text.ok()) return text.error().with_context(key);
   return text;
 }

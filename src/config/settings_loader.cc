@@ -442,6 +442,13 @@ void apply_identity(Applier& apply, model::Settings& s, Problems& problems) {
                  "is not set; per-user mode (TUNEPLANE_IDENTITY_MODE=per-user) needs the user map: the JSON file of "
                  "platform users and their Unix users (docs/operators-guide.md, \"Running jobs as their users\")");
   }
+  // apply_storage() ran first.
+  if (s.identity_mode == model::IdentityMode::per_user && !s.storage_group.empty()) {
+    problems.add("TUNEPLANE_STORAGE_GROUP",
+                 "is set (\"" + s.storage_group +
+                     "\"); per-user mode gives each job's files to its own user by ACL, and a group shared by "
+                     "every user would let one user's job read another's: leave the setting out");
+  }
 }
 
 // The shared filesystem as this host and the nodes see it, its group, and the jobs' PATH; the

@@ -9,7 +9,9 @@
 // run as another user (TUNEPLANE_SLURM_REST_USER). With a group the two share
 // (TUNEPLANE_STORAGE_GROUP) the job user may read what its attempt runs (job.sh, env, its
 // credential copy) and write only logs/ and scratch/; without one the two are the same user and
-// everything is the owner's alone. Nobody else may read anything, least of all a credential.
+// everything is the owner's alone. In per-user mode each job runs as its own Unix user, who gets
+// the same through ACL entries naming it (FileAccess below). Nobody else may read anything,
+// least of all a credential.
 //
 // Pure values; paths inside the attempt are relative to its directory.
 #pragma once
@@ -36,18 +38,39 @@ struct AttemptInputs {
   std::string local_attempt_dir;    // the directory as this host sees it (where files are written)
   std::string cluster_attempt_dir;  // the same directory as the compute nodes see it
   std::string job_credential_path;  // the job's 0400 ingest credential (local path); empty = none
+  std::string unix_user;            // per-user mode: the job's Unix user (its files are its); else empty
 };
+
+// Who may use an attempt's files besides the daemon's service account, which owns them all:
+//   owner_only   - nobody: the jobs run as the service account itself;
+//   shared_group - the job user, through TUNEPLANE_STORAGE_GROUP (one-user mode);
+//   per_user     - the job's own Unix user alone, through an ACL entry naming it
+//                  (storage/user_acl.h); the owning group and others get nothing.
+enum class FileAccess { owner_only, shared_group, per_user };
 
 struct AttemptModes {
-  unsigned directory = 0700;           // the attempt, credentials/, the program's tree above it
-  unsigned file = 0400;                // job.sh, env, the credential copy, manifest.json
+  unsigned tree = 0700;                // the program's tree above the jobs: <root>/slurm, jobs/
+  unsigned job = 0700;                 // a job's directory and its attempts/
+  unsigned directory = 0700;           // the attempt, its credentials/
+  unsigned file = 0400;                // job.sh, env, command, the credential copy
   unsigned writable_directory = 0700;  // logs/ and scratch/: the job writes there
+  unsigned manifest = 0400;            // manifest.json
 };
 
-// shared_group: 0750 / 0440 / 2770 (the set-group-id bit keeps what the job writes in the
-// group); owner only: 0700 / 0400 / 0700.
-constexpr AttemptModes attempt_modes(bool shared_group) {
-  if (shared_group) return {0750, 0440, 02770};
+// shared_group: 0750 throughout, files 0440, logs/ and scratch/ 2770 (the set-group-id bit
+// keeps what the job writes in the group). per_user: the tree 0711 (any user may pass, none may
+// list), a job's directories 0710 and the attempt 0750 with the job's user named in their ACL
+// (whose mask the group bits are: --x, r-x), files 0440 (r--), logs/ and scratch/ 0770 (rwx),
+// manifest.json the owner's. owner_only: 0700 / 0400.
+constexpr AttemptModes attempt_modes(FileAccess access) {
+  switch (access) {
+    case FileAccess::shared_group:
+      return {0750, 0750, 0750, 0440, 02770, 0440};
+    case FileAccess::per_user:
+      return {0711, 0710, 0750, 0440, 0770, 0400};
+    case FileAccess::owner_only:
+      break;
+  }
   return {};
 }
 
@@ -97,7 +120,13 @@ struct AttemptLayout {
   std::vector<AttemptDirectory> directories;  // created before the files
   std::vector<AttemptFile> files;             // job.sh, env, credentials/ingest_token
   std::vector<AttemptLog> logs;
-  std::string group;  // TUNEPLANE_STORAGE_GROUP: every directory and file gets it; empty = owner only
+  std::string group;      // TUNEPLANE_STORAGE_GROUP: every directory and file gets it; empty = none
+  std::string unix_user;  // per-user mode: the job's Unix user, whom each ACL names; empty = none
+
+  FileAccess access() const {
+    if (!unix_user.empty()) return FileAccess::per_user;
+    return group.empty() ? FileAccess::owner_only : FileAccess::shared_group;
+  }
 
   bool operator==(const AttemptLayout&) const = default;
 };

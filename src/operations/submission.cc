@@ -126,7 +126,8 @@ std::vector<Result<Submitted>> submit_round(journal::Journal& journal, const mod
       credentials.push_back({request.job_id, request.ingest_token.value_or("")});
     }
   }
-  auto written = storage::write_job_credentials(settings.storage_root, credentials, hmac_key, settings.storage_group);
+  auto written = storage::write_job_credentials(settings.storage_root, credentials, hmac_key, settings.storage_group,
+                                              settings.identity_mode);
   for (std::size_t k = 0; k < needs_credential.size(); ++k) {
     const std::size_t i = needs_credential[k];
     if (!written[k].ok()) {

@@ -78,8 +78,9 @@ Result<render::RenderedAttempt> render_attempt_of(const Services& services, cons
   auto credential = credential_of(services, job);
   if (!credential.ok()) return credential.error();
 
-  const model::AttemptInputs inputs =
+  model::AttemptInputs inputs =
       storage::attempt_inputs(settings, job.job_id, attempt.number, attempt.submit_token, *credential);
+  inputs.unix_user = job.unix_user;
   auto rendered = render::render_parsed(*request, catalogs, settings, inputs);
   if (!rendered.ok()) return problems_error(rendered.error(), "the request no longer renders");
   return std::move(*rendered);

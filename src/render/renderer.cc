@@ -208,7 +208,8 @@ Result<RenderedAttempt, model::Problems> render_attempt(const model::LaunchReque
   layout.attempt = inputs.attempt;
   layout.submit_token = inputs.submit_token;
   layout.group = settings.storage_group;
-  const model::AttemptModes modes = model::attempt_modes(!layout.group.empty());
+  layout.unix_user = inputs.unix_user;
+  const model::AttemptModes modes = model::attempt_modes(layout.access());
   layout.directories = {{std::string(kLogsDir), modes.writable_directory},
                         {std::string(kScratchDir), modes.writable_directory}};
   layout.files = {{std::string(kScriptFile), out.script, modes.file, {}},

@@ -1,9 +1,11 @@
 #include "storage/attempt_directory.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 #include "base/crash_point.h"
@@ -13,6 +15,8 @@
 #include "storage/attempt_tree.h"
 #include "storage/layout.h"
 #include "storage/storage_group.h"
+#include "storage/unix_user.h"
+#include "storage/user_acl.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -95,32 +99,78 @@ Status discard_incomplete(const std::string& dir) {
   return ok_status();
 }
 
-Status write_fresh(const std::string& dir, const model::AttemptLayout& contents, const std::vector<PreparedFile>& files,
-                   const std::string& manifest_text) {
+// Per-user mode: who the job's user is, and what each name the daemon creates gives it.
+struct Access {
+  model::AttemptModes modes;
+  StorageGroup group;
+  std::optional<uid_t> user;  // per-user mode: the job's Unix user
+
+  Status give(const std::string& path, bool writable) const {
+    if (!user) return ok_status();
+    return writable ? give_writable_to_user(path, *user, ::geteuid()) : give_to_user(path, *user);
+  }
+};
+
+Result<Access> access_of(const model::AttemptLayout& contents) {
+  const model::AttemptModes modes = model::attempt_modes(contents.access());
+  if (contents.access() == model::FileAccess::per_user) {
+    const auto user = find_unix_user(contents.unix_user);
+    if (!user) return invalid_argument("the job's Unix user \"" + contents.unix_user + "\" does not exist on this host");
+    return Access{modes, std::nullopt, user->uid};
+  }
   auto group = resolve_storage_group(contents.group);
   if (!group.ok()) return group.error();
-  const model::AttemptModes modes = model::attempt_modes(group->has_value());
-  if (Status made = make_directories(dir, modes.directory, *group); !made.ok()) return made;
-  if (Status mode = make_directory(dir, modes.directory, *group); !mode.ok()) return mode;
+  return Access{modes, *group, std::nullopt};
+}
+
+// The directories above the attempt: in per-user mode the program's tree passable for every
+// user, and the job's directory and its attempts/ passable for the job's user alone (the job's
+// directory may exist already, the service account's alone: see job_credential.h).
+Status make_parents(const std::string& dir, const Access& access, std::set<std::string>& parents) {
+  if (!access.user) return make_directories(dir, access.modes.directory, access.group);
+  const std::string attempts = parent_directory(dir);
+  const std::string job = parent_directory(attempts);
+  if (Status made = make_directories(parent_directory(job), access.modes.tree); !made.ok()) return made;
+  for (const std::string& path : {job, attempts}) {
+    if (Status made = make_directory(path, access.modes.job, std::nullopt); !made.ok()) return made;
+    if (Status given = access.give(path, false); !given.ok()) return given;
+    parents.insert(parent_directory(path));
+  }
+  return ok_status();
+}
+
+Status write_fresh(const std::string& dir, const model::AttemptLayout& contents, const std::vector<PreparedFile>& files,
+                   const std::string& manifest_text) {
+  auto access = access_of(contents);
+  if (!access.ok()) return access.error();
+  const model::AttemptModes& modes = access->modes;
   // The directory is new (or was just discarded) and the manifest alone makes it complete, so
   // each file goes straight to its name; every directory that gained an entry is fsynced once.
   std::set<std::string> parents{dir};
+  if (Status made = make_parents(dir, *access, parents); !made.ok()) return made;
+  if (Status mode = make_directory(dir, modes.directory, access->group); !mode.ok()) return mode;
+  if (Status given = access->give(dir, false); !given.ok()) return given;
   for (const auto& sub : contents.directories) {
     const std::string path = join_path(dir, sub.path);
-    if (Status made = make_directory(path, sub.mode, *group); !made.ok()) return made;
+    if (Status made = make_directory(path, sub.mode, access->group); !made.ok()) return made;
+    if (Status given = access->give(path, (sub.mode & 020u) != 0); !given.ok()) {
+      return given;
+    }
     parents.insert(parent_directory(path));
   }
   for (const auto& file : files) {
     const std::string path = join_path(dir, file.path);
-    Status written = write_new_file(path, file.bytes, static_cast<mode_t>(file.mode), *group);
+    Status written = write_new_file(path, file.bytes, static_cast<mode_t>(file.mode), access->group);
     if (!written.ok()) return written;
+    if (Status given = access->give(path, false); !given.ok()) return given;
     parents.insert(parent_directory(path));
   }
   for (const auto& parent : parents) {
     if (Status synced = fsync_directory(parent); !synced.ok()) return synced;
   }
   crash_point("attempt_dir.before_manifest");
-  return write_file_atomically(join_path(dir, kManifestFile), manifest_text, modes.file, Overwrite::no, *group);
+  return write_file_atomically(join_path(dir, kManifestFile), manifest_text, modes.manifest, Overwrite::no,
+                               access->group);
 }
 
 Status check_file(const std::string& dir, const ManifestFile& entry) {

@@ -22,6 +22,13 @@
 // in the attempt directory and credentials/, which no job can write (the service account's,
 // before any job of the attempt ran), and never through logs/ or scratch/.
 //
+// In per-user mode (the layout names the job's Unix user) every directory and file also gets
+// an ACL entry for that user (storage/user_acl.h, model::FileAccess::per_user): the attempt and
+// its files to read, logs/ and scratch/ to write (with a default ACL that keeps what the job
+// makes there readable and removable by the service account), the job's directory and its
+// attempts/ to pass through; the tree above the jobs is made passable for every user (0711).
+// The ACLs are set before the manifest, so a directory with a manifest has them all.
+//
 // Functions are thread-compatible: two writers of the same directory at once are not
 // supported (the reconciler prepares one attempt at a time).
 #pragma once

@@ -12,6 +12,7 @@
 
 #include "base/file_system.h"
 #include "model/attempt_layout.h"
+#include "storage/user_acl.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -174,9 +175,43 @@ JobAccessCheck check_image_access(const model::Settings& settings, const std::ve
           {}};
 }
 
+namespace {
+
+// Per-user mode: the storage root keeps ACLs naming a user (one probe directory made there and
+// removed), and the program's tree, where it exists, is passable but neither readable nor
+// writable by anyone else.
+JobAccessCheck check_per_user_files(const model::Settings& settings, const User& service) {
+  const std::string tree = join_path(settings.storage_root, model::kProgramDir);
+  struct stat info {};
+  const std::string probed = ::stat(tree.c_str(), &info) == 0 ? tree : settings.storage_root;
+  const auto probe_user = user_named("nobody");
+  const uid_t named = probe_user ? probe_user->uid : 65534;
+  if (Status supported = check_acl_support(probed, named); !supported.ok()) {
+    return failed("per-user mode gives each job's files to its user by ACL, and " + probed +
+                      " cannot keep one: " + supported.error().message(),
+                  "mount the storage with ACL support (NFSv3 with its ACL protocol, NFSv4 ACLs, Lustre `-o acl`; "
+                  "ext4 and XFS have them) and make it writable by " + service.name);
+  }
+  for (const std::string& dir : {tree, join_path(tree, "jobs")}) {
+    if (::stat(dir.c_str(), &info) != 0) continue;
+    if ((info.st_mode & 066u) != 0) {
+      char mode[8];
+      std::snprintf(mode, sizeof mode, "%04o", info.st_mode & 07777u);
+      return failed(dir + " has mode " + mode + ": other users may list or change the jobs there",
+                    "chmod 0711 " + dir + " (every job's user passes through it; none may list it)");
+    }
+  }
+  return {true, "per-user mode: " + probed + " keeps ACLs naming a user; each job's files are its user's and " +
+                    service.name + "'s alone",
+          {}};
+}
+
+}  // namespace
+
 JobAccessCheck check_job_access(const model::Settings& settings) {
   const auto service = this_user();
   if (!service) return failed("this process's user (uid " + std::to_string(::geteuid()) + ") has no name", "");
+  if (settings.identity_mode == model::IdentityMode::per_user) return check_per_user_files(settings, *service);
   if (settings.rest_user.empty()) {
     return failed("TUNEPLANE_SLURM_REST_USER is not set, so the job user is unknown",
                   "set it to the Slurm user jobs run as");

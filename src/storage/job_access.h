@@ -7,7 +7,10 @@
 // may be (every member can read every job's credential), and the program's tree on the storage
 // root (<root>/slurm), where it exists, must have the group and be closed to others. Users are
 // looked up through NSS as the compute nodes would see them; members by primary group are found
-// for the two users named, not by enumerating every account. Reads only; thread-safe.
+// for the two users named, not by enumerating every account. In per-user mode the check is of
+// the storage root instead: that it keeps an ACL naming a user (a probe directory is made there
+// and removed: the one write of these checks) and that the program's tree is closed to listing
+// (storage/user_acl.h). Thread-safe.
 #pragma once
 
 #include <string>

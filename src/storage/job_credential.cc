@@ -30,10 +30,23 @@ Status check_existing(const CredentialRef& ref, std::string_view hmac_key, std::
 
 // The job's directories and its credential's content under a temporary name beside it, none of
 // it flushed yet; returns the temporary name.
+// In per-user mode the program's tree is made passable for every user and the job's directory
+// is the service account's alone until its first attempt names the job's user in its ACL
+// (attempt_directory.h).
 Result<std::string> write_unnamed(std::string_view storage_root, std::string_view job_id, const std::string& path,
-                                  std::string_view token, std::optional<gid_t> storage_group) {
+                                  std::string_view token, std::optional<gid_t> storage_group,
+                                  model::IdentityMode identity) {
   const std::string job = job_dir(storage_root, job_id);
-  const unsigned job_mode = model::attempt_modes(storage_group.has_value()).directory;
+  if (identity == model::IdentityMode::per_user) {
+    const unsigned tree = model::attempt_modes(model::FileAccess::per_user).tree;
+    if (Status made = make_directories(parent_directory(job), tree, std::nullopt, Flush::later); !made.ok()) {
+      return made.error();
+    }
+    storage_group = std::nullopt;
+  }
+  const unsigned job_mode = model::attempt_modes(storage_group.has_value() ? model::FileAccess::shared_group
+                                                                           : model::FileAccess::owner_only)
+                                .job;
   if (Status made = make_directories(job, job_mode, storage_group, Flush::later); !made.ok()) return made.error();
   if (Status made = make_directories(parent_directory(path), 0700, std::nullopt, Flush::later); !made.ok()) {
     return made.error();
@@ -93,14 +106,16 @@ std::vector<Result<CredentialRef>> fail_all(std::vector<Result<CredentialRef>>& 
 
 Result<CredentialRef> write_job_credential(std::string_view storage_root, std::string_view job_id,
                                            std::string_view token, std::string_view hmac_key,
-                                           const std::string& group) {
+                                           const std::string& group, model::IdentityMode identity) {
   return std::move(
-      write_job_credentials(storage_root, {{std::string(job_id), std::string(token)}}, hmac_key, group).front());
+      write_job_credentials(storage_root, {{std::string(job_id), std::string(token)}}, hmac_key, group, identity)
+          .front());
 }
 
 std::vector<Result<CredentialRef>> write_job_credentials(std::string_view storage_root,
                                                          const std::vector<CredentialRequest>& requests,
-                                                         std::string_view hmac_key, const std::string& group) {
+                                                         std::string_view hmac_key, const std::string& group,
+                                                         model::IdentityMode identity) {
   std::vector<Result<CredentialRef>> results;
   if (requests.empty()) return results;
   auto storage_group = resolve_storage_group(group);
@@ -111,7 +126,7 @@ std::vector<Result<CredentialRef>> write_job_credentials(std::string_view storag
   std::vector<std::string> temporaries;
   for (const CredentialRequest& request : requests) {
     CredentialRef ref{job_credential_path(storage_root, request.job_id), hmac_sha256_hex(hmac_key, request.token)};
-    auto temporary = write_unnamed(storage_root, request.job_id, ref.path, request.token, *storage_group);
+    auto temporary = write_unnamed(storage_root, request.job_id, ref.path, request.token, *storage_group, identity);
     results.emplace_back(temporary.ok() ? Result<CredentialRef>(std::move(ref))
                                         : Result<CredentialRef>(temporary.error()));
     temporaries.push_back(temporary.ok() ? std::move(*temporary) : std::string());

@@ -12,7 +12,10 @@
 // hold (operations/submission.h): a known job's credential is never written again.
 // Each attempt later gets its own copy (render/storage of attempts), readable by the job user
 // through `group` (TUNEPLANE_STORAGE_GROUP); this one stays the service account's alone, and
-// the job's directory above it gets the group, so the job user can reach its attempts.
+// the job's directory above it gets the group, so the job user can reach its attempts. In
+// per-user mode (`identity`) there is no group: the tree above the jobs is passable for every
+// user (0711) and the job's directory stays the service account's until its first attempt gives
+// the job's user a way through (attempt_directory.h).
 #pragma once
 
 #include <string>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "model/settings.h"
 
 namespace tpslurm::storage {
 
@@ -32,7 +36,8 @@ struct CredentialRef {
 
 Result<CredentialRef> write_job_credential(std::string_view storage_root, std::string_view job_id,
                                            std::string_view token, std::string_view hmac_key,
-                                           const std::string& group = {});
+                                           const std::string& group = {},
+                                           model::IdentityMode identity = model::IdentityMode::one_user);
 
 // Many jobs' credentials at once (the API's submissions that arrive together), each as
 // write_job_credential() writes it and as durable, with two flushes of the storage root's
@@ -47,7 +52,8 @@ struct CredentialRequest {
 };
 std::vector<Result<CredentialRef>> write_job_credentials(std::string_view storage_root,
                                                          const std::vector<CredentialRequest>& requests,
-                                                         std::string_view hmac_key, const std::string& group = {});
+                                                         std::string_view hmac_key, const std::string& group = {},
+                                                         model::IdentityMode identity = model::IdentityMode::one_user);
 
 // The file still holds the token the HMAC was taken over (corrupt if not; not_found if gone).
 Status verify_job_credential(const CredentialRef& ref, std::string_view hmac_key);

@@ -203,6 +203,13 @@ TEST_F(ApiJobsTest, InPerUserModeTheUserMapIsReadAgainWhenItChanges) {
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("a1", "alice")).status, 201) << "the last good map stands";
   EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("b2", "bob")).status, 201);
+
+  // A version others may write is refused like one with a problem (base/operator_file.h).
+  write_map(R"({"users": {"carol": {"unix_user": "sys", "accounts": ["ml-team"], "qos": ["normal"]}}})");
+  ASSERT_EQ(::chmod(dir.file("users.json").c_str(), 0666), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("c1", "carol")).status, 422) << "a map others may write";
+  EXPECT_EQ(call("POST", "/v1/jobs", kAliceToken, job("b3", "bob")).status, 201) << "the last good map stands";
 }
 
 TEST_F(ApiJobsTest, ABodyThatIsNotJsonIs400) {

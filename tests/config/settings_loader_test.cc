@@ -284,6 +284,15 @@ TEST(SettingsLoaderTest, OneUserModeIsTheDefaultAndPerUserModeNeedsItsMap) {
             "TUNEPLANE_FIRST_USER_ID \"0\": expected a uid from 1 to 2147483647\n");
 }
 
+// A group every user shares would undo per-user mode's files, whose ACLs name the job's user.
+TEST(SettingsLoaderTest, PerUserModeRefusesASharedStorageGroup) {
+  EXPECT_EQ(refusal({{"TUNEPLANE_IDENTITY_MODE", "per-user"},
+                     {"TUNEPLANE_USER_MAP_FILE", "/etc/tuneplane-slurm/user-map.json"},
+                     {"TUNEPLANE_STORAGE_GROUP", "root"}}),
+            "TUNEPLANE_STORAGE_GROUP: is set (\"root\"); per-user mode gives each job's files to its own user by ACL, "
+            "and a group shared by every user would let one user's job read another's: leave the setting out\n");
+}
+
 TEST(SettingsLoaderTest, ReadsSubmitModeAndSlurmLimits) {
   const auto loaded = load({{"TUNEPLANE_SUBMIT_MODE", "direct"},
                             {"TUNEPLANE_PASS_THREADS", "64"},

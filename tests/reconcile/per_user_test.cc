@@ -2,8 +2,13 @@
 // service identity here is an ordinary user ("tuneplane"), with tokens minted from the
 // cluster's key for it and for each job's user (slurm::MintingTokenSource): Slurm lets an
 // ordinary user release and cancel only its own jobs, so a call about a job that went as the
-// service identity would be refused, and a job submitted as it would run as it.
+// service identity would be refused, and a job submitted as it would run as it. The jobs' Unix
+// users are accounts every Debian host has ("daemon", "bin"): each attempt's files are given to
+// its user by an ACL naming its uid (storage/user_acl.h), so the user must exist here.
+#include <pwd.h>
+
 #include "reconcile_fixture.h"
+#include "storage/user_acl.h"
 
 namespace tpslurm::reconcile::testing {
 namespace {
@@ -24,11 +29,11 @@ class PerUserTest : public ReconcileTest {
 // acceptance (its user's first; the fixture journals "acct-<user>"), not the site's, and the
 // site's QoS is not asked for it; a job of the service identity keeps the site's.
 TEST_F(PerUserTest, AJobIsChargedItsUsersAccountNotTheSites) {
-  add_job("pu-alice", Shape::cpu_only, 1, "alice");
+  add_job("pu-daemon", Shape::cpu_only, 1, "daemon");
   add_job("pu-service", Shape::cpu_only);
   once();
-  const auto alice = sim_view(*attempt("pu-alice").slurm_job_id);
-  EXPECT_EQ(alice.at("account").as_string(), "acct-alice") << alice;
+  const auto alice = sim_view(*attempt("pu-daemon").slurm_job_id);
+  EXPECT_EQ(alice.at("account").as_string(), "acct-daemon") << alice;
   EXPECT_EQ(alice.at("qos").as_string(), "") << alice;
   const auto service = sim_view(*attempt("pu-service").slurm_job_id);
   EXPECT_EQ(service.at("account").as_string(), "site-account") << service;
@@ -36,12 +41,12 @@ TEST_F(PerUserTest, AJobIsChargedItsUsersAccountNotTheSites) {
 }
 
 TEST_F(PerUserTest, EachJobIsSubmittedIdentifiedReleasedAndCancelledAsItsUser) {
-  add_job("pu-alice", Shape::gpu_single, 1, "alice");
-  add_job("pu-bob", Shape::three_pools, 1, "bob");
+  add_job("pu-daemon", Shape::gpu_single, 1, "daemon");
+  add_job("pu-bin", Shape::three_pools, 1, "bin");
   add_job("pu-service", Shape::cpu_only);
   once();
-  for (const auto& [job_id, user] : {std::pair<std::string, std::string>{"pu-alice", "alice"},
-                                     {"pu-bob", "bob"},
+  for (const auto& [job_id, user] : {std::pair<std::string, std::string>{"pu-daemon", "daemon"},
+                                     {"pu-bin", "bin"},
                                      {"pu-service", "tuneplane"}}) {
     const auto a = attempt(job_id);
     ASSERT_EQ(a.state, AttemptState::pending) << job_id << ": " << a.outcome_reason;
@@ -52,14 +57,20 @@ TEST_F(PerUserTest, EachJobIsSubmittedIdentifiedReleasedAndCancelledAsItsUser) {
       EXPECT_FALSE(view.at("hold").as_bool()) << job_id << ": released by its user";
     }
   }
-  EXPECT_EQ(attempt("pu-alice").unix_user, "alice");
+  EXPECT_EQ(attempt("pu-daemon").unix_user, "daemon");
+  // Each attempt's directory is its user's to read, through an ACL entry naming it.
+  for (const auto& [job_id, user] : {std::pair<std::string, std::string>{"pu-daemon", "daemon"}, {"pu-bin", "bin"}}) {
+    auto entry = storage::user_entry(attempt(job_id).attempt_dir, ::getpwnam(user.c_str())->pw_uid);
+    ASSERT_TRUE(entry.ok()) << entry.error().message();
+    EXPECT_EQ(*entry, std::optional<unsigned>(5u)) << job_id;
+  }
 
-  set_desire_cancel("pu-alice");
-  set_desire_cancel("pu-bob");
+  set_desire_cancel("pu-daemon");
+  set_desire_cancel("pu-bin");
   once();
-  EXPECT_EQ(attempt("pu-alice").state, AttemptState::cancelled) << attempt("pu-alice").outcome_reason;
-  EXPECT_EQ(attempt("pu-bob").state, AttemptState::cancelled) << attempt("pu-bob").outcome_reason;
-  for (const std::string job_id : {"pu-alice", "pu-bob"}) {
+  EXPECT_EQ(attempt("pu-daemon").state, AttemptState::cancelled) << attempt("pu-daemon").outcome_reason;
+  EXPECT_EQ(attempt("pu-bin").state, AttemptState::cancelled) << attempt("pu-bin").outcome_reason;
+  for (const std::string job_id : {"pu-daemon", "pu-bin"}) {
     for (const auto& record : slurm_jobs(job_id)) {
       EXPECT_EQ(sim_view(record.job_id).at("state"), "CANCELLED") << job_id << ": " << sim_view(record.job_id);
     }
@@ -71,7 +82,7 @@ TEST_F(PerUserTest, EachJobIsSubmittedIdentifiedReleasedAndCancelledAsItsUser) {
 // user; docs/operators-guide.md), and the job is then identified and released as its user.
 TEST_F(PerUserTest, ALostAnswerIsFoundByItsTagAndTheJobReleasedAsItsUser) {
   fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": "/slurm/v0.0.45/job/submit"})");
-  add_job("pu-lost", Shape::three_pools, 1, "alice");
+  add_job("pu-lost", Shape::three_pools, 1, "daemon");
   once();
   const auto a = attempt("pu-lost");
   ASSERT_EQ(a.state, AttemptState::pending) << a.outcome_reason;
@@ -81,7 +92,7 @@ TEST_F(PerUserTest, ALostAnswerIsFoundByItsTagAndTheJobReleasedAsItsUser) {
   EXPECT_EQ(slurm_job_count("pu-lost"), 1);
   for (const auto& record : slurm_jobs("pu-lost")) {
     const auto view = sim_view(record.job_id);
-    EXPECT_EQ(view.at("user").as_string(), "alice") << view;
+    EXPECT_EQ(view.at("user").as_string(), "daemon") << view;
     EXPECT_FALSE(view.at("hold").as_bool()) << view;
   }
 }

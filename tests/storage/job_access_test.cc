@@ -92,6 +92,28 @@ TEST_F(JobAccessTest, AProgramTreeOthersCanReadOrWithAnotherGroupFails) {
   EXPECT_FALSE(check("nobody", "nogroup").ok);
 }
 
+// Per-user mode: the storage root must keep ACLs (ext4 here does), and the program's tree must be
+// closed to listing; the job user and a group play no part.
+TEST_F(JobAccessTest, PerUserModeChecksTheRootsAclsAndATreeClosedToListing) {
+  m_settings.identity_mode = model::IdentityMode::per_user;
+  const auto empty = check("no-such-user-tp");
+  EXPECT_TRUE(empty.ok) << empty.detail;
+  EXPECT_EQ(empty.detail, "per-user mode: " + m_root.path() +
+                              " keeps ACLs naming a user; each job's files are its user's and root's alone");
+  fs::create_directories(m_root.file("slurm/jobs"));
+  fs::permissions(m_root.file("slurm"), fs::perms(0711));
+  fs::permissions(m_root.file("slurm/jobs"), fs::perms(0755));
+  const auto listable = check("no-such-user-tp");
+  EXPECT_FALSE(listable.ok);
+  EXPECT_EQ(listable.detail, m_root.file("slurm/jobs") + " has mode 0755: other users may list or change the jobs there");
+  EXPECT_EQ(listable.fix, "chmod 0711 " + m_root.file("slurm/jobs") +
+                              " (every job's user passes through it; none may list it)");
+  fs::permissions(m_root.file("slurm/jobs"), fs::perms(0711));
+  EXPECT_TRUE(check("no-such-user-tp").ok);
+  EXPECT_EQ(std::distance(fs::directory_iterator(m_root.file("slurm")), fs::directory_iterator()), 1)
+      << "the probe is removed";
+}
+
 class ImageAccessTest : public JobAccessTest {
  protected:
   void SetUp() override {

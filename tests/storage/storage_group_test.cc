@@ -87,7 +87,7 @@ class SharedAttemptTest : public ::testing::Test {
   }
 
   model::AttemptLayout layout() const {
-    const model::AttemptModes modes = model::attempt_modes(true);
+    const model::AttemptModes modes = model::attempt_modes(model::FileAccess::shared_group);
     model::AttemptLayout c;
     c.job_id = "j2";
     c.attempt = 1;
