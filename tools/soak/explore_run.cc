@@ -234,13 +234,17 @@ ScheduleResult run_schedule(const ExploreOptions& options, std::uint64_t seed, c
   auto deployment = Deployment::create(deployment_config(options, work_dir, **sim, tokens, api_tokens, api_port), error);
   if (!deployment) return fail(error);
   FakedClock clock(work_dir + "/faketime");
+  Environment serve_env;
   if (steps_the_clock(r.schedule)) {
     const std::string library = FakedClock::library();
     if (library.empty()) return fail("clock_step needs Debian's libfaketime (tools/packages); or --without clock_step");
     if (!clock.set(0).ok()) return fail("cannot write " + work_dir + "/faketime");
-    deployment->set_serve_environment(clock.environment(library));
+    serve_env = clock.environment(library);
   }
-  DaemonControl daemon(*deployment, options.grace_s);
+  DaemonControl daemon(*deployment, options.grace_s, work_dir + "/notify.sock");
+  if (daemon.notify_socket().empty()) return fail("cannot make the socket serve says READY=1 on");
+  serve_env["NOTIFY_SOCKET"] = daemon.notify_socket();
+  deployment->set_serve_environment(serve_env);
   Nodes nodes;
   World world(r.schedule, **sim, *deployment, daemon, tokens, *outside, nodes, api_tokens, **api, api_port,
               steps_the_clock(r.schedule) ? &clock : nullptr, work_dir);

@@ -77,7 +77,8 @@ void Summary::run(std::uint64_t seed) {
   const bool ok = clean(r);
   tell("seed " + std::to_string(seed) + ": " + std::to_string(i.attempts) + " attempts, " +
        std::to_string(i.slurm_jobs) + " Slurm jobs, " + std::to_string(r.daemon.kills) + " kills, " +
-       std::to_string(r.daemon.stops) + " SIGTERMs (worst " + fixed(r.daemon.worst_stop_s, 2) + " s): " +
+       std::to_string(r.daemon.stops) + " SIGTERMs (worst " + fixed(r.daemon.worst_stop_s, 2) + " s, " +
+       std::to_string(r.daemon.unready_stops) + " before READY=1): " +
        (ok ? "clean" : "FAILED"));
   if (!ok) {
     ++m_failed_schedules;
