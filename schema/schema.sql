@@ -111,6 +111,14 @@ CREATE TABLE orphans (
 
 CREATE TABLE schema_migrations ( number INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT;
 
+CREATE TABLE token_mints (
+  seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+  at         TEXT NOT NULL,
+  user       TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  purpose    TEXT NOT NULL CHECK (purpose IN ('service', 'job_user'))
+) STRICT;
+
 CREATE INDEX attempts_by_cleanup ON attempts (cleanup) WHERE cleanup <> 'closed';
 
 CREATE INDEX attempts_by_slurm_job_id ON attempts (slurm_job_id) WHERE slurm_job_id IS NOT NULL;
@@ -123,6 +131,8 @@ CREATE UNIQUE INDEX attempts_one_live_per_job ON attempts (job_id)
 CREATE INDEX events_by_job ON events (job_id, seq);
 
 CREATE INDEX jobs_by_user ON jobs (platform_user, phase) WHERE platform_user IS NOT NULL;
+
+CREATE INDEX token_mints_by_user ON token_mints (user, seq);
 
 CREATE TRIGGER attempts_cleanup_after_end BEFORE UPDATE OF state, cleanup ON attempts
 WHEN NEW.cleanup <> 'none'
@@ -189,5 +199,15 @@ CREATE TRIGGER jobs_max_attempts_covers_attempts BEFORE UPDATE OF max_attempts O
 WHEN NEW.max_attempts < (SELECT max(number) FROM attempts WHERE job_id = NEW.job_id)
 BEGIN
   SELECT RAISE(ABORT, 'jobs: max_attempts cannot drop below the attempts already made');
+END;
+
+CREATE TRIGGER token_mints_no_delete BEFORE DELETE ON token_mints
+BEGIN
+  SELECT RAISE(ABORT, 'token_mints are append-only: DELETE is not allowed');
+END;
+
+CREATE TRIGGER token_mints_no_update BEFORE UPDATE ON token_mints
+BEGIN
+  SELECT RAISE(ABORT, 'token_mints are append-only: UPDATE is not allowed');
 END;
 

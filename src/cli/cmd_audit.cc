@@ -1,7 +1,9 @@
-// tuneplane-slurm audit JOB | --blocked | --cleanup | --orphans [--json]
+// tuneplane-slurm audit JOB | --blocked | --cleanup | --orphans | --mints [--user U] [--json]
 //
 // --blocked lists submits whose answer was lost with their age and the last search's report
-// per source; --orphans the Slurm jobs named like this instance's that no attempt holds.
+// per source; --orphans the Slurm jobs named like this instance's that no attempt holds;
+// --mints the Slurm tokens minted from the cluster's key (the newest kMintsShown, of one Unix
+// user with --user), never a token.
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 #include <functional>
@@ -24,8 +26,12 @@ struct AuditOptions {
   bool blocked = false;
   bool cleanup = false;
   bool orphans = false;
+  bool mints = false;
+  std::string user;
   bool json = false;
 };
+
+constexpr int kMintsShown = 1000;
 
 template <class Entry>
 int print(Context& context, const Result<std::vector<Entry>>& entries, bool json, Table table,
@@ -93,10 +99,11 @@ std::string report_words(const std::string& report) {
 
 int run_audit(Context& context, const AuditOptions& options) {
   if (static_cast<int>(!options.job.empty()) + static_cast<int>(options.blocked) + static_cast<int>(options.cleanup) +
-          static_cast<int>(options.orphans) !=
+          static_cast<int>(options.orphans) + static_cast<int>(options.mints) !=
       1) {
-    return context.fail(invalid_argument("audit takes exactly one of: JOB, --blocked, --cleanup, --orphans"));
+    return context.fail(invalid_argument("audit takes exactly one of: JOB, --blocked, --cleanup, --orphans, --mints"));
   }
+  if (!options.user.empty() && !options.mints) return context.fail(invalid_argument("--user goes with --mints"));
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::read, exit_code);
   if (!journal) return exit_code;
@@ -127,6 +134,13 @@ int run_audit(Context& context, const AuditOptions& options) {
               std::to_string(e.slurm_job_id), e.sluid, e.name, e.slurm_state, e.working_dir, e.first_seen, e.last_seen};
         },
         "no orphans");
+  }
+  if (options.mints) {
+    return print<journal::MintRecord>(
+        context, journal->mints(options.user, kMintsShown), options.json,
+        Table({"AT", "USER", "EXPIRES", "PURPOSE"}),
+        [](const journal::MintRecord& m) { return std::vector<std::string>{m.at, m.user, m.expires_at, m.purpose}; },
+        "no tokens minted");
   }
   if (options.cleanup) {
     return print<journal::CleanupEntry>(
@@ -182,6 +196,9 @@ void add_audit_command(CLI::App& app, Context& context, int& exit_code) {
   command->add_flag("--blocked", options->blocked, "Submissions whose response was lost, blocking their job");
   command->add_flag("--cleanup", options->cleanup, "Ended attempts whose cleanup has not finished");
   command->add_flag("--orphans", options->orphans, "Slurm jobs named like this instance's that no attempt holds");
+  command->add_flag("--mints", options->mints,
+                    "Slurm tokens minted from the cluster's key: when, for whom, until when (never the token)");
+  command->add_option("--user", options->user, "With --mints: one Unix user's");
   command->add_flag("--json", options->json, "Print as JSON");
   command->callback([&context, &exit_code, options] { exit_code = run_audit(context, *options); });
 }

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/exit_codes.h"
+#include "cli/mint_journal.h"
 #include "cli/slurm_connection.h"
 #include "journal/journal.h"
 #include "operations/resolution.h"
@@ -42,7 +43,9 @@ Result<operations::Resolution> resolve(Context& context, journal::Journal& journ
   if (options.absent) {
     return operations::resolve_absent(journal, a, settings, context.clock().now(), operator_name(), options.reason);
   }
-  auto slurm = connect_slurm(settings, context.clock());
+  auto mints = MintJournal::open(settings, context.clock());
+  if (!mints.ok()) return mints.error();
+  auto slurm = connect_slurm(settings, context.clock(), nullptr, Budget::limited, (*mints)->listener());
   if (!slurm.ok()) return slurm.error();
   if (options.lost) {
     return operations::resolve_lost(journal, *slurm->client, a, settings, operator_name(), options.reason);

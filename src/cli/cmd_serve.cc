@@ -28,6 +28,7 @@
 #include "cli/deployment.h"
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
+#include "cli/mint_journal.h"
 #include "cli/slurm_connection.h"
 #include "config/logging.h"
 #include "journal/daemon_lock.h"
@@ -145,7 +146,10 @@ int run_serve(Context& context, bool once) {
   const bool api = !once && !settings->api_tokens_file.empty();
   std::unique_ptr<metrics::Metrics> metrics;
   if (api) metrics = std::make_unique<metrics::Metrics>(context.clock());
-  auto slurm = connect_slurm(*settings, context.clock(), metrics.get());
+  // Every token minted from the cluster's key is journaled, the API's too.
+  auto mints = MintJournal::open(*settings, context.clock());
+  if (!mints.ok()) return context.fail(mints.error());
+  auto slurm = connect_slurm(*settings, context.clock(), metrics.get(), Budget::limited, (*mints)->listener());
   if (!slurm.ok()) return context.fail(slurm.error());
   if (Status known = note_server(*journal, *slurm->client, *settings, metrics.get(), context.clock()); !known.ok()) {
     return context.fail(known.error());
@@ -169,7 +173,7 @@ int run_serve(Context& context, bool once) {
   std::optional<SlurmConnection> api_slurm;
   std::unique_ptr<api::ApiService> service;
   if (api) {
-    auto connected = connect_slurm(*settings, context.clock(), metrics.get(), Budget::none);
+    auto connected = connect_slurm(*settings, context.clock(), metrics.get(), Budget::none, (*mints)->listener());
     if (!connected.ok()) return context.fail(connected.error());
     api_slurm = std::move(*connected);
     auto through = [&controller](const std::function<Status(journal::Journal&)>& change,

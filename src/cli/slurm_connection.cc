@@ -8,12 +8,12 @@
 namespace tpslurm::cli {
 
 Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock, metrics::Metrics* metrics,
-                                      Budget budget) {
+                                      Budget budget, slurm::MintingTokenSource::MintListener on_mint) {
   SlurmConnection c;
   auto transport = slurm::CurlTransport::create(slurm::transport_options(settings));
   if (!transport.ok()) return transport.error();
   c.transport = std::move(*transport);
-  auto tokens = slurm::make_token_source(settings, clock);
+  auto tokens = slurm::make_token_source(settings, clock, {}, std::move(on_mint));
   if (!tokens.ok()) return tokens.error();
   c.tokens = std::move(*tokens);
   slurm::Transport* used = c.transport.get();

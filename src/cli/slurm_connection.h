@@ -31,9 +31,11 @@ struct SlurmConnection {
 // slurm/request_budget.h), as the daemon's do; `none`: the platform API's, with no budget to run out.
 enum class Budget { limited, none };
 
-// `metrics`, when given, must outlive the connection.
+// `metrics`, when given, must outlive the connection; `on_mint` is told of each token minted
+// from the cluster's key (cli/mint_journal.h journals them).
 Result<SlurmConnection> connect_slurm(const model::Settings& settings, const Clock& clock,
-                                      metrics::Metrics* metrics = nullptr, Budget budget = Budget::limited);
+                                      metrics::Metrics* metrics = nullptr, Budget budget = Budget::limited,
+                                      slurm::MintingTokenSource::MintListener on_mint = {});
 
 // The invoking user's name (for the journal: who paused, resolved, restored), or "uid N".
 std::string operator_name();

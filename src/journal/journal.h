@@ -133,6 +133,12 @@ class Journal {
   Status record_orphan(const OrphanEntry& orphan);
   Result<std::vector<OrphanEntry>> orphans();
 
+  // Tokens minted from the cluster's key (slurm::MintingTokenSource): appended when minted,
+  // listed by audit --mints (newest last; of `user` alone when given; at most `limit`, the
+  // newest). `purpose` is "service" or "job_user"; anything else is refused.
+  Status record_mint(const MintRecord& mint);
+  Result<std::vector<MintRecord>> mints(std::string_view user, int limit);
+
   // SQLite's data_version: changes whenever another connection commits (a new job, a desire),
   // so the daemon notices the CLI's writes without reading every job.
   Result<std::int64_t> data_version();

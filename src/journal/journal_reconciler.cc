@@ -237,6 +237,43 @@ Result<std::vector<OrphanEntry>> Journal::orphans() {
   }
 }
 
+Status Journal::record_mint(const MintRecord& mint) {
+  if (mint.purpose != "service" && mint.purpose != "job_user") {
+    return invalid_argument("a token mint's purpose is service or job_user, not \"" + mint.purpose + "\"");
+  }
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Statement insert(m_impl->db, "INSERT INTO token_mints (at, user, expires_at, purpose) VALUES (?, ?, ?, ?)");
+    insert.bind(1, mint.at);
+    insert.bind(2, mint.user);
+    insert.bind(3, mint.expires_at);
+    insert.bind(4, mint.purpose);
+    insert.exec();
+    return ok_status();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "record a token mint");
+  }
+}
+
+Result<std::vector<MintRecord>> Journal::mints(std::string_view user, int limit) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    SQLite::Statement query(m_impl->db,
+                            "SELECT at, user, expires_at, purpose FROM (SELECT * FROM token_mints "
+                            "WHERE ?1 = '' OR user = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq");
+    query.bind(1, std::string(user));
+    query.bind(2, limit);
+    std::vector<MintRecord> out;
+    while (query.executeStep()) {
+      out.push_back({query.getColumn(0).getString(), query.getColumn(1).getString(), query.getColumn(2).getString(),
+                     query.getColumn(3).getString()});
+    }
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "list token mints");
+  }
+}
+
 Result<std::vector<AttemptRecord>> Journal::all_attempts() {
   std::lock_guard lock(m_impl->mutex);
   try {

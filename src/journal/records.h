@@ -208,6 +208,16 @@ struct ControlRecord {
   std::string set_at;
 };
 
+// A Slurm token the daemon minted (token_mints): never the token itself.
+struct MintRecord {
+  std::string at;
+  std::string user;
+  std::string expires_at;
+  std::string purpose;  // "service" or "job_user"
+
+  bool operator==(const MintRecord&) const = default;
+};
+
 // A Slurm job named like this instance's that no attempt holds.
 struct OrphanEntry {
   std::uint32_t slurm_job_id = 0;

@@ -140,6 +140,10 @@ json::object to_json(const journal::BlockedEntry& e) {
           {"reason", text(e.reason)}};
 }
 
+json::object to_json(const journal::MintRecord& m) {
+  return {{"at", m.at}, {"user", m.user}, {"expires_at", m.expires_at}, {"purpose", m.purpose}};
+}
+
 json::object to_json(const journal::OrphanEntry& e) {
   return {{"slurm_job_id", e.slurm_job_id},
           {"sluid", text(e.sluid)},

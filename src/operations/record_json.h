@@ -15,6 +15,7 @@ boost::json::object to_json(const journal::AttemptRecord& attempt);
 boost::json::object to_json(const journal::TimelineEntry& entry);
 boost::json::object to_json(const journal::BlockedEntry& entry);
 boost::json::object to_json(const journal::OrphanEntry& entry);
+boost::json::object to_json(const journal::MintRecord& mint);
 boost::json::object to_json(const journal::CleanupEntry& entry);
 
 // A wait as the platform reads it (docs/api.md, *Pending, explained*): Slurm's `reason`, its

@@ -180,7 +180,7 @@ Status MintingTokenSource::read_key_once() {
 
 Result<Credentials> MintingTokenSource::credentials_for(std::string_view user) {
   // Held across the refresh: a second caller waits and then finds the fresh token.
-  std::lock_guard lock(m_mutex);
+  std::unique_lock lock(m_mutex);
   const TimePoint now = m_clock.now();
   auto current = m_minted.find(user);
   if (current != m_minted.end() && now < current->second.refresh_at) return current->second.credentials;
@@ -199,7 +199,10 @@ Result<Credentials> MintingTokenSource::credentials_for(std::string_view user) {
   const TimePoint refresh_at = now + std::max(std::chrono::milliseconds(0), std::min(at_80, before_margin));
   Minted& minted = m_minted[std::string(user)];
   minted = {std::move(fresh), refresh_at};
-  return minted.credentials;
+  Credentials handed = minted.credentials;
+  lock.unlock();
+  if (m_on_mint) m_on_mint(Mint{handed.user, now, *handed.expires_at, handed.user == m_user});
+  return handed;
 }
 
 std::chrono::seconds request_margin(const model::Settings& settings) {
@@ -207,7 +210,8 @@ std::chrono::seconds request_margin(const model::Settings& settings) {
 }
 
 Result<std::unique_ptr<TokenSource>> make_token_source(const model::Settings& settings, const Clock& clock,
-                                                       MintingTokenSource::FailureListener on_failure) {
+                                                       MintingTokenSource::FailureListener on_failure,
+                                                       MintingTokenSource::MintListener on_mint) {
   const std::chrono::seconds margin = request_margin(settings);
   if (settings.rest_user.empty()) {
     return invalid_argument("TUNEPLANE_SLURM_REST_USER is not set; name the Slurm user jobs run as");
@@ -227,9 +231,11 @@ Result<std::unique_ptr<TokenSource>> make_token_source(const model::Settings& se
                               "s (TUNEPLANE_SLURM_CONNECT_TIMEOUT + TUNEPLANE_SLURM_REQUEST_TIMEOUT); use more than " +
                               std::to_string(2 * margin.count()) + "s");
     }
-    return std::unique_ptr<TokenSource>(std::make_unique<MintingTokenSource>(
-        settings.rest_user, settings.jwt_key_file, settings.jwt_lifespan, clock, std::move(on_failure),
-        MintingTokenSource::KeyReader{}, margin));
+    auto minting = std::make_unique<MintingTokenSource>(settings.rest_user, settings.jwt_key_file,
+                                                        settings.jwt_lifespan, clock, std::move(on_failure),
+                                                        MintingTokenSource::KeyReader{}, margin);
+    minting->on_mint(std::move(on_mint));
+    return std::unique_ptr<TokenSource>(std::move(minting));
   }
   return invalid_argument(
       "neither TUNEPLANE_SLURM_JWT_FILE nor TUNEPLANE_SLURM_JWT_KEY_FILE is set; set the token file (or, opt-in, the HS256 key file)");

@@ -95,9 +95,21 @@ class FileTokenSource final : public TokenSource {
   std::optional<Identity> m_reported;  // the file state (all zero: missing) whose failure was reported
 };
 
+// A token MintingTokenSource minted: for whom, when and until when, and whether for the
+// service identity (credentials()) or for a job's user (credentials_for()). Never the token.
+struct Mint {
+  std::string user;
+  TimePoint at{};
+  TimePoint expires_at{};
+  bool service = false;
+};
+
 class MintingTokenSource final : public TokenSource {
  public:
   using KeyReader = std::function<Result<std::string>()>;
+  // Told of each mint, after the source's lock is released (so it may take its time: the
+  // daemon journals it), on the thread that asked for the token.
+  using MintListener = std::function<void(const Mint&)>;
 
   // `read_key` defaults to reading `key_file` whole; tests inject their own to count or fail.
   MintingTokenSource(std::string user, std::string key_file, std::chrono::seconds lifespan, const Clock& clock,
@@ -106,6 +118,8 @@ class MintingTokenSource final : public TokenSource {
   Result<Credentials> credentials() override;
   Result<Credentials> credentials_for(std::string_view user) override;
   std::string describe() const override;
+  // Set before the first call.
+  void on_mint(MintListener listener) { m_on_mint = std::move(listener); }
 
  private:
   struct Minted {
@@ -121,6 +135,7 @@ class MintingTokenSource final : public TokenSource {
   const Clock& m_clock;
   FailureListener m_on_failure;
   KeyReader m_read_key;
+  MintListener m_on_mint;
   std::mutex m_mutex;
   std::string m_key;                           // read once; zeroed in the destructor
   std::map<std::string, Minted, std::less<>> m_minted;  // by user
@@ -135,7 +150,9 @@ std::chrono::seconds request_margin(const model::Settings& settings);
 // The source Settings ask for: the token file, or minting when only the key file is set, both
 // with request_margin(). invalid_argument when neither (or the user) is configured, or when
 // the minting lifespan is not more than twice the margin.
+// `on_mint` is given to a MintingTokenSource.
 Result<std::unique_ptr<TokenSource>> make_token_source(const model::Settings& settings, const Clock& clock,
-                                                       MintingTokenSource::FailureListener on_failure = {});
+                                                       MintingTokenSource::FailureListener on_failure = {},
+                                                       MintingTokenSource::MintListener on_mint = {});
 
 }  // namespace tpslurm::slurm

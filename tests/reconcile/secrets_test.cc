@@ -17,6 +17,7 @@
 
 #include "binary_fixture.h"
 #include "journal/journal.h"
+#include "slurm/jwt.h"
 #include "support/background_process.h"
 #include "support/canary.h"
 #include "support/eventually.h"
@@ -190,9 +191,26 @@ TEST_F(SecretsTest, NoCanaryLeavesTheSecretFilesWhileTwoJobsRunToTheirEndWithATo
   run_two_jobs_to_closed_and_scan();
 }
 
+// The tokens it minted are journaled (user, expiry, purpose), and the scan found none of them
+// anywhere (their header is one of its needles).
 TEST_F(SecretsTest, NoCanaryLeavesTheSecretFilesWhenTheDaemonMintsFromTheHs256Key) {
   deploy(SlurmAuth::hs256_key);
   run_two_jobs_to_closed_and_scan();
+  auto journal = tpslurm::testing::open_read_only(m_root + "/state/journal.db");
+  ASSERT_TRUE(journal);
+  auto mints = journal->mints("", 100);
+  ASSERT_TRUE(mints.ok()) << mints.error().message();
+  ASSERT_FALSE(mints->empty()) << "every mint is journaled";
+  for (const auto& mint : *mints) {
+    EXPECT_EQ(mint.user, "root");
+    EXPECT_EQ(mint.purpose, "service");
+    EXPECT_GT(mint.expires_at, mint.at);
+  }
+  const auto audit = cli(m_env, {"audit", "--mints", "--user", "root"});
+  ASSERT_EQ(audit.exit_code, 0) << audit.err;
+  EXPECT_EQ(audit.out.rfind("AT", 0), 0u) << audit.out;
+  EXPECT_NE(audit.out.find(mints->back().expires_at + "  service"), std::string::npos) << audit.out;
+  EXPECT_EQ(cli(m_env, {"audit", "--mints", "--user", "alice"}).out, "no tokens minted\n");
 }
 
 // Canaries planted in a log, an env file (a JWT, base64url), an SQLite file and a process's
@@ -203,6 +221,10 @@ TEST_F(SecretsTest, TheScanFindsEveryPlantedCanaryAndSkipsOnlyTheSecretFiles) {
   write_test_file(planted + "/serve.log", "a line\nsubmitting with " + kApiToken + "\n");
   write_test_file(planted + "/attempt/env", "X=" + read_test_file(m_dir.file("jwt")).substr(10));
   write_test_file(planted + "/state/jwt", read_test_file(m_dir.file("jwt")));
+  // A token the daemon mints carries no marker: it is found by its header.
+  write_test_file(planted + "/minted.log",
+                  "as alice: " + slurm::mint_hs256("some key", "alice", std::chrono::system_clock::now(),
+                                                   std::chrono::seconds(60)));
   write_test_file(planted + "/credentials/ingest_token", kIngestToken, std::filesystem::perms::owner_read);
   const auto made = tpslurm::testing::run_process(
       {"sqlite3", planted + "/state/journal.db"}, tpslurm::testing::minimal_environment(),
@@ -222,6 +244,7 @@ TEST_F(SecretsTest, TheScanFindsEveryPlantedCanaryAndSkipsOnlyTheSecretFiles) {
   EXPECT_NE(found.out.find(planted + "/state/journal.db (sqlite3 .dump): offset "), std::string::npos) << found.out;
   EXPECT_NE(found.out.find("/proc/" + std::to_string(child->pid()) + "/environ: offset "), std::string::npos)
       << found.out;
+  EXPECT_NE(found.out.find(planted + "/minted.log: offset 10: a minted token"), std::string::npos) << found.out;
   EXPECT_EQ(found.out.find("state/jwt:"), std::string::npos) << "the token file itself is a secret file";
   EXPECT_EQ(found.out.find("ingest_token:"), std::string::npos) << "a 0400 credential is a secret file";
   EXPECT_EQ(found.out.find(" 0 finds"), std::string::npos) << found.out;

@@ -286,6 +286,33 @@ TEST(MintingTokenSourceTest, EachUsersTokenNamesThatUserAndIsKeptForIt) {
   EXPECT_EQ(reads, 1);
 }
 
+// Each mint is told (who, when, until when, for the service or a job's user), a token taken from
+// the cache is not, and the listener runs after the source's lock is released: it may ask the
+// source again (here it does) without a deadlock.
+TEST(MintingTokenSourceTest, EachMintIsToldOnceAfterTheLockIsReleased) {
+  ManualClock clock(kStart);
+  MintingTokenSource source("tuneplane", "/k", std::chrono::seconds(1000), clock, {},
+                            [&]() -> Result<std::string> { return std::string(kKey); });
+  std::vector<Mint> told;
+  source.on_mint([&](const Mint& mint) {
+    told.push_back(mint);
+    EXPECT_TRUE(source.credentials_for(mint.user).ok());
+  });
+  ASSERT_TRUE(source.credentials().ok());
+  ASSERT_TRUE(source.credentials_for("alice").ok());
+  ASSERT_TRUE(source.credentials_for("alice").ok());
+  ASSERT_EQ(told.size(), 2u);
+  EXPECT_EQ(told[0].user, "tuneplane");
+  EXPECT_TRUE(told[0].service);
+  EXPECT_EQ(told[1].user, "alice");
+  EXPECT_FALSE(told[1].service);
+  EXPECT_EQ(told[1].at, kStart);
+  EXPECT_EQ(told[1].expires_at, kStart + std::chrono::seconds(1000));
+  clock.advance(std::chrono::seconds(800));
+  ASSERT_TRUE(source.credentials_for("alice").ok());
+  EXPECT_EQ(told.size(), 3u) << "minted again at 80 %";
+}
+
 // A token file acts for a job's user by naming it in X-SLURM-USER-NAME with the file's token
 // (which Slurm accepts from SlurmUser or root).
 TEST(FileTokenSourceTest, ActsForAUserWithTheFilesTokenUnderTheUsersName) {
