@@ -128,7 +128,6 @@ int run_serve(Context& context, bool once) {
   if (settings->storage_root.empty()) {
     return context.fail(invalid_argument("TUNEPLANE_STORAGE_ROOT is not set; attempts are written under it"));
   }
-  if (Status mode = refuse_per_user_jobs(*settings, "serve"); !mode.ok()) return context.fail(mode.error());
   auto catalogs = load_catalogs(*settings, "serve");
   if (!catalogs.ok()) return context.fail(catalogs.error());
   if (Status made = make_directories(settings->state_dir, 0700); !made.ok()) return context.fail(made.error());

@@ -39,7 +39,6 @@ int report(Context& context, const SubmitOptions& options, const std::string& jo
 int run_submit(Context& context, const SubmitOptions& options) {
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
-  if (Status mode = refuse_per_user_jobs(*settings, "submit"); !mode.ok()) return context.fail(mode.error());
   auto catalogs = load_catalogs(*settings, "submit");
   if (!catalogs.ok()) return context.fail(catalogs.error());
   auto request = load_request(options.request, *catalogs, *settings);

@@ -58,13 +58,6 @@ Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings,
   return catalogs;
 }
 
-Status refuse_per_user_jobs(const model::Settings& settings, std::string_view command) {
-  if (settings.identity_mode != model::IdentityMode::per_user) return {};
-  return invalid_argument("TUNEPLANE_IDENTITY_MODE=per-user: `" + std::string(command) +
-                          "` cannot run jobs as their users yet (only `validate` applies the user map); set "
-                          "TUNEPLANE_IDENTITY_MODE=one-user to run every job as TUNEPLANE_SLURM_REST_USER");
-}
-
 Result<std::string> read_request(const std::string& path) {
   constexpr std::size_t kLimit = model::RequestLimits::max_body_bytes;
   if (path == "-") {

@@ -17,11 +17,6 @@ using Catalogs = model::Catalogs;
 // is returned.
 Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings, std::string_view command);
 
-// invalid_argument when `command` would create jobs and the settings ask for per-user mode:
-// requests are validated against the user map (`validate`), but no job is yet submitted as its
-// user, so `serve` and `submit` refuse to start rather than run every user's job as the job user.
-Status refuse_per_user_jobs(const model::Settings& settings, std::string_view command);
-
 // The request text; bodies over the documented limit are refused without reading them whole.
 Result<std::string> read_request(const std::string& path);
 

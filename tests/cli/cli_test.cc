@@ -88,7 +88,7 @@ TEST_F(CliTest, MissingCatalogSettingsNameTheKey) {
             "TUNEPLANE_GPU_SERIES_FILE is not set; `validate` needs it (see etc/tuneplane-slurm.env.example)\n");
 }
 
-TEST_F(CliTest, PerUserModeValidatesAgainstTheUserMapAndRunsNoJobYet) {
+TEST_F(CliTest, PerUserModeValidatesAndSubmitsAgainstTheUserMap) {
   // Accounts every Debian system has, let in by a first uid of 1: daemon (1) and bin (2).
   testing::write_test_file(dir.file("users.json"), R"({"users": {
       "alice": {"unix_user": "daemon", "accounts": ["ml-team"], "qos": ["normal"], "partitions": ["gpu"]},
@@ -120,14 +120,13 @@ TEST_F(CliTest, PerUserModeValidatesAgainstTheUserMapAndRunsNoJobYet) {
   EXPECT_EQ(nobody.exit_code, 2);
   EXPECT_NE(nobody.err.find("user: is required"), std::string::npos) << nobody.err;
 
-  const std::string why = "TUNEPLANE_IDENTITY_MODE=per-user: `submit` cannot run jobs as their users yet";
-  const auto submit = cli({"submit", alice});
-  EXPECT_EQ(submit.exit_code, 2);
-  EXPECT_NE(submit.err.find(why), std::string::npos) << submit.err;
-  const auto serve = cli({"serve", "--once"});
-  EXPECT_EQ(serve.exit_code, 2);
-  EXPECT_NE(serve.err.find("`serve` cannot run jobs as their users yet"), std::string::npos) << serve.err;
+  EXPECT_EQ(cli({"submit", bob}).exit_code, 2) << "refused as validate refuses it";
   EXPECT_FALSE(std::filesystem::exists(dir.file("state") + "/journal.db")) << "nothing is journaled";
+  const auto submit = cli({"submit", alice});
+  ASSERT_EQ(submit.exit_code, 0) << submit.err;
+  const auto status = cli({"status", "ft-7f3c2a"});
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_NE(status.out.find("user alice (runs as Unix user daemon)"), std::string::npos) << status.out;
 }
 
 TEST_F(CliTest, BadConfigurationIsOneLinePerProblemAndExitsTwo) {

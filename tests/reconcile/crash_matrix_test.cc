@@ -56,7 +56,21 @@ const std::vector<std::string> kPoints = {
     "cleanup.after_seal",
 };
 
-enum class Scenario { single_pool, three_pools, cpu_only, cancel_while_unknown, runs_to_end, lost_with_copy };
+// per_user_lost_with_copy: lost_with_copy for a platform user's job in per-user mode (the
+// map gives "alice" the Unix user "daemon"; every call about the job goes as it).
+enum class Scenario {
+  single_pool,
+  three_pools,
+  cpu_only,
+  cancel_while_unknown,
+  runs_to_end,
+  lost_with_copy,
+  per_user_lost_with_copy
+};
+
+bool loses_with_copy(Scenario s) { return s == Scenario::lost_with_copy || s == Scenario::per_user_lost_with_copy; }
+
+constexpr const char* kJobUnixUser = "daemon";
 
 std::string name_of(Scenario s) {
   switch (s) {
@@ -66,6 +80,7 @@ std::string name_of(Scenario s) {
     case Scenario::cancel_while_unknown: return "cancel while unknown";
     case Scenario::runs_to_end: return "runs to the end";
     case Scenario::lost_with_copy: return "lost answer and a copy";
+    case Scenario::per_user_lost_with_copy: return "per-user lost answer and a copy";
   }
   return "?";
 }
@@ -113,24 +128,45 @@ class CrashMatrixTest : public BinaryTest, public ::testing::WithParamInterface<
   }
 
   Case run_case(Scenario scenario, const std::string& point, int index);
+  // environment(root), in per-user mode for per_user_lost_with_copy (its map written in root).
+  tpslurm::testing::EnvironmentMap case_environment(const std::string& root, Scenario scenario);
   // The het leaders (or plain jobs) the simulator holds with this name and their views (ids are
   // handed out in order, so the first unknown id ends the scan).
   std::map<std::uint32_t, boost::json::object> leaders_named(const std::string& name);
   // Submits, through slurmrestd, a held copy of the job with this name (its name, comment and
   // working directory): what a proxy that re-sent the POST leaves behind.
-  void submit_copy(const std::string& name, Case& c);
+  void submit_copy(const std::string& name, const std::string& unix_user, Case& c);
   // Steps every job with this name in the simulator (POST /sim/jobs/{id}/state).
   void step_jobs(const std::string& name, const std::string& body, Case& c);
   void check(const tpslurm::testing::EnvironmentMap& env, const std::string& job_id, Scenario scenario,
              std::int64_t submits, Case& c);
 };
 
+tpslurm::testing::EnvironmentMap CrashMatrixTest::case_environment(const std::string& root, Scenario scenario) {
+  auto env = environment(root);
+  if (scenario != Scenario::per_user_lost_with_copy) return env;
+  tpslurm::testing::write_test_file(root + "/users.json", std::string(R"({"users": {"alice": {"unix_user": ")") +
+                                                              kJobUnixUser + R"(", "accounts": ["ml"]}}})");
+  env["TUNEPLANE_IDENTITY_MODE"] = "per-user";
+  env["TUNEPLANE_USER_MAP_FILE"] = root + "/users.json";
+  env["TUNEPLANE_FIRST_USER_ID"] = "1";  // "daemon" is uid 1 on every Debian system
+  return env;
+}
+
 Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int index) {
   Case c;
   const std::string root = m_dir.file("case-" + std::to_string(index));
-  const auto env = environment(root);
+  const auto env = case_environment(root, scenario);
+  const bool per_user = scenario == Scenario::per_user_lost_with_copy;
   const std::string job_id = "cm-" + std::to_string(static_cast<int>(scenario)) + "-" + std::to_string(index);
-  const ProcessResult submitted = cli(env, {"submit", request_file(root, job_id, pools_of(scenario))});
+  const std::string request = request_file(root, job_id, pools_of(scenario));
+  if (per_user) {
+    std::string text = tpslurm::testing::read_test_file(request);
+    const std::string id_member = R"("job_id": ")" + job_id + "\"";
+    text.insert(text.find(id_member) + id_member.size(), R"(, "user": "alice")");
+    tpslurm::testing::write_test_file(request, text);
+  }
+  const ProcessResult submitted = cli(env, {"submit", request});
   if (submitted.exit_code != 0) {
     c.failures.push_back("submit: " + submitted.err);
     return c;
@@ -151,12 +187,15 @@ Case CrashMatrixTest::run_case(Scenario scenario, const std::string& point, int 
     if (cancelled.exit_code != 0) c.failures.push_back("cancel: " + cancelled.err);
     (void)m_sim->control(slurm::HttpMethod::del, "/sim/faults");
   }
-  if (scenario == Scenario::lost_with_copy) {
-    // The answer is lost after Slurm created the job, then the same POST arrives again.
+  if (loses_with_copy(scenario)) {
+    // The answer is lost after Slurm created the job, then the same POST arrives again (as the
+    // job's user, whose request it was).
     fault(R"({"kind": "drop_response", "method": "POST", "path_prefix": ")" + submit_path + R"(", "count": 1})");
     serve(env, point, c);
     (void)m_sim->control(slurm::HttpMethod::del, "/sim/faults");
-    if (leaders_named("tp-cm-" + job_id + "-1").size() == 1) submit_copy("tp-cm-" + job_id + "-1", c);
+    if (leaders_named("tp-cm-" + job_id + "-1").size() == 1) {
+      submit_copy("tp-cm-" + job_id + "-1", per_user ? kJobUnixUser : "", c);
+    }
   }
   if (scenario == Scenario::runs_to_end) {
     // Slurm runs the job and ends it while its epilog still runs, then lets it go.
@@ -185,7 +224,7 @@ std::map<std::uint32_t, boost::json::object> CrashMatrixTest::leaders_named(cons
   return leaders;
 }
 
-void CrashMatrixTest::submit_copy(const std::string& name, Case& c) {
+void CrashMatrixTest::submit_copy(const std::string& name, const std::string& unix_user, Case& c) {
   const auto leaders = leaders_named(name);
   const boost::json::object& original = leaders.begin()->second;
   slurm::CurlTransportOptions options;
@@ -201,6 +240,7 @@ void CrashMatrixTest::submit_copy(const std::string& name, Case& c) {
   copy.script = "#!/bin/bash\ntrue\n";
   copy.environment = {{"PATH", "/usr/bin:/bin"}};
   copy.hold = true;
+  copy.unix_user = unix_user;
   copy.time_limit_minutes = 10;
   copy.components = {model::SubmitComponent{"cpu", "", 1, 1, 1, 100, ""}};
   const slurm::SubmitResult answer = (*client)->submit(copy);
@@ -233,7 +273,7 @@ void CrashMatrixTest::check(const tpslurm::testing::EnvironmentMap& env, const s
   std::set<std::uint32_t> leaders;
   for (const auto& [id, view] : leaders_named("tp-cm-" + job_id + "-1")) {
     const bool journaled = a.slurm_job_id && id == *a.slurm_job_id;
-    if (!journaled && scenario == Scenario::lost_with_copy && a.slurm_job_id) {
+    if (!journaled && loses_with_copy(scenario) && a.slurm_job_id) {
       if (view.at("state").as_string() != "CANCELLED") fail("the copy " + std::to_string(id) + " was not cancelled");
       if (view.at("allocated").as_bool()) fail("the copy " + std::to_string(id) + " ran");
       continue;
@@ -247,6 +287,15 @@ void CrashMatrixTest::check(const tpslurm::testing::EnvironmentMap& env, const s
   }
   if (!a.slurm_job_id && !leaders.empty()) fail("Slurm holds a job the journal does not account for");
   if (submits > 1) fail(std::to_string(submits) + " submits reached Slurm for one attempt");
+  if (scenario == Scenario::per_user_lost_with_copy) {
+    for (std::uint32_t id : leaders) {
+      const auto view = m_sim->control(slurm::HttpMethod::get, "/sim/jobs/" + std::to_string(id));
+      if (view.ok() && view->as_object().at("user").as_string() != kJobUnixUser) {
+        fail("Slurm job " + std::to_string(id) + " runs as " + std::string(view->as_object().at("user").as_string()) +
+             ", not as the job's user");
+      }
+    }
+  }
   if (a.intent_at.empty() && submits != 0) fail("a submit reached Slurm without a journaled intent");
 
   const std::string state(model::to_string(a.state));
@@ -308,6 +357,7 @@ INSTANTIATE_TEST_SUITE_P(Matrix, CrashMatrixTest,
                                            std::pair{std::string("26.05.3"), Scenario::cancel_while_unknown},
                                            std::pair{std::string("26.05.3"), Scenario::runs_to_end},
                                            std::pair{std::string("26.05.3"), Scenario::lost_with_copy},
+                                           std::pair{std::string("26.05.3"), Scenario::per_user_lost_with_copy},
                                            std::pair{std::string("22.05.8"), Scenario::single_pool},
                                            std::pair{std::string("22.05.8"), Scenario::three_pools},
                                            std::pair{std::string("22.05.8"), Scenario::cpu_only},

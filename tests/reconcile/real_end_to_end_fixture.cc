@@ -107,10 +107,11 @@ namespace {
 
 // A LaunchRequest of the registry's one runtime, with the ingest token the secrets scan knows.
 std::string request_json(const std::string& job_id, const std::string& command, const std::string& pools,
-                         int max_attempts, const std::string& spec_fields) {
+                         int max_attempts, const std::string& spec_fields, const std::string& user) {
   const std::string pool_json =
       pools.empty() ? R"([{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}])" : pools;
-  return R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
+  const std::string user_json = user.empty() ? "" : R"(, "user": ")" + user + "\"";
+  return R"({"job_id": ")" + job_id + "\"" + user_json + R"(, "type": "custom", "spec": {
       "framework": {"name": "custom", "runtime_id": "custom-e2e"}, "command": )" +
          command + R"(, "pools": )" + pool_json + R"(, "time_limit_minutes": 5, "retry": {"max_attempts": )" +
          std::to_string(max_attempts) + "}" + (spec_fields.empty() ? "" : ", " + spec_fields) +
@@ -124,7 +125,7 @@ void EndToEndTest::submit(const std::string& job_id, const std::string& command,
   // Under requests/, where the secrets scan expects a LaunchRequest and its ingest token.
   const std::string path = m_dir.file("requests/" + job_id + ".json");
   const std::string directory = working_dir.empty() ? "" : R"("working_dir": ")" + working_dir + "\"";
-  tpslurm::testing::write_test_file(path, request_json(job_id, command, pools, max_attempts, directory));
+  tpslurm::testing::write_test_file(path, request_json(job_id, command, pools, max_attempts, directory, m_user));
   const auto added = cli({"submit", path});
   ASSERT_EQ(added.exit_code, 0) << added.err;
 }
@@ -132,7 +133,7 @@ void EndToEndTest::submit(const std::string& job_id, const std::string& command,
 tpslurm::testing::ProcessResult EndToEndTest::try_submit(const std::string& job_id, const std::string& command,
                                                          const std::string& spec_fields) {
   const std::string path = m_dir.file("requests/" + job_id + ".json");
-  tpslurm::testing::write_test_file(path, request_json(job_id, command, {}, 1, spec_fields));
+  tpslurm::testing::write_test_file(path, request_json(job_id, command, {}, 1, spec_fields, m_user));
   return cli({"submit", path});
 }
 

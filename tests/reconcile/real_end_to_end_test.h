@@ -68,6 +68,8 @@ class EndToEndTest : public ::testing::Test {
   // "apptainer" or "enroot-pyxis": TUNEPLANE_SLURM_RUNTIME_PROFILE and the image's kind.
   std::string m_profile = "apptainer";
   tpslurm::testing::TempDir m_dir;
+  // The "user" the requests `submit` writes name (per-user mode); empty: none.
+  std::string m_user;
   // Added to daemon_env() (a test's own settings, e.g. the platform API).
   tpslurm::testing::EnvironmentMap m_extra_env;
   std::string m_instance;

@@ -5,11 +5,13 @@
 //     and adopts it, and Slurm holds exactly one job with the tag;
 //   - the daemon dies right after the send and right after the answer (before its commit):
 //     restarted, Slurm holds exactly one job;
-//   - a re-sent POST leaves a second held copy: it is found and cancelled, never run.
+//   - a re-sent POST leaves a second held copy: it is found and cancelled, never run;
+//   - in per-user mode, a lost answer is found and the job adopted and released as its user.
 // Without the environment every test fails; it never skips.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 
 #include "../slurm/fault_proxy_process.h"
@@ -86,7 +88,25 @@ class RealReconcileTest : public ::testing::Test {
     e["TUNEPLANE_SLURM_REST_USER"] = settings.rest_user;
     e["TUNEPLANE_SLURM_JWT_FILE"] = settings.jwt_file;
     e["TUNEPLANE_LOG_LEVEL"] = "warn";
+    if (!m_job_user.empty()) {
+      e["TUNEPLANE_IDENTITY_MODE"] = "per-user";
+      e["TUNEPLANE_USER_MAP_FILE"] = m_dir.file("users.json");
+    }
     return e;
+  }
+
+  // Per-user mode from here on: requests name "alice", whom the map gives local-slurm's first
+  // per-user test user.
+  void per_user() {
+    const std::string users = env("TUNEPLANE_LOCAL_SLURM_PER_USER_USERS");
+    m_job_user = users.substr(0, users.find(','));
+    ASSERT_FALSE(m_job_user.empty()) << "tools/local-slurm env names per-user mode's users";
+    tpslurm::testing::write_test_file(m_dir.file("users.json"), R"({"users": {"alice": {"unix_user": ")" +
+                                                                    m_job_user + R"(", "accounts": [")" +
+                                                                    env("TUNEPLANE_LOCAL_SLURM_PER_USER_ACCOUNT") +
+                                                                    R"("]}}})",
+                                      std::filesystem::perms(0644));
+    std::filesystem::permissions(m_dir.path(), std::filesystem::perms(0711));
   }
 
   ProcessResult cli(std::vector<std::string> args, tpslurm::testing::EnvironmentMap e) {
@@ -96,7 +116,8 @@ class RealReconcileTest : public ::testing::Test {
 
   void submit(const std::string& job_id) {
     const std::string path = m_dir.file(job_id + ".json");
-    tpslurm::testing::write_test_file(path, R"({"job_id": ")" + job_id + R"(", "type": "custom", "spec": {
+    const std::string user = m_job_user.empty() ? "" : R"(, "user": "alice")";
+    tpslurm::testing::write_test_file(path, R"({"job_id": ")" + job_id + "\"" + user + R"(, "type": "custom", "spec": {
         "framework": {"name": "custom", "runtime_id": "custom-test"}, "command": ["true"],
         "pools": [{"name": "main", "nodes": 1, "gpus_per_node": 0, "cpus": 1, "memory_gb": 1}],
         "time_limit_minutes": 5}, "credentials": {"ingest_token": "real-reconcile-token"}})");
@@ -140,6 +161,7 @@ class RealReconcileTest : public ::testing::Test {
   std::unique_ptr<slurm::TokenSource> m_tokens;
   std::unique_ptr<slurm::RestClient> m_client;
   std::set<std::uint32_t> m_seen;
+  std::string m_job_user;  // per-user mode: the Unix user "alice" runs as; empty: one-user mode
 };
 
 TEST_F(RealReconcileTest, ALostFirstAnswerBlocksThenTheJobIsFoundAndAdopted) {
@@ -157,6 +179,34 @@ TEST_F(RealReconcileTest, ALostFirstAnswerBlocksThenTheJobIsFoundAndAdopted) {
   const auto jobs = slurm_jobs("lost");
   ASSERT_EQ(jobs.size(), 1u) << "Slurm holds exactly one job with the tag";
   EXPECT_EQ(jobs[0].job_id, a.slurm_job_id.value_or(0));
+}
+
+// The search after the lost answer reads every user's jobs as the service identity (root here);
+// the job found is then identified and released as its user, whose job it is in Slurm.
+TEST_F(RealReconcileTest, InPerUserModeALostAnswerIsFoundAndTheJobReleasedAsItsUser) {
+  per_user();
+  ASSERT_TRUE(m_proxy->add_fault(R"({"kind": "lose_answer", "method": "POST", "path_suffix": "/job/submit"})").ok());
+  submit("lost-pu");
+  serve();
+  serve();
+  EXPECT_EQ(m_proxy->stat("answers_lost"), 1);
+  EXPECT_EQ(m_proxy->route_count("POST /slurm/" + tpslurm::testing::local_slurm_version() + "/job/submit"), 1)
+      << "nothing was sent again";
+  const auto a = attempt("lost-pu");
+  EXPECT_EQ(a.found_by, "search");
+  EXPECT_FALSE(a.released_at.empty()) << "now " << model::to_string(a.state);
+  EXPECT_EQ(a.unix_user, m_job_user);
+  const auto jobs = slurm_jobs("lost-pu");
+  ASSERT_EQ(jobs.size(), 1u) << "Slurm holds exactly one job with the tag";
+  const std::string prefix = env("TUNEPLANE_LOCAL_SLURM_PREFIX");
+  auto e = tpslurm::testing::minimal_environment();
+  e["SLURM_CONF"] = env("TUNEPLANE_LOCAL_SLURM_CONF");
+  const auto shown = tpslurm::testing::run_process(
+      {prefix.empty() ? std::string("scontrol") : prefix + "/bin/scontrol", "show", "job",
+       std::to_string(jobs[0].job_id)},
+      e);
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("UserId=" + m_job_user + "("), std::string::npos) << shown.out;
 }
 
 TEST_F(RealReconcileTest, KilledRightAfterTheSendOneJobAfterTheRestart) {

@@ -26,6 +26,7 @@
 #include "storage/log_seal.h"
 #include "storage/memory_hash_cache.h"
 #include "storage/user_acl.h"
+#include "sample_layout.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::storage {
@@ -96,18 +97,8 @@ class PerUserFilesTest : public ::testing::Test {
   }
 
   model::AttemptLayout layout() const {
-    const model::AttemptModes modes = model::attempt_modes(model::FileAccess::per_user);
-    model::AttemptLayout c;
-    c.job_id = "j1";
-    c.attempt = 1;
-    c.submit_token = "0b6f8c1e-4d2a-4c1f-9a7e-3f1d2c4b5a69";
-    c.image = {"runtimes/img.sqsh", m_root.file("runtimes/img.sqsh"), m_root.file("runtimes/img.sqsh"),
-               sha256_hex("image bytes")};
-    c.directories = {
-        {"logs", modes.writable_directory}, {"scratch", modes.writable_directory}, {"credentials", modes.directory}};
-    c.files = {{"job.sh", "#!/bin/bash\n", modes.file, {}},
-               {"env", "A=b\n", modes.file, {}},
-               {"credentials/ingest_token", {}, modes.file, m_root.file("slurm/jobs/j1/credentials/ingest_token")}};
+    model::AttemptLayout c =
+        sample_layout(m_root.path(), "j1", model::FileAccess::per_user, {}, job_credential());
     c.unix_user = kJobUser;
     return c;
   }

@@ -12,6 +12,7 @@
 #include "storage/attempt_directory.h"
 #include "storage/job_credential.h"
 #include "storage/memory_hash_cache.h"
+#include "sample_layout.h"
 #include "support/temp_dir.h"
 
 namespace tpslurm::storage {
@@ -87,18 +88,7 @@ class SharedAttemptTest : public ::testing::Test {
   }
 
   model::AttemptLayout layout() const {
-    const model::AttemptModes modes = model::attempt_modes(model::FileAccess::shared_group);
-    model::AttemptLayout c;
-    c.job_id = "j2";
-    c.attempt = 1;
-    c.submit_token = "0b6f8c1e-4d2a-4c1f-9a7e-3f1d2c4b5a69";
-    c.image = {"runtimes/img.sqsh", m_root.file("runtimes/img.sqsh"), m_root.file("runtimes/img.sqsh"),
-               sha256_hex("image bytes")};
-    c.directories = {
-        {"logs", modes.writable_directory}, {"scratch", modes.writable_directory}, {"credentials", modes.directory}};
-    c.files = {{"job.sh", "#!/bin/bash\n", modes.file, {}},
-               {"env", "A=b\n", modes.file, {}},
-               {"credentials/ingest_token", "tok", modes.file, {}}};
+    model::AttemptLayout c = sample_layout(m_root.path(), "j2", model::FileAccess::shared_group, "tok");
     c.group = m_group;
     return c;
   }

@@ -231,4 +231,14 @@ start_slurmdbd() {
     sacctmgr -i add cluster "$cluster_name" >"$log_dir/sacctmgr.log" 2>&1 ||
       die_with_log "could not register cluster $cluster_name in slurmdbd (sacctmgr add cluster)" "$log_dir/sacctmgr.log"
   fi
+  # Per-user mode's test users, each with an association under one account.
+  local users
+  users=$(IFS=,; echo "${per_user_users[*]}")
+  if ! sacctmgr -n -P list assoc cluster="$cluster_name" account="$per_user_account" format=user 2>/dev/null |
+    grep -qx "${per_user_users[-1]}"; then
+    # The account may be there from an earlier, half-finished start: only the users must be added.
+    sacctmgr -i add account "$per_user_account" cluster="$cluster_name" >>"$log_dir/sacctmgr.log" 2>&1 || :
+    sacctmgr -i add user "$users" account="$per_user_account" cluster="$cluster_name" >>"$log_dir/sacctmgr.log" 2>&1 ||
+      die_with_log "could not add the users $users under the account $per_user_account (sacctmgr)" "$log_dir/sacctmgr.log"
+  fi
 }
