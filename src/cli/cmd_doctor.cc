@@ -2,9 +2,11 @@
 //
 // One line per check (configuration, secret files, token, slurmrestd, versions and release,
 // an authenticated call, partitions, SLUID lifecycle, then whether the job user can use its
-// attempts and nobody else can, that it cannot change a runtime image, in per-user mode that
-// every mapped Unix user may run jobs, and with the API configured its tokens file), with the fix when it fails; exit 1 if any check failed. A
-// warning (a tokens line without scopes) is shown with its fix and fails nothing.
+// attempts and nobody else can (in per-user mode: whether the storage root keeps ACLs), that no
+// job user (in per-user mode: no mapped Unix user) can change a runtime image, in per-user mode
+// that every mapped Unix user may run jobs, and with the API configured its tokens file), with
+// the fix when it fails; exit 1 if any check failed. A warning (a tokens line without scopes) is
+// shown with its fix and fails nothing.
 #include <unistd.h>
 
 #include <vector>
@@ -38,8 +40,16 @@ std::vector<slurm::DoctorCheck> catalog_checks(const model::Settings& settings) 
     if (per_user) failed.push_back({"user map", false, problems, fix});
     return failed;
   }
+  // Per-user mode: every mapped Unix user that may run jobs is a job user.
+  std::vector<std::string> job_users{settings.rest_user};
+  if (per_user && catalogs->users) {
+    job_users.clear();
+    for (const auto& [name, user] : catalogs->users->map.all()) {
+      if (!catalogs->users->refused.contains(name)) job_users.push_back(user.unix_user);
+    }
+  }
   const storage::JobAccessCheck images =
-      storage::check_image_access(settings, model::image_paths(catalogs->runtimes));
+      storage::check_image_access(settings, model::image_paths(catalogs->runtimes), job_users);
   std::vector<slurm::DoctorCheck> checks{{"images", images.ok, images.detail, images.fix}};
   if (per_user && catalogs->users) {
     const storage::JobAccessCheck users = storage::check_user_map(catalogs->users->map, catalogs->users->refused);

@@ -159,19 +159,37 @@ std::optional<JobAccessCheck> image_path_problem(const std::string& root, const 
 }  // namespace
 
 JobAccessCheck check_image_access(const model::Settings& settings, const std::vector<std::string>& image_paths) {
-  const auto job = user_named(settings.rest_user);
-  if (!job) {
-    return failed("the job user " + settings.rest_user + " is not known on this host, so its access to the images " +
-                      "cannot be checked",
-                  "make the cluster's accounts visible here (the same NSS/LDAP as the compute nodes)");
+  return check_image_access(settings, image_paths, std::vector<std::string>{settings.rest_user});
+}
+
+JobAccessCheck check_image_access(const model::Settings& settings, const std::vector<std::string>& image_paths,
+                                  const std::vector<std::string>& job_users) {
+  for (const std::string& name : job_users) {
+    const auto job = user_named(name);
+    const std::string who = job_users.size() > 1 ? name + ": " : "";
+    if (!job) {
+      return failed(who + "the job user " + name + " is not known on this host, so its access to the images " +
+                        "cannot be checked",
+                    "make the cluster's accounts visible here (the same NSS/LDAP as the compute nodes)");
+    }
+    const std::vector<gid_t> groups = groups_of(*job);
+    for (const auto& image : image_paths) {
+      if (auto problem = image_path_problem(settings.storage_root, image, *job, groups)) {
+        problem->detail = who + problem->detail;
+        return *problem;
+      }
+    }
   }
-  const std::vector<gid_t> groups = groups_of(*job);
-  for (const auto& image : image_paths) {
-    if (auto problem = image_path_problem(settings.storage_root, image, *job, groups)) return *problem;
+  const std::string images = std::to_string(image_paths.size());
+  if (job_users.size() == 1) {
+    return {true,
+            "the job user " + job_users.front() + " can change none of the runtime images (" + images +
+                ") nor the directories above them",
+            {}};
   }
   return {true,
-          "the job user " + job->name + " can change none of the runtime images (" +
-              std::to_string(image_paths.size()) + ") nor the directories above them",
+          "none of the " + std::to_string(job_users.size()) + " mapped Unix users can change a runtime image (" +
+              images + ") or a directory above one",
           {}};
 }
 

@@ -38,5 +38,9 @@ JobAccessCheck check_job_access(const model::Settings& settings);
 // `image_paths` are relative to the storage root (model::image_paths). Reads only;
 // thread-safe.
 JobAccessCheck check_image_access(const model::Settings& settings, const std::vector<std::string>& image_paths);
+// The same for each of `job_users` (per-user mode: every mapped Unix user); a problem's detail
+// starts with the user's name when there are several.
+JobAccessCheck check_image_access(const model::Settings& settings, const std::vector<std::string>& image_paths,
+                                  const std::vector<std::string>& job_users);
 
 }  // namespace tpslurm::storage

@@ -94,8 +94,10 @@ Result<std::optional<unsigned>> user_entry(const std::string& path, uid_t user) 
 
 Status check_acl_support(const std::string& dir, uid_t user) {
   const std::string probe = join_path(dir, ".acl-probe-" + new_uuid());
-  if (::mkdir(probe.c_str(), 0710) != 0) return system_error("mkdir", probe, errno);
-  Status result = give_to_user(probe, user);
+  if (::mkdir(probe.c_str(), 0700) != 0) return system_error("mkdir", probe, errno);
+  // Its mode set exactly (mkdir's is narrowed by the umask: systemd's unit has 0077), so the
+  // entry's --x survives the mask.
+  Status result = ::chmod(probe.c_str(), 0710) == 0 ? give_to_user(probe, user) : system_error("chmod", probe, errno);
   if (result.ok()) {
     auto entry = user_entry(probe, user);
     if (!entry.ok()) {

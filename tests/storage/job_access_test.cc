@@ -151,6 +151,18 @@ TEST_F(ImageAccessTest, AnImageTheJobUserOwnsFails) {
                             " to an account jobs do not run as, not writable by the job user (chown, chmod go-w)");
 }
 
+// Per-user mode: every mapped Unix user is a job user, and the one that can change an image is named.
+TEST_F(ImageAccessTest, InPerUserModeNoMappedUserMayChangeAnImage) {
+  const std::vector<std::string> users{"nobody", "daemon"};
+  const auto clean = check_image_access(m_settings, {"runtimes/v1/a.sqsh", "runtimes/b.sif"}, users);
+  EXPECT_TRUE(clean.ok) << clean.detail;
+  EXPECT_EQ(clean.detail, "none of the 2 mapped Unix users can change a runtime image (2) or a directory above one");
+  ASSERT_EQ(::chown(m_root.file("runtimes/v1/a.sqsh").c_str(), ::getpwnam("daemon")->pw_uid, 0), 0);
+  const auto owned = check_image_access(m_settings, {"runtimes/v1/a.sqsh", "runtimes/b.sif"}, users);
+  EXPECT_FALSE(owned.ok);
+  EXPECT_EQ(owned.detail, "daemon: " + detail_for("runtimes/v1/a.sqsh", "the job user daemon owns it"));
+}
+
 TEST_F(ImageAccessTest, ADirectoryWritableByEveryoneOrTheJobUsersGroupFails) {
   fs::permissions(m_root.file("runtimes/v1"), fs::perms(0777));
   EXPECT_EQ(images().detail, detail_for("runtimes/v1", "it is writable by everyone"));
