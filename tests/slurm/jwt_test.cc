@@ -77,8 +77,8 @@ TEST(FileTokenSourceTest, ReadsScontrolOutputAndBareTokens) {
   EXPECT_EQ(credentials->user, "alice");
   EXPECT_EQ(credentials->expires_at, kStart + std::chrono::seconds(3600));
 
-  write(dir.file("bare"), token);
-  FileTokenSource bare("alice", dir.file("bare"), clock);
+  write(dir.file("bare.token"), token);
+  FileTokenSource bare("alice", dir.file("bare.token"), clock);
   EXPECT_EQ(bare.credentials()->token, token);
 }
 
