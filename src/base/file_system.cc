@@ -5,9 +5,16 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace tpslurm {
+
+std::string mode_text(mode_t mode) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777u));
+  return text;
+}
 
 Error system_error(std::string_view what, const std::string& path, int error_number) {
   const ErrorKind kind = (error_number == ENOENT) ? ErrorKind::not_found

@@ -42,6 +42,9 @@ Status fsync_directory(const std::string& dir);
 
 // "/a/b/c" -> "/a/b"; "/a" -> "/"; "a" -> ".".
 std::string parent_directory(const std::string& path);
+
+// A mode's permission bits as chmod takes them: "0750".
+std::string mode_text(mode_t mode);
 // root + "/" + relative, without doubling slashes.
 std::string join_path(std::string_view root, std::string_view relative);
 

@@ -21,9 +21,7 @@ Status check_operator_file(const std::string& path, const struct stat& info, uid
                             "); whoever owns it decides what it says: chown root " + path);
   }
   if ((info.st_mode & 022u) != 0) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", info.st_mode & 07777u);
-    return invalid_argument(path + " is writable by its group or others (mode " + mode +
+    return invalid_argument(path + " is writable by its group or others (mode " + mode_text(info.st_mode) +
                             "); only its owner may change what it says: chmod go-w " + path);
   }
   return ok_status();

@@ -3,8 +3,9 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
+
+#include "base/file_system.h"
 
 namespace tpslurm {
 
@@ -23,8 +24,7 @@ SecretFileCheck check_secret_file(const std::string& path, uid_t reader_uid, Rea
     check.refusal = "expected a regular file";
     return check;
   }
-  char mode[8];
-  std::snprintf(mode, sizeof mode, "%03o", static_cast<unsigned>(info.st_mode & 0777));
+  const std::string mode = mode_text(info.st_mode);
   if (info.st_uid != reader_uid) {
     check.refusal = "is owned by uid " + std::to_string(info.st_uid) + ", not by this process's user (uid " +
                     std::to_string(reader_uid) + "); a secret must belong to the user that reads it: chown it";

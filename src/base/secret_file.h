@@ -15,8 +15,8 @@
 namespace tpslurm {
 
 struct SecretFileCheck {
-  std::optional<std::string> refusal;  // "what is expected", e.g. "is writable by group or others (mode 664); ..."
-  std::optional<std::string> warning;  // "<path> is readable by group or others (mode 644); ..."
+  std::optional<std::string> refusal;  // "what is expected", e.g. "is writable by group or others (mode 0664); ..."
+  std::optional<std::string> warning;  // "<path> is readable by group or others (mode 0644); ..."
 };
 
 enum class Readers { owner_warned, owner_only };

@@ -18,6 +18,7 @@
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
+#include "cli/mint_journal.h"
 #include "model/mount_source.h"
 #include "slurm/curl_transport.h"
 #include "slurm/doctor.h"
@@ -28,8 +29,10 @@ namespace tpslurm::cli {
 namespace {
 
 // The runtime images (and in per-user mode the user map) as the catalogs name them; catalogs
-// that do not load fail each check that needs them.
-std::vector<slurm::DoctorCheck> catalog_checks(const model::Settings& settings) {
+// that do not load fail each check that needs them. `runnable` gets, in per-user mode with a
+// map that loads, the mapped users that may run jobs (for the Slurm side's check).
+std::vector<slurm::DoctorCheck> catalog_checks(const model::Settings& settings,
+                                               std::optional<std::vector<model::MappedUser>>& runnable) {
   const bool per_user = settings.identity_mode == model::IdentityMode::per_user;
   auto catalogs = load_catalogs(settings, "doctor");
   if (!catalogs.ok()) {
@@ -44,8 +47,11 @@ std::vector<slurm::DoctorCheck> catalog_checks(const model::Settings& settings) 
   std::vector<std::string> job_users{settings.rest_user};
   if (per_user && catalogs->users) {
     job_users.clear();
+    runnable.emplace();
     for (const auto& [name, user] : catalogs->users->map.all()) {
-      if (!catalogs->users->refused.contains(name)) job_users.push_back(user.unix_user);
+      if (catalogs->users->refused.contains(name)) continue;
+      job_users.push_back(user.unix_user);
+      runnable->push_back(user);
     }
   }
   const storage::JobAccessCheck images =
@@ -90,10 +96,16 @@ int run_doctor(Context& context) {
   if (settings == nullptr) return kExitBadInput;
   auto transport = slurm::CurlTransport::create(slurm::transport_options(*settings));
   if (!transport.ok()) return context.fail(transport.error());
-  auto checks = slurm::run_doctor(*settings, **transport, context.clock());
+  // Each token doctor mints from the key is journaled, as serve's are.
+  auto mints = MintJournal::open(*settings, context.clock());
+  if (!mints.ok()) return context.fail(mints.error());
+  std::optional<std::vector<model::MappedUser>> runnable;
+  std::vector<slurm::DoctorCheck> catalogs = catalog_checks(*settings, runnable);
+  auto checks = slurm::run_doctor(*settings, **transport, context.clock(), runnable ? &*runnable : nullptr,
+                                  (*mints)->listener());
   const storage::JobAccessCheck access = storage::check_job_access(*settings);
   checks.push_back({"users and files", access.ok, access.detail, access.fix});
-  for (auto& check : catalog_checks(*settings)) checks.push_back(std::move(check));
+  for (auto& check : catalogs) checks.push_back(std::move(check));
   if (!settings->api_tokens_file.empty()) checks.push_back(api_tokens_check(*settings));
   context.out() << slurm::format_report(checks);
   return slurm::all_ok(checks) ? kExitOk : kExitFailure;

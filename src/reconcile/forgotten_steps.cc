@@ -166,7 +166,7 @@ StepEnd conclude_forgotten(Step& step) {
   const std::optional<ExitEvidence> exit = exit_evidence(step);
   const model::JobTag tag = tag_of(step.services, step.attempt);
   const TimePoint intent = parse_utc(step.attempt.intent_at).value_or(step.services.clock.now());
-  const slurm::SearchResult search = step.services.slurm.find_jobs_by_tag(tag, intent);
+  const slurm::SearchResult search = step.services.slurm.find_jobs_by_tag(tag, intent, step.attempt.unix_user);
   bool in_slurmctld = false;
   const std::vector<model::JobSnapshot> records = records_of(step, search, in_slurmctld);
   if (in_slurmctld) return step.retry_spaced(kRetryKey);  // slurmctld lists it after all

@@ -1,5 +1,7 @@
 #include "reconcile/search_round.h"
 
+#include <map>
+
 #include <boost/json.hpp>
 
 #include "config/logging.h"
@@ -123,31 +125,27 @@ int cancel_late_arrivals(Services& services, const AttemptRecord& attempt, const
   return cancelled;
 }
 
-}  // namespace
 
-SearchRoundReport run_search_round(Services& services, bool safe_mode, int round) {
-  SearchRoundReport report;
-  const TimePoint now = services.clock.now();
-  const std::vector<Wanted> wanted = wanted_attempts(services, safe_mode, now);
-  if (wanted.empty()) return report;
+// One search for the wanted attempts of one user (SearchOptions::as_user).
+void search_as(Services& services, const std::vector<const Wanted*>& group, bool safe_mode, int round, TimePoint now,
+               SearchRoundReport& report) {
   std::vector<model::JobTag> tags;
   TimePoint earliest = now;
   bool full = safe_mode || round % kFullEvery == 1;
-  for (const auto& w : wanted) {
-    tags.push_back(tag_of(services, w.attempt));
-    earliest = std::min(earliest, time_or(w.attempt.intent_at, time_or(w.attempt.created_at, now)));
-    if (w.why == Why::blocked && needs_complete(services, w.attempt, w.blocked)) full = true;
+  for (const Wanted* w : group) {
+    tags.push_back(tag_of(services, w->attempt));
+    earliest = std::min(earliest, time_or(w->attempt.intent_at, time_or(w->attempt.created_at, now)));
+    if (w->why == Why::blocked && needs_complete(services, w->attempt, w->blocked)) full = true;
   }
   slurm::SearchOptions options;
   options.full = full;
+  options.as_user = group.front()->attempt.unix_user;
   if (!full) options.known_ids = known_ids(services);
   slurm::BatchSearchResult answer = services.slurm.find_jobs_by_tags(tags, earliest, options);
-  report.ran = true;
-  report.attempts = static_cast<int>(wanted.size());
-  report.complete = full;
-  for (std::size_t i = 0; i < wanted.size() && i < answer.searches.size(); ++i) {
+  if (!full) report.complete = false;
+  for (std::size_t i = 0; i < group.size() && i < answer.searches.size(); ++i) {
     const slurm::SearchResult& result = answer.searches[i];
-    const Wanted& w = wanted[i];
+    const Wanted& w = *group[i];
     if (!result.matches.empty()) ++report.found;
     if (!result.complete()) report.complete = false;
     if (w.why == Why::watched) {
@@ -157,6 +155,24 @@ SearchRoundReport run_search_round(Services& services, bool safe_mode, int round
     services.searches.put(w.attempt.submit_token, result, now);
     if (w.why == Why::blocked) journal_report(services, w, result);
   }
+}
+
+}  // namespace
+
+SearchRoundReport run_search_round(Services& services, bool safe_mode, int round) {
+  SearchRoundReport report;
+  const TimePoint now = services.clock.now();
+  const std::vector<Wanted> wanted = wanted_attempts(services, safe_mode, now);
+  if (wanted.empty()) return report;
+  // Per-user mode: each user's attempts are searched in that user's own listings, the only
+  // ones that show every job of the user whatever the site's PrivateData; one-user mode has
+  // one group, the service identity's.
+  std::map<std::string, std::vector<const Wanted*>> by_user;
+  for (const auto& w : wanted) by_user[w.attempt.unix_user].push_back(&w);
+  report.ran = true;
+  report.attempts = static_cast<int>(wanted.size());
+  report.complete = true;
+  for (const auto& [user, group] : by_user) search_as(services, group, safe_mode, round, now, report);
   return report;
 }
 

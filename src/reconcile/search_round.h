@@ -1,5 +1,7 @@
 // The cycle's search by tag: ONE batch search (slurm::SlurmClient::find_jobs_by_tags) serves
-// every attempt that needs one —
+// every attempt that needs one — in per-user mode one per user, in that user's own listings
+// (slurm::SearchOptions::as_user: PrivateData=jobs hides other users' jobs from the service
+// identity, never a user's own) —
 //   - blocked attempts (submit_unknown): their report per source is journaled on the attempt
 //     (searched_at, complete_search_at, search_report, and how long after the intent each
 //     ran as the ElapsedBoard measures it; a `search` event when the report changes);

@@ -52,7 +52,8 @@ model::AttemptUsage usage_of(const Step& step, const std::vector<model::JobSnaps
 StepEnd read_usage(Step& step) {
   if (step.not_due(kWhat) || step.budget_refuses()) return StepEnd::wait;
   const TimePoint since = parse_utc(step.attempt.intent_at).value_or(step.services.clock.now());
-  const slurm::UsageResult read = step.services.slurm.job_usage(tag_of(step.services, step.attempt), since);
+  const slurm::UsageResult read =
+      step.services.slurm.job_usage(tag_of(step.services, step.attempt), since, step.attempt.unix_user);
   model::AttemptUsage usage;
   if (read.ok() && read.accounting_off) {
     usage.none = std::string(model::kAccountingOff);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <boost/algorithm/string/join.hpp>
 #include <boost/url/encode.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
 
@@ -64,6 +65,10 @@ std::string Dialect::cancel_path(std::string_view id, std::string_view signal) c
 std::string Dialect::ping_path() const { return "/slurm/" + std::string(version()) + "/ping"; }
 
 std::string Dialect::partitions_path() const { return "/slurm/" + std::string(version()) + "/partitions"; }
+
+std::string Dialect::associations_path(std::string_view user) const {
+  return "/slurmdb/" + std::string(version()) + "/associations?user=" + escape(user);
+}
 
 std::string Dialect::diag_path() const { return "/slurm/" + std::string(version()) + "/diag"; }
 
@@ -144,11 +149,7 @@ std::string advice_for_versions(const std::vector<std::string>& served) {
          "Slurm.";
 }
 
-std::string join_versions(const std::vector<std::string>& versions) {
-  std::string text;
-  for (const auto& version : versions) text += (text.empty() ? "" : ", ") + version;
-  return text;
-}
+std::string join_versions(const std::vector<std::string>& versions) { return boost::algorithm::join(versions, ", "); }
 
 std::unique_ptr<Dialect> make_dialect(std::string_view version, std::optional<SlurmRelease> release) {
   if (version == "v0.0.38") return make_dialect_v0038();

@@ -26,6 +26,7 @@
 #include "base/result.h"
 #include "model/job_snapshot.h"
 #include "model/submit_description.h"
+#include "slurm/association.h"
 #include "slurm/job_state_entry.h"
 #include "slurm/outcome.h"
 #include "slurm/server_info.h"
@@ -87,6 +88,10 @@ struct PartitionsReply : ReplyBase {
   std::vector<std::string> names;
 };
 
+struct AssociationsReply : ReplyBase {
+  std::vector<Association> associations;  // none when the answer holds no list (22.05's 9003)
+};
+
 struct JobsStateReply : ReplyBase {
   std::vector<JobStateEntry> entries;  // as answered: a component asked twice appears twice
 };
@@ -113,6 +118,7 @@ class Dialect {
   virtual Result<CancelReply> decode_cancel(std::string_view body) const = 0;
   virtual Result<PingReply> decode_ping(std::string_view body) const = 0;
   virtual Result<PartitionsReply> decode_partitions(std::string_view body) const = 0;
+  virtual Result<AssociationsReply> decode_associations(std::string_view body) const = 0;
   // `jobs/state` (v0.0.4x only): corrupt when the body has no "jobs" list.
   virtual Result<JobsStateReply> decode_jobs_state(std::string_view body) const = 0;
   // slurmdbd's job records (`/slurmdb/vX/jobs`): name, `comment.job`, working directory,
@@ -159,6 +165,8 @@ class Dialect {
   std::string cancel_path(std::string_view id, std::string_view signal) const;
   std::string ping_path() const;
   std::string partitions_path() const;
+  // slurmdbd's associations of one user (`associations?user=`); every version reads the filter.
+  std::string associations_path(std::string_view user) const;
   std::string diag_path() const;
   // `jobs/state?job_id=1&job_id=2`: one parameter per id (a comma list is a 500 on 26.05.3).
   // Never called with no id: without a filter the endpoint lists every job.

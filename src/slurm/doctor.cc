@@ -5,11 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <boost/algorithm/string/join.hpp>
 #include <memory>
 
 #include "base/duration.h"
+#include "base/file_system.h"
 #include "model/rest_endpoint.h"
 #include "slurm/dialect.h"
+#include "slurm/doctor_users.h"
 #include "slurm/jwt.h"
 #include "slurm/jwt_source.h"
 #include "slurm/rest_client.h"
@@ -22,11 +25,8 @@ DoctorCheck failed(std::string name, std::string detail, std::string fix) {
   return {std::move(name), false, std::move(detail), std::move(fix)};
 }
 
-std::string join(const std::vector<std::string>& words) {
-  std::string joined;
-  for (const auto& word : words) joined += (joined.empty() ? "" : ", ") + word;
-  return joined;
-}
+// "a, b, c".
+std::string join(const std::vector<std::string>& words) { return boost::algorithm::join(words, ", "); }
 
 DoctorCheck check_configuration(const model::Settings& settings) {
   std::vector<std::string> problems;
@@ -66,9 +66,7 @@ std::optional<std::string> secret_file_problem(const std::string& path) {
            std::to_string(::geteuid()) + ")";
   }
   if ((info.st_mode & 077) != 0) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
-    return path + " has mode " + mode + "; group and others must have no access";
+    return path + " has mode " + mode_text(info.st_mode) + "; group and others must have no access";
   }
   return std::nullopt;
 }
@@ -143,8 +141,7 @@ DoctorCheck check_token_transport(const model::Settings& settings) {
 
 // Whether slurmdbd answers through slurmrestd. A cluster without accounting is supported: what
 // slurmctld purged is then known only from the attempt's own evidence files.
-DoctorCheck check_accounting(SlurmClient& client) {
-  const AccountingResult found = client.accounting();
+DoctorCheck check_accounting(const AccountingResult& found) {
   if (!found.ok()) {
     return failed("accounting", found.message,
                   "start slurmdbd (or fix AccountingStorageHost); while it does not answer no search is complete");
@@ -157,13 +154,15 @@ DoctorCheck check_accounting(SlurmClient& client) {
 
 }  // namespace
 
-std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock) {
+std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock,
+                                    const std::vector<model::MappedUser>* mapped,
+                                    MintingTokenSource::MintListener on_mint) {
   std::vector<DoctorCheck> checks;
   checks.push_back(check_configuration(settings));
   checks.push_back(check_token_transport(settings));
   checks.push_back(check_secret_files(settings));
 
-  auto made = make_token_source(settings, clock);
+  auto made = make_token_source(settings, clock, {}, std::move(on_mint));
   std::unique_ptr<TokenSource> tokens;
   std::optional<Error> setup_error;
   if (made.ok()) {
@@ -230,8 +229,10 @@ std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& 
     }
   }
 
-  checks.push_back(check_accounting(**client));
+  const AccountingResult accounting = (*client)->accounting();
+  checks.push_back(check_accounting(accounting));
   checks.push_back(passed("identity", server.policy.describe() + " (release " + release + ", " + server.dialect + ")"));
+  if (mapped != nullptr) checks.push_back(check_slurm_users(**client, settings, *mapped, accounting.present));
   return checks;
 }
 

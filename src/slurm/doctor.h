@@ -9,7 +9,9 @@
 // it offers and its release, that an authenticated call succeeds (`ping` is not one on 26.05),
 // that the configured partitions exist, whether slurmdbd answers (a cluster without accounting
 // is a supported configuration: reported, not failed), and whether the SLUID lifecycle is
-// available or identity is degraded to job id + tag. Every check yields one line; a failed check carries
+// available or identity is degraded to job id + tag, and in per-user mode, given the mapped
+// users that may run jobs, whether Slurm lets this daemon act as each and holds each one's
+// associations (doctor_users.h). Every check yields one line; a failed check carries
 // the fix. The CLI prints format_report() and exits 1 when any check failed.
 //
 // The transport is given (the CLI builds a CurlTransport from the same Settings; tests use a
@@ -22,6 +24,8 @@
 
 #include "base/clock.h"
 #include "model/settings.h"
+#include "model/user_map.h"
+#include "slurm/jwt_source.h"
 #include "slurm/transport.h"
 
 namespace tpslurm::slurm {
@@ -36,7 +40,12 @@ struct DoctorCheck {
   bool operator==(const DoctorCheck&) const = default;
 };
 
-std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock);
+// `mapped`: per-user mode's users that may run jobs (the user map's, less those refused);
+// nullptr when there is no such check to make (one-user mode, or a map that did not load).
+// `on_mint`: told of each token minted from the key (the CLI journals them, cli/mint_journal.h).
+std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock,
+                                    const std::vector<model::MappedUser>* mapped = nullptr,
+                                    MintingTokenSource::MintListener on_mint = {});
 
 // "ok    token: valid for 29m40s (until 2026-11-30T12:51:08Z)" / "FAIL  ...; fix: ..." /
 // "warn  ...; fix: ...", one per line.

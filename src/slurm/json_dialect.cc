@@ -237,6 +237,21 @@ Result<PartitionsReply> JsonDialect::decode_partitions(std::string_view body) co
   return reply;
 }
 
+Result<AssociationsReply> JsonDialect::decode_associations(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  AssociationsReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  const auto* associations = object->if_contains("associations");
+  if (associations == nullptr || !associations->is_array()) return reply;
+  for (const auto& entry : associations->as_array()) {
+    if (const auto* fields = entry.if_object()) {
+      reply.associations.push_back({json::string_field(*fields, "account"), json::string_field(*fields, "partition")});
+    }
+  }
+  return reply;
+}
+
 Result<JobsStateReply> JsonDialect::decode_jobs_state(std::string_view body) const {
   JobsStateReply reply;
   auto object = read_listing(body, [&](const bj::value& entry) -> Status {

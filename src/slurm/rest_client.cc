@@ -6,6 +6,12 @@
 #include "slurm/tag_search.h"
 
 namespace tpslurm::slurm {
+namespace {
+
+// ESLURM_REST_EMPTY_RESULT: slurmdbd found nothing (22.05 answers it with HTTP 500).
+constexpr int kNothingFound = 9003;
+
+}  // namespace
 
 const SystemClock RestClient::kSystemClock;
 
@@ -122,11 +128,12 @@ std::string RestClient::no_common_dialect(const ServerResult& probed, const std:
          "; this build speaks " + supported_dialects_text() + " (Slurm 22.05 to 26.05). " + advice_for_versions(served);
 }
 
-CallResult RestClient::preflight() {
+CallResult RestClient::preflight(const std::string& as_user) {
   CallResult result;
   auto codec = dialect(result);
   if (!codec) return result;
-  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->preflight_path());
+  RestCaller::Sent sent =
+      m_caller.send(HttpMethod::get, codec->preflight_path(), {}, Reuse::allowed, std::nullopt, {}, as_user);
   if (m_caller.refused(result, sent, codec->version())) return result;
   m_caller.read(result, sent, *codec, &Dialect::decode_base);
   return result;
@@ -408,13 +415,39 @@ AccountingResult RestClient::accounting() {
   return result;
 }
 
-UsageResult RestClient::job_usage(const model::JobTag& tag, TimePoint since) {
+AssociationsResult RestClient::associations(const std::string& user) {
+  AssociationsResult result;
+  auto codec = dialect(result);
+  if (!codec) return result;
+  RestCaller::Sent sent =
+      m_caller.send(HttpMethod::get, codec->associations_path(user), {}, Reuse::allowed, std::nullopt, {}, user);
+  if (m_caller.refused(result, sent, codec->version())) return result;
+  auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_associations);
+  if (slurmdbd_not_served(result)) {
+    result.outcome = Outcome::ok;
+    result.accounting_off = true;
+    result.message = "slurmrestd serves no slurmdbd endpoints (HTTP 404)";
+    return result;
+  }
+  const bool nothing_found = reply && reply->associations.empty() &&
+                             std::any_of(result.errors.begin(), result.errors.end(),
+                                         [](const SlurmMessage& e) { return e.number == kNothingFound; });
+  if (nothing_found) {
+    result.outcome = Outcome::ok;
+    result.message.clear();
+    result.errors.clear();
+  }
+  if (result.ok() && reply) result.associations = std::move(reply->associations);
+  return result;
+}
+
+UsageResult RestClient::job_usage(const model::JobTag& tag, TimePoint since, const std::string& as_user) {
   UsageResult result;
   auto codec = dialect(result);
   if (!codec) return result;
   refresh_server_clock(*codec);
   const std::string target = codec->db_jobs_path(tag.name, unix_seconds(slurmdbd_window(since, m_server_clock).start));
-  RecordsCall answer = read_records(m_caller, *codec, target, RecordSource::slurmdbd);
+  RecordsCall answer = read_records(m_caller, *codec, target, RecordSource::slurmdbd, std::nullopt, as_user);
   static_cast<CallResult&>(result) = answer.call;
   if (slurmdbd_not_served(answer.call)) {
     result.outcome = Outcome::ok;
@@ -475,9 +508,10 @@ BulkStateResult RestClient::bulk_state(std::span<const std::uint32_t> ids, std::
   return result;
 }
 
-SearchResult RestClient::find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) {
+SearchResult RestClient::find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time, const std::string& as_user) {
   SearchOptions options;
   options.full = true;
+  options.as_user = as_user;
   BatchSearchResult batch = find_jobs_by_tags(std::span<const model::JobTag>(&tag, 1), intent_time, options);
   if (batch.searches.empty()) {
     SearchResult failure;

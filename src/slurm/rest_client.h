@@ -54,7 +54,7 @@ class RestClient final : public SlurmClient {
                                                     RestClientOptions options = {});
 
   ServerResult detect() override;
-  CallResult preflight() override;
+  CallResult preflight(const std::string& as_user = {}) override;
   SubmitResult submit(const model::SubmitDescription& description, Reservation reserved = {}) override;
   JobsResult get_job(const JobRef& job) override;
   JobsResult jobs_changed_since(std::optional<TimePoint> since) override;
@@ -63,11 +63,13 @@ class RestClient final : public SlurmClient {
   PingResult ping() override;
   DiagResult diag() override;
   AccountingResult accounting() override;
-  UsageResult job_usage(const model::JobTag& tag, TimePoint since) override;
+  AssociationsResult associations(const std::string& user) override;
+  UsageResult job_usage(const model::JobTag& tag, TimePoint since, const std::string& as_user = {}) override;
   PartitionsResult partitions() override;
   std::optional<TimePoint> backing_off_until() const override;
   BulkStateResult bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since = {}) override;
-  SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) override;
+  SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time,
+                                const std::string& as_user = {}) override;
   BatchSearchResult find_jobs_by_tags(std::span<const model::JobTag> tags, TimePoint earliest_intent,
                                       const SearchOptions& options = {}) override;
 

@@ -31,6 +31,7 @@
 #include "model/job_snapshot.h"
 #include "model/job_tag.h"
 #include "model/submit_description.h"
+#include "slurm/association.h"
 #include "slurm/job_state_entry.h"
 #include "slurm/outcome.h"
 #include "slurm/request_budget.h"
@@ -111,6 +112,11 @@ struct DiagResult : CallResult {
   // while any are queued, slurmdbd's silence about a job proves nothing. Empty when the answer
   // did not say.
   std::optional<std::int64_t> dbd_agent_queue_size;
+};
+struct AssociationsResult : CallResult {
+  // ok and true: slurmrestd serves no slurmdbd endpoints (404): the cluster keeps no accounting.
+  bool accounting_off = false;
+  std::vector<Association> associations;  // ok: the user's, none when slurmdbd holds none
 };
 struct PartitionsResult : CallResult {
   std::vector<std::string> names;
@@ -198,6 +204,11 @@ struct SearchOptions {
   // cannot be a lost submit's job, so the cheap way does not read them. Any order.
   std::vector<std::uint32_t> known_ids;
   std::size_t max_record_gets = 100;
+  // Whose listings the search reads (per-user mode): the user of the attempts whose tags are
+  // searched. Slurm always shows a user its own jobs; with PrivateData=jobs it hides every
+  // other user's from anyone but an operator, so only the job's own user's empty answer says
+  // the job is not there. Empty: the service identity's.
+  std::string as_user;
 };
 
 struct BatchSearchResult : CallResult {
@@ -235,8 +246,10 @@ class SlurmClient {
   // release, and settles the dialect: the configured one, or with "auto" the newest offered.
   // With "auto", other calls run it on first use.
   virtual ServerResult detect() = 0;
-  // A cheap call that slurmctld authenticates: `auth` means the token is refused.
-  virtual CallResult preflight() = 0;
+  // A cheap call that slurmctld authenticates: `auth` means the token is refused. `as_user`
+  // (per-user mode): the call goes as that user (TokenSource::credentials_for), and `auth`
+  // means Slurm will not let this daemon act as it; empty: the service identity.
+  virtual CallResult preflight(const std::string& as_user = {}) = 0;
   // Until when the client's request budget is backing off (every call before then is
   // `not_sent`); empty without a budget or a back-off. The time may be past already.
   virtual std::optional<TimePoint> backing_off_until() const { return std::nullopt; }
@@ -282,9 +295,14 @@ class SlurmClient {
   // Whether the cluster keeps accounting that slurmrestd serves: one cheap slurmdbd job search.
   virtual AccountingResult accounting() = 0;
   virtual PartitionsResult partitions() = 0;
+  // slurmdbd's associations of `user`, asked as that user (a user may always read its own).
+  // 22.05 answers a user without any with HTTP 500 and error 9003 ("Nothing found"): ok, none.
+  virtual AssociationsResult associations(const std::string& user) = 0;
   // What slurmdbd recorded of the jobs carrying `tag` (each component's allocation and elapsed
-  // time): one exact `job_name` search over a window from `since` minus a day.
-  virtual UsageResult job_usage(const model::JobTag& tag, TimePoint since) = 0;
+  // time): one exact `job_name` search over a window from `since` minus a day, as `as_user`
+  // (per-user mode: the job's user, whom slurmdbd's PrivateData=jobs never hides its own
+  // records from; empty: the service identity).
+  virtual UsageResult job_usage(const model::JobTag& tag, TimePoint since, const std::string& as_user = {}) = 0;
 
   // The states of `ids` in as few calls as the limits allow. Give every component id of a
   // heterogeneous job (a component asked on its own is reported even when its leader is not
@@ -299,8 +317,9 @@ class SlurmClient {
   // over a usage window from `intent_time` (the local clock's time the attempt was journaled
   // `submitting`) minus a day on the server's clock. A record matches when two of name,
   // comment and working directory match (model::JobTag::identifies).
-  // It is find_jobs_by_tags for one tag with SearchOptions::full.
-  virtual SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time) = 0;
+  // It is find_jobs_by_tags for one tag with SearchOptions::full, as `as_user` (SearchOptions).
+  virtual SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time,
+                                        const std::string& as_user = {}) = 0;
 
   // The search for every blocked attempt at once: ONE slurmctld listing (full or cheap, see
   // SearchOptions) and slurmdbd's `job_name` searches with as many names per call as fit

@@ -20,10 +20,10 @@ void fail(CtldRecords& out, const CallResult& call) {
 }  // namespace
 
 RecordsCall read_records(RestCaller& caller, const Dialect& codec, const std::string& target, RecordSource source,
-                         std::optional<std::chrono::milliseconds> timeout) {
+                         std::optional<std::chrono::milliseconds> timeout, std::string_view as_user) {
   RecordsCall out;
   std::unique_ptr<JobsDecoder> decoder = codec.jobs_decoder(source);
-  RestCaller::Sent sent = caller.send_listing(target, *decoder, timeout);
+  RestCaller::Sent sent = caller.send_listing(target, *decoder, timeout, as_user);
   if (caller.refused(out.call, sent, codec.version())) return out;
   out.sent = true;
   out.bytes = static_cast<std::int64_t>(sent.exchange.response.body_size());
@@ -43,16 +43,18 @@ std::chrono::milliseconds SlurmctldListing::full_listing_timeout() const {
 
 CtldRecords SlurmctldListing::list(RestCaller& caller, const Dialect& codec, std::span<const model::JobTag> tags,
                                    const SearchOptions& options) {
-  if (options.full || !codec.has_jobs_state()) return full(caller, codec, true, {});
+  if (options.full || !codec.has_jobs_state()) return full(caller, codec, true, {}, options.as_user);
   return cheap(caller, codec, tags, options);
 }
 
-CtldRecords SlurmctldListing::full(RestCaller& caller, const Dialect& codec, bool exhaustive, const std::string& why) {
+CtldRecords SlurmctldListing::full(RestCaller& caller, const Dialect& codec, bool exhaustive, const std::string& why,
+                                   std::string_view as_user) {
   CtldRecords out;
   out.report.source = SearchSource::slurmctld;
   out.full_listing = true;
   RecordsCall listed =
-      read_records(caller, codec, codec.jobs_path(std::nullopt), RecordSource::slurmctld, full_listing_timeout());
+      read_records(caller, codec, codec.jobs_path(std::nullopt), RecordSource::slurmctld, full_listing_timeout(),
+                   as_user);
   out.calls += listed.sent ? 1 : 0;
   out.bytes += listed.bytes;
   if (!listed.call.ok()) {
@@ -83,7 +85,8 @@ CtldRecords SlurmctldListing::cheap(RestCaller& caller, const Dialect& codec, st
   CtldRecords out;
   out.report.source = SearchSource::slurmctld;
   out.report.exhaustive = false;
-  RestCaller::Sent sent = caller.send(HttpMethod::get, codec.jobs_state_all_path());
+  RestCaller::Sent sent = caller.send(HttpMethod::get, codec.jobs_state_all_path(), {}, Reuse::allowed, std::nullopt,
+                                      {}, options.as_user);
   CallResult call;
   if (caller.refused(call, sent, codec.version())) {
     fail(out, call);
@@ -129,7 +132,8 @@ CtldRecords SlurmctldListing::cheap(RestCaller& caller, const Dialect& codec, st
     CtldRecords fallback = full(caller, codec, false,
                                 counted + ", " + std::to_string(to_read.size()) + " of them to read (more than " +
                                     std::to_string(options.max_record_gets) +
-                                    "): listed every job in full instead; not a full search, so no proof of absence");
+                                    "): listed every job in full instead; not a full search, so no proof of absence",
+                                options.as_user);
     fallback.calls += out.calls;
     fallback.bytes += out.bytes;
     return fallback;
@@ -137,7 +141,8 @@ CtldRecords SlurmctldListing::cheap(RestCaller& caller, const Dialect& codec, st
   std::set<std::uint32_t> read;
   for (std::uint32_t id : to_read) {
     if (read.contains(id)) continue;  // came with its het leader
-    RecordsCall got = read_records(caller, codec, codec.job_path(std::to_string(id)), RecordSource::slurmctld);
+    RecordsCall got = read_records(caller, codec, codec.job_path(std::to_string(id)), RecordSource::slurmctld,
+                                   std::nullopt, options.as_user);
     if (got.sent) {
       ++out.calls;
       ++out.record_gets;

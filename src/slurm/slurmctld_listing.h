@@ -11,8 +11,10 @@
 //     ascending (a het leader's answer brings its components, which are then not read
 //     again; an id gone since the listing is simply gone). More than `max_record_gets` of
 //     them: the full listing instead. The report is never exhaustive.
-// Every record read in full is remembered in ExaminedJobs; every listing drops the ids it no
-// longer shows. Thread-safe: the cache is guarded and the counts are atomic.
+// Every call goes as SearchOptions::as_user. Every record read in full is remembered in
+// ExaminedJobs; every listing drops the ids it no longer shows (a listing as one user may
+// show fewer jobs: the others are read again when asked for). Thread-safe: the cache is
+// guarded and the counts are atomic.
 #pragma once
 
 #include <atomic>
@@ -40,8 +42,10 @@ struct RecordsCall {
   std::int64_t bytes = 0;
   bool sent = false;  // the request left (not refused for want of budget or credentials)
 };
+// `as_user`: whose credentials the call carries (RestCaller::send); empty: the service identity's.
 RecordsCall read_records(RestCaller& caller, const Dialect& codec, const std::string& target, RecordSource source,
-                         std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+                         std::optional<std::chrono::milliseconds> timeout = std::nullopt,
+                         std::string_view as_user = {});
 
 struct CtldRecords {
   SourceReport report;  // source slurmctld
@@ -66,7 +70,8 @@ class SlurmctldListing {
   const ExaminedJobs& examined() const { return m_examined; }
 
  private:
-  CtldRecords full(RestCaller& caller, const Dialect& codec, bool exhaustive, const std::string& why);
+  CtldRecords full(RestCaller& caller, const Dialect& codec, bool exhaustive, const std::string& why,
+                   std::string_view as_user);
   CtldRecords cheap(RestCaller& caller, const Dialect& codec, std::span<const model::JobTag> tags,
                     const SearchOptions& options);
 

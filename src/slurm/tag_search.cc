@@ -116,7 +116,8 @@ struct SlurmdbdAnswers {
 };
 
 SlurmdbdAnswers ask_slurmdbd(RestCaller& caller, const Dialect& codec, const std::vector<model::JobTag>& tags,
-                             std::int64_t start_unix, const BulkLimits& limits, BatchSearchResult& batch) {
+                             std::int64_t start_unix, const BulkLimits& limits, std::string_view as_user,
+                             BatchSearchResult& batch) {
   SlurmdbdAnswers out;
   std::vector<std::string> names;
   for (const auto& tag : tags) names.push_back(tag.name);
@@ -124,7 +125,8 @@ SlurmdbdAnswers ask_slurmdbd(RestCaller& caller, const Dialect& codec, const std
   for (std::size_t b = 0; b < out.plan.size(); ++b) {
     for (const auto& name : out.plan[b]) out.batch_of[name] = b;
     out.answers.push_back(
-        read_records(caller, codec, codec.db_jobs_path(join_names(out.plan[b]), start_unix), RecordSource::slurmdbd));
+        read_records(caller, codec, codec.db_jobs_path(join_names(out.plan[b]), start_unix), RecordSource::slurmdbd,
+                     std::nullopt, as_user));
     const RecordsCall& answer = out.answers.back();
     batch.calls += answer.sent ? 1 : 0;
     batch.slurmdbd_calls += answer.sent ? 1 : 0;
@@ -194,7 +196,8 @@ BatchSearchResult search_by_tags(RestCaller& caller, const Dialect& codec, Slurm
   note_release(batch, ctld.call);
 
   const auto [start, on_server_clock] = slurmdbd_window(earliest_intent, clock);
-  const SlurmdbdAnswers dbd = ask_slurmdbd(caller, codec, active_tags, unix_seconds(start), limits, batch);
+  const SlurmdbdAnswers dbd =
+      ask_slurmdbd(caller, codec, active_tags, unix_seconds(start), limits, options.as_user, batch);
 
   for (std::size_t k = 0; k < active.size(); ++k) {
     SearchResult& result = batch.searches[active[k]];

@@ -13,12 +13,12 @@
 //      midnight today only (docs/slurm.md, *slurmdbd's time window*).
 // A record matches a tag when two of name, comment and working directory match. Accounting
 // often stores no comment (22.05 needs AccountingStoreFlags=job_comment), so slurmdbd matches
-// are usually name + working directory. A slurmdbd that slurmrestd does not serve (404: no
-// accounting) is reported absent: the search is complete without it, and what Slurm purged is
-// known only from the attempt's evidence. A source that is down or refusing is reported as
-// failed for every tag it answered for: that tag's result is then incomplete and an empty one
-// proves nothing. "Nothing found" answers (22.05: error 9003 with
-// HTTP 200) are answers.
+// are usually name + working directory. Every call goes as SearchOptions::as_user. A slurmdbd
+// that slurmrestd does not serve (404: no accounting) is reported absent: the search is
+// complete without it, and what Slurm purged is known only from the attempt's evidence. A
+// source that is down or refusing is reported as failed for every tag it answered for: that
+// tag's result is then incomplete and an empty one proves nothing. "Nothing found" answers
+// (22.05: error 9003 with HTTP 200) are answers.
 #pragma once
 
 #include <chrono>

@@ -4,12 +4,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <optional>
 #include <set>
 
 #include "base/crash_point.h"
 #include "base/digest.h"
+#include "base/file_system.h"
 #include "storage/atomic_file.h"
 #include "storage/attempt_removal.h"
 #include "storage/attempt_tree.h"
@@ -26,12 +26,6 @@ constexpr std::size_t kMaxCopiedBytes = std::size_t{16} << 20;
 constexpr std::size_t kMaxManifestBytes = std::size_t{4} << 20;
 // Evidence the batch script writes: a directory holding it has run and is never discarded.
 constexpr std::string_view kEvidenceFiles[] = {model::kJobEvidenceFile, model::kExitEvidenceFile};
-
-std::string mode_text(unsigned mode) {
-  char text[8];
-  std::snprintf(text, sizeof text, "%04o", mode & 07777u);
-  return text;
-}
 
 bool exists(const std::string& path) {
   struct stat info {};

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <boost/algorithm/string/join.hpp>
 #include <optional>
 #include <vector>
 
@@ -55,11 +55,8 @@ bool is_member(const User& user, const Group& group) {
          std::find(group.members.begin(), group.members.end(), user.name) != group.members.end();
 }
 
-std::string join(const std::vector<std::string>& words) {
-  std::string joined;
-  for (const auto& word : words) joined += (joined.empty() ? "" : ", ") + word;
-  return joined;
-}
+// "a, b, c".
+std::string join(const std::vector<std::string>& words) { return boost::algorithm::join(words, ", "); }
 
 JobAccessCheck failed(std::string detail, std::string fix) { return {false, std::move(detail), std::move(fix)}; }
 
@@ -71,9 +68,7 @@ std::optional<JobAccessCheck> tree_problem(const model::Settings& settings, cons
   struct stat info {};
   if (::stat(tree.c_str(), &info) != 0) return std::nullopt;  // created with the group when first needed
   if (info.st_gid != group.gid || (info.st_mode & 07) != 0 || (info.st_mode & 050) != 050) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
-    return failed(tree + " has group id " + std::to_string(info.st_gid) + " and mode " + mode +
+    return failed(tree + " has group id " + std::to_string(info.st_gid) + " and mode " + mode_text(info.st_mode) +
                       ": the job user cannot reach its attempts, or others can",
                   "chgrp -R " + group_name + " " + tree + " && chmod -R o-rwx,g+rX " + tree);
   }
@@ -207,15 +202,14 @@ JobAccessCheck check_per_user_files(const model::Settings& settings, const User&
   if (Status supported = check_acl_support(probed, named); !supported.ok()) {
     return failed("per-user mode gives each job's files to its user by ACL, and " + probed +
                       " cannot keep one: " + supported.error().message(),
-                  "mount the storage with ACL support (NFSv3 with its ACL protocol, NFSv4 ACLs, Lustre `-o acl`; "
-                  "ext4 and XFS have them) and make it writable by " + service.name);
+                  "mount the storage where POSIX ACLs are kept (ext4 and XFS keep them; NFS over NFSv3 with its ACL "
+                  "protocol, not NFSv4, whose client refuses them; Lustre with ACLs on its MDT) and make it writable "
+                  "by " + service.name);
   }
   for (const std::string& dir : {tree, join_path(tree, "jobs")}) {
     if (::stat(dir.c_str(), &info) != 0) continue;
     if ((info.st_mode & 066u) != 0) {
-      char mode[8];
-      std::snprintf(mode, sizeof mode, "%04o", info.st_mode & 07777u);
-      return failed(dir + " has mode " + mode + ": other users may list or change the jobs there",
+      return failed(dir + " has mode " + mode_text(info.st_mode) + ": other users may list or change the jobs there",
                     "chmod 0711 " + dir + " (every job's user passes through it; none may list it)");
     }
   }

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <boost/json.hpp>
-#include <cstdio>
+
+#include "base/file_system.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -10,12 +11,6 @@ namespace {
 namespace json = boost::json;
 
 constexpr int kFormat = 1;
-
-std::string mode_text(unsigned mode) {
-  char text[8];
-  std::snprintf(text, sizeof text, "%04o", mode & 07777u);
-  return text;
-}
 
 // Reads fields of a parsed manifest; the first problem makes the whole manifest corrupt.
 class Reader {

@@ -18,9 +18,8 @@ Result<std::string> load(const std::string& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return system_error("stat", path, errno);
   if ((info.st_mode & 077) != 0) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%03o", static_cast<unsigned>(info.st_mode & 0777));
-    return invalid_argument(path + " is accessible by group or others (mode " + mode + "); run: chmod 600 " + path);
+    return invalid_argument(path + " is accessible by group or others (mode " + mode_text(info.st_mode) +
+                            "); run: chmod 600 " + path);
   }
   auto key = read_file(path, 4096);
   if (!key.ok()) return key.error();

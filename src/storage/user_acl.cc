@@ -32,7 +32,8 @@ Error acl_error(std::string_view what, const std::string& path, int error_number
   if (error_number == ENOTSUP || error_number == EOPNOTSUPP) {
     return permanent(std::string(what) + " " + path +
                      ": the filesystem does not support ACLs; per-user mode needs them (mount it with ACLs: "
-                     "ext4/XFS have them by default, NFS needs its ACL support, Lustre `-o acl`)");
+                     "ext4 and XFS keep them; NFS over NFSv3 with its ACL protocol, not NFSv4; Lustre with ACLs on its "
+                     "MDT)");
   }
   return system_error(what, path, error_number);
 }

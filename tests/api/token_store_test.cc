@@ -101,7 +101,7 @@ TEST(TokenStoreTest, OpenRefusesAFileOthersMayWriteOrAnyBadLine) {
   auto store = TokenStore::open(dir.file("t"), ::geteuid());
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.error().message(), "TUNEPLANE_API_TOKENS_FILE " + dir.file("t") +
-                                         ": is writable by group or others (mode 622); run: chmod 600 " +
+                                         ": is writable by group or others (mode 0622); run: chmod 600 " +
                                          dir.file("t"));
   tpslurm::testing::write_test_file(dir.file("u"), "alice " + std::string(kToken) + " read\nbob x\ncarol y\n");
   store = TokenStore::open(dir.file("u"), ::geteuid());
@@ -208,7 +208,7 @@ TEST_F(TokenFileChangeTest, AFileOthersMayWriteCanOnlyRevoke) {
   EXPECT_EQ(alice->scopes, scopes("read,submit"));
   EXPECT_EQ(who(kOther), std::nullopt);
   EXPECT_EQ(who(kThird), std::nullopt);
-  EXPECT_EQ(logged("is writable by group or others (mode 620); run: chmod 600 " + path +
+  EXPECT_EQ(logged("is writable by group or others (mode 0620); run: chmod 600 " + path +
                    "; until it is fixed the file can only revoke: 1 token(s) stay valid"),
             1u)
       << log.str();

@@ -437,7 +437,7 @@ TEST(SettingsLoaderTest, RefusesSecretFilesOthersCanWrite) {
   testing::write_test_file(dir.file("jwt"), "t", perms::owner_read | perms::owner_write | perms::group_write);
   EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("jwt")}}),
             "TUNEPLANE_SLURM_JWT_FILE \"" + dir.file("jwt") +
-                "\": is writable by group or others (mode 620); run: "
+                "\": is writable by group or others (mode 0620); run: "
                 "chmod 600 " +
                 dir.file("jwt") + "\n");
 }
@@ -459,7 +459,7 @@ TEST(SettingsLoaderTest, WarnsAboutReadableSecretFiles) {
   const auto loaded = load({{"TUNEPLANE_SLURM_JWT_FILE", dir.file("jwt")}});
   ASSERT_TRUE(loaded.ok()) << loaded.error().to_text();
   EXPECT_EQ(loaded->warnings, std::vector<std::string>{"TUNEPLANE_SLURM_JWT_FILE: " + dir.file("jwt") +
-                                                       " is readable by group or others (mode 444); chmod 600 it "
+                                                       " is readable by group or others (mode 0444); chmod 600 it "
                                                        "unless it is a mounted read-only secret"});
 }
 
@@ -470,7 +470,7 @@ TEST(SettingsLoaderTest, RefusesAJwtKeyOthersCanRead) {
   testing::write_test_file(dir.file("key"), "k", perms::owner_read | perms::group_read);
   EXPECT_EQ(refusal({{"TUNEPLANE_SLURM_JWT_KEY_FILE", dir.file("key")}}),
             "TUNEPLANE_SLURM_JWT_KEY_FILE \"" + dir.file("key") +
-                "\": is readable by group or others (mode 440): it signs Slurm tokens for any user; run: chmod 400 " +
+                "\": is readable by group or others (mode 0440): it signs Slurm tokens for any user; run: chmod 400 " +
                 dir.file("key") + "\n");
   testing::write_test_file(dir.file("own"), "k", perms::owner_read);
   const auto loaded = load({{"TUNEPLANE_SLURM_JWT_KEY_FILE", dir.file("own")}});
@@ -513,7 +513,7 @@ TEST(SettingsLoaderTest, EveryBadApiSettingIsOneLine) {
             "TUNEPLANE_API_LISTEN \"localhost:8740\": expected IPV4:PORT (e.g. 127.0.0.1:8740), [IPV6]:PORT or "
             "unix:/PATH/TO/SOCKET, with a port from 0 to 65535\n"
             "TUNEPLANE_API_TOKENS_FILE \"" +
-                dir.file("tokens") + "\": is writable by group or others (mode 602); run: chmod 600 " +
+                dir.file("tokens") + "\": is writable by group or others (mode 0602); run: chmod 600 " +
                 dir.file("tokens") + "\n");
 }
 

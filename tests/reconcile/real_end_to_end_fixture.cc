@@ -95,6 +95,7 @@ tpslurm::testing::EnvironmentMap EndToEndTest::daemon_env() {
   e["TUNEPLANE_POLL_INTERVAL"] = "1s";
   e["TUNEPLANE_LOG_LEVEL"] = "info";
   for (const auto& [key, value] : m_extra_env) e[key] = value;
+  for (const auto& key : m_unset_env) e.erase(key);
   return e;
 }
 

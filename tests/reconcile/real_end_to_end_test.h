@@ -72,6 +72,9 @@ class EndToEndTest : public ::testing::Test {
   std::string m_user;
   // Added to daemon_env() (a test's own settings, e.g. the platform API).
   tpslurm::testing::EnvironmentMap m_extra_env;
+  // Taken out of daemon_env() (a setting the test replaces by another, e.g. the token file by
+  // the cluster's key).
+  std::set<std::string> m_unset_env;
   std::string m_instance;
   std::unique_ptr<tpslurm::testing::BackgroundProcess> m_serve;
   SystemClock m_clock;

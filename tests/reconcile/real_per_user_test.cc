@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "real_end_to_end_test.h"
 #include "support/local_slurm.h"
@@ -46,16 +47,46 @@ class PerUserEndToEndTest : public EndToEndTest {
     ASSERT_EQ(env_of("TUNEPLANE_LOCAL_SLURM_ACCOUNTING"), "1") << "this test needs the cluster with slurmdbd";
     m_users = comma_separated(env_of("TUNEPLANE_LOCAL_SLURM_PER_USER_USERS"));
     ASSERT_EQ(m_users.size(), 2u) << "tools/local-slurm env names per-user mode's two users";
-    const std::string account = env_of("TUNEPLANE_LOCAL_SLURM_PER_USER_ACCOUNT");
-    tpslurm::testing::write_test_file(m_dir.file("users.json"),
-                                      R"({"users": {"alice": {"unix_user": ")" + m_users[0] +
-                                          R"(", "accounts": [")" + account + R"("]},
-        "bob": {"unix_user": ")" + m_users[1] + R"(", "accounts": [")" + account + R"("]}}})",
-                                      std::filesystem::perms(0644));
+    m_account = env_of("TUNEPLANE_LOCAL_SLURM_PER_USER_ACCOUNT");
+    write_user_map(m_account, m_account);
     m_extra_env["TUNEPLANE_IDENTITY_MODE"] = "per-user";
     m_extra_env["TUNEPLANE_USER_MAP_FILE"] = m_dir.file("users.json");
     // Every user passes through the test's directory to the storage root; nothing more.
     std::filesystem::permissions(m_dir.path(), std::filesystem::perms(0711));
+  }
+
+  // alice and bob, the two users, each allowed one account.
+  void write_user_map(const std::string& alice_account, const std::string& bob_account) {
+    tpslurm::testing::write_test_file(m_dir.file("users.json"),
+                                      R"({"users": {"alice": {"unix_user": ")" + m_users[0] +
+                                          R"(", "accounts": [")" + alice_account + R"("]},
+        "bob": {"unix_user": ")" + m_users[1] + R"(", "accounts": [")" + bob_account + R"("]}}})",
+                                      std::filesystem::perms(0644));
+  }
+
+  // slurmdbd's record of the job, as `sacct` shows it: "USER|ACCOUNT", once slurmdbd has it.
+  std::string accounted(std::uint32_t job_id) {
+    const std::string prefix = env_of("TUNEPLANE_LOCAL_SLURM_PREFIX");
+    auto environment = tpslurm::testing::minimal_environment();
+    environment["SLURM_CONF"] = env_of("TUNEPLANE_LOCAL_SLURM_CONF");
+    for (int i = 0; i < 80; ++i) {
+      const auto shown = tpslurm::testing::run_process({prefix.empty() ? std::string("sacct") : prefix + "/bin/sacct",
+                                                        "-j", std::to_string(job_id), "-X", "-n", "-P", "-o",
+                                                        "User,Account"},
+                                                       environment);
+      std::string line = shown.out.substr(0, shown.out.find('\n'));
+      if (shown.exit_code == 0 && !line.empty()) return line;
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    return {};
+  }
+
+  // The line of `doctor` named `name`.
+  std::string doctor_line(const std::string& name) {
+    const std::string out = cli({"doctor"}).out;
+    const std::size_t at = out.find(name + ": ");
+    if (at == std::string::npos) return out;
+    return out.substr(at - 6, out.find('\n', at) - (at - 6));
   }
 
   // Whether `user` can open `path` for reading, asked as that user on this host.
@@ -74,6 +105,7 @@ class PerUserEndToEndTest : public EndToEndTest {
   }
 
   std::vector<std::string> m_users;
+  std::string m_account;
 };
 
 TEST_F(PerUserEndToEndTest, EachUsersJobRunsAsItsUserAndNoUserReachesTheOthersFiles) {
@@ -109,6 +141,10 @@ TEST_F(PerUserEndToEndTest, EachUsersJobRunsAsItsUserAndNoUserReachesTheOthersFi
   ASSERT_EQ(::stat((alice.attempt_dir + "/job.sh").c_str(), &script), 0);
   EXPECT_EQ(script.st_uid, ::geteuid());
 
+  // slurmdbd charges each job to its user and the user's account.
+  EXPECT_EQ(accounted(*alice.slurm_job_id), m_users[0] + "|" + m_account);
+  EXPECT_EQ(accounted(*bob.slurm_job_id), m_users[1] + "|" + m_account);
+
   // Each user reads its own attempt; the other reads nothing of it.
   const std::string credential = alice.attempt_dir + "/credentials/ingest_token";
   EXPECT_TRUE(readable_as(m_users[0], alice.attempt_dir + "/env"));
@@ -133,6 +169,51 @@ TEST_F(PerUserEndToEndTest, EachUsersJobRunsAsItsUserAndNoUserReachesTheOthersFi
   EXPECT_NE(text.find("JobId=" + std::to_string(*alice.slurm_job_id) + " uid " + std::to_string(uid_of(m_users[0]))),
             std::string::npos)
       << "slurmctld's log names no kill of the job by " << m_users[0];
+}
+
+// doctor checks the Slurm side of each mapped user: a call as the user (the root token naming it
+// in X-SLURM-USER-NAME) and the user's associations in slurmdbd, read as the user.
+TEST_F(PerUserEndToEndTest, DoctorChecksThatSlurmActsAsEachUserAndHoldsItsAssociations) {
+  EXPECT_EQ(doctor_line("Slurm users"),
+            "ok    Slurm users: Slurm accepts calls as " + m_users[0] + " (associations: " + m_account + "), " +
+                m_users[1] + " (associations: " + m_account + ") (the token file's token, each user named in "
+                "X-SLURM-USER-NAME)");
+  write_user_map(m_account, "tp-no-such-account");
+  EXPECT_EQ(doctor_line("Slurm users"),
+            "FAIL  Slurm users: \"bob\" as " + m_users[1] + ": the map lets it charge tp-no-such-account, but "
+            "slurmdbd holds no association of the user with it (it has " + m_account + "; sacctmgr add user " +
+                m_users[1] + " account=tp-no-such-account, or take them out of the map); fix: add each user's "
+                "associations in slurmdbd (sacctmgr), or fix the map");
+}
+
+// With the cluster's key instead of the root token, the daemon mints a token for each user: the
+// real slurmrestd and slurmctld accept each (doctor's call and associations as the user, then a
+// job submitted, identified, released and cancelled as it), and each mint is journaled.
+TEST_F(PerUserEndToEndTest, WithTheClustersKeyEachUserActsWithATokenMintedForIt) {
+  const std::string key = m_dir.file("jwt.key");
+  std::filesystem::copy_file(env_of("TUNEPLANE_LOCAL_SLURM_STATE_DIR") + "/client/jwt_hs256.key", key);
+  std::filesystem::permissions(key, std::filesystem::perms::owner_read, std::filesystem::perm_options::replace);
+  m_extra_env["TUNEPLANE_SLURM_JWT_KEY_FILE"] = key;
+  m_unset_env.insert("TUNEPLANE_SLURM_JWT_FILE");
+  EXPECT_EQ(doctor_line("Slurm users"),
+            "ok    Slurm users: Slurm accepts calls as " + m_users[0] + " (associations: " + m_account + "), " +
+                m_users[1] + " (associations: " + m_account + ") (a token minted for each from "
+                "TUNEPLANE_SLURM_JWT_KEY_FILE)");
+
+  m_user = "alice";
+  submit("pu-minted", R"(["/bin/sh", "-c", "sleep 60"])");
+  start_serve();
+  ASSERT_TRUE(eventually("pu-minted", [](const auto&, const auto& a) { return a.state == AttemptState::running; }));
+  const auto a = attempts("pu-minted").back();
+  const auto shown = slurm_control({"show", "job", std::to_string(*a.slurm_job_id)});
+  EXPECT_NE(shown.out.find("UserId=" + m_users[0] + "("), std::string::npos) << shown.out;
+  ASSERT_EQ(cli({"cancel", "pu-minted", "--reason", "done"}).exit_code, 0);
+  ASSERT_TRUE(closed_in("pu-minted", JobPhase::cancelled)) << "phase " << model::to_string(job("pu-minted").phase);
+
+  const std::string mints = cli({"audit", "--mints"}).out;
+  for (const std::string& user : m_users) {
+    EXPECT_NE(mints.find(user), std::string::npos) << user << " has no journaled mint:\n" << mints;
+  }
 }
 
 }  // namespace

@@ -181,8 +181,8 @@ TEST_F(RealReconcileTest, ALostFirstAnswerBlocksThenTheJobIsFoundAndAdopted) {
   EXPECT_EQ(jobs[0].job_id, a.slurm_job_id.value_or(0));
 }
 
-// The search after the lost answer reads every user's jobs as the service identity (root here);
-// the job found is then identified and released as its user, whose job it is in Slurm.
+// The search after the lost answer reads the job's user's own listings (root's token naming the
+// user); the job found is then identified and released as its user, whose job it is in Slurm.
 TEST_F(RealReconcileTest, InPerUserModeALostAnswerIsFoundAndTheJobReleasedAsItsUser) {
   per_user();
   ASSERT_TRUE(m_proxy->add_fault(R"({"kind": "lose_answer", "method": "POST", "path_suffix": "/job/submit"})").ok());

@@ -136,7 +136,7 @@ TEST(SecretKeyTest, RefusesAKeyOthersCanRead) {
   ASSERT_FALSE(key.ok());
   EXPECT_EQ(
       key.error().message(),
-      dir.file("hmac.key") + " is accessible by group or others (mode 404); run: chmod 600 " + dir.file("hmac.key"));
+      dir.file("hmac.key") + " is accessible by group or others (mode 0404); run: chmod 600 " + dir.file("hmac.key"));
 }
 
 }  // namespace

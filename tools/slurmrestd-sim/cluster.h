@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -26,6 +27,9 @@ struct ClusterConfig {
   std::set<std::string> accounts;  // empty: no enforcement
   std::set<std::string> qos;       // empty: no enforcement
   bool accounting = true;          // slurmdbd runs: /slurmdb/ endpoints exist
+  // slurmdbd's associations: user -> the accounts it may charge (GET associations?user=); a
+  // user not named has none.
+  std::map<std::string, std::vector<std::string>> associations;
   // SchedulerParameters=whole_hetjob: holding or releasing one component of a het job holds
   // or releases all of them (job_mgr.c _hold_job/_release_job).
   bool whole_hetjob = false;

@@ -59,6 +59,8 @@ struct CommandLine {
   std::string qos;
   bool no_accounting = false;
   bool whole_hetjob = false;
+  bool private_jobs = false;
+  std::string associations;
   std::string cwd;
 };
 
@@ -89,6 +91,10 @@ void add_options(CLI::App& app, CommandLine& c) {
   app.add_flag("--no-accounting", c.no_accounting, "run without slurmdbd: no /slurmdb/ endpoints");
   app.add_flag("--whole-hetjob", c.whole_hetjob,
                "SchedulerParameters=whole_hetjob: a hold or release of one het component applies to all");
+  app.add_option("--associations", c.associations,
+                 "slurmdbd's associations, USER=ACCOUNT[:ACCOUNT...] separated by commas (others have none)");
+  app.add_flag("--private-jobs", c.private_jobs,
+               "PrivateData=jobs: users other than root and SlurmUser see only their own jobs");
   app.add_option("--cwd", c.cwd, "slurmrestd's working directory (given to jobs without one)");
 }
 
@@ -164,6 +170,20 @@ std::optional<std::string> configure_cluster(const CommandLine& c, SimOptions& o
   }
   cluster.accounting = !c.no_accounting;
   cluster.whole_hetjob = c.whole_hetjob;
+  options.private_jobs = c.private_jobs;
+  for (const auto& entry : tpslurm::sim::split_csv(c.associations)) {
+    const auto equals = entry.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == entry.size()) {
+      return "--associations \"" + entry + "\": expected USER=ACCOUNT[:ACCOUNT...]";
+    }
+    std::vector<std::string>& accounts = cluster.associations[entry.substr(0, equals)];
+    std::string rest = entry.substr(equals + 1);
+    for (std::size_t at = 0; at <= rest.size();) {
+      const std::size_t colon = std::min(rest.find(':', at), rest.size());
+      if (colon > at) accounts.push_back(rest.substr(at, colon - at));
+      at = colon + 1;
+    }
+  }
   std::string cwd = c.cwd;
   if (cwd.empty()) {
     char buf[4096];

@@ -38,6 +38,10 @@ struct SimOptions {
   std::uint32_t first_job_id = 1;
   std::uint16_t cluster_id = 0x5a3;     // SLUID cluster bits
   std::string slurm_user = "slurm";     // SlurmUser: may act for other users, like root
+  // PrivateData=jobs (slurm.conf and slurmdbd.conf): slurmctld's job reads and listings and
+  // slurmdbd's job searches show a user who is neither root nor SlurmUser only that user's
+  // own jobs; jobs/state still lists every id (job_state.c does not hide).
+  bool private_jobs = false;
   std::string default_cwd = "/";        // slurmrestd's working directory (jobs without one get it)
   ClusterConfig cluster;
 };

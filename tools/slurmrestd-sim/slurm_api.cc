@@ -36,6 +36,10 @@ SlurmApi::SlurmApi(const SimOptions& options, SimClock& clock, JobStore& store, 
 
 void SlurmApi::rpc(const Call& call, Rpc type) { m_rpcs.record(type, call.identity.user, call.identity.uid); }
 
+bool SlurmApi::hidden(const Call& call, const JobRecord& job) const {
+  return m_options.private_jobs && !call.identity.privileged && job.user_id != call.identity.uid;
+}
+
 std::string SlurmApi::route_key(const std::string& method, const Target& target) {
   const auto& s = target.segments;
   std::string key = method + " ";
@@ -134,6 +138,7 @@ HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, con
   } else {
     if (n == 3 && res == "jobs" && method == "GET") return dbd_jobs(call);
     if (n == 4 && res == "job" && method == "GET") return dbd_job(call, seg[3]);
+    if (n == 3 && res == "associations" && method == "GET") return dbd_associations(call);
   }
   return not_found_url();
 }

@@ -79,6 +79,7 @@ class SlurmApi {
   HttpReply partitions(Call& call, const std::string* name);
   HttpReply dbd_jobs(Call& call);
   HttpReply dbd_job(Call& call, const std::string& id_text);
+  HttpReply dbd_associations(Call& call);
   HttpReply dbd_unavailable(Call& call, const std::string& description, int status_override,
                             const char* source = "openapi_get_db_conn");
   // The answer of a slurmdbd that cannot be reached (an injected outage, a bad token), if so.
@@ -105,6 +106,8 @@ class SlurmApi {
 
   // Counts one slurmctld RPC made on behalf of the caller.
   void rpc(const Call& call, Rpc type);
+  // SimOptions::private_jobs hides `job` from the caller (job_mgr.c _hide_job_user_rec).
+  bool hidden(const Call& call, const JobRecord& job) const;
 };
 
 }  // namespace tpslurm::sim

@@ -124,6 +124,7 @@ HttpReply SlurmApi::dbd_answer(Call& call, std::vector<const JobRecord*> jobs, D
   if (auto since = m_faults.accounting_lag_since(m_clock.now_ms())) {
     std::erase_if(jobs, [&](const JobRecord* job) { return job->phase_since_ms >= *since; });
   }
+  std::erase_if(jobs, [&](const JobRecord* job) { return hidden(call, *job); });
   JsonWriter out;
   out.begin_object();
   if (!is_v4x(dialect)) {
@@ -209,6 +210,49 @@ HttpReply SlurmApi::dbd_job(Call& call, const std::string& id_text) {
   std::vector<const JobRecord*> records;
   for (const auto& job : expanded) records.push_back(job.get());
   return dbd_answer(call, records, diag, "op_handler_job");
+}
+
+// The associations of the user the `user` filter names (ClusterConfig::associations). Nothing
+// found: 22.05 answers error 9003 with HTTP 500 and no list (seen on the real 22.05.8); the
+// data_parser versions a warning and an empty list (db_query_list, api.c at 26.05).
+HttpReply SlurmApi::dbd_associations(Call& call) {
+  const Dialect dialect = call.ctx.dialect;
+  if (auto refused = dbd_refusal(call)) return std::move(*refused);
+  const std::string* user = call.target.param("user");
+  static const std::vector<std::string> none;
+  const auto& all = m_options.cluster.associations;
+  const auto found = user != nullptr ? all.find(*user) : all.end();
+  const std::vector<std::string>& accounts = found == all.end() ? none : found->second;
+  Diagnostics diag;
+  JsonWriter out;
+  out.begin_object();
+  if (!is_v4x(dialect) && accounts.empty()) {
+    diag.error(err::kRestEmptyResult, "Nothing found", "slurmdb_associations_get");
+    write_tail(out, call.ctx, diag);
+    out.end_object();
+    return json_reply(500, out.take());
+  }
+  if (!is_v4x(dialect)) write_tail(out, call.ctx, diag);
+  out.key("associations").begin_array();
+  for (const auto& account : accounts) {
+    out.begin_object();
+    out.str_field("account", account);
+    out.str_field("cluster", m_options.cluster.cluster_name);
+    if (is_v4x(dialect)) {
+      out.str_field("partition", "");
+    } else {
+      out.null_field("partition");
+    }
+    out.str_field("user", *user);
+    out.end_object();
+  }
+  out.end_array();
+  if (is_v4x(dialect)) {
+    if (accounts.empty()) diag.warn("slurmdb_associations_get() found nothing", "op_handler_associations");
+    write_tail(out, call.ctx, diag);
+  }
+  out.end_object();
+  return json_reply(200, out.take());
 }
 
 }  // namespace tpslurm::sim

@@ -116,7 +116,7 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
     }
     rpc(call, Rpc::job_info_single);
     JobRecord* job = m_store.find(id);
-    if (!job) {
+    if (!job || hidden(call, *job)) {
       diag.error(err::kInvalidJobId, "Unable to find JobId=" + id_text, "slurm_load_job");
       write_tail(out, call.ctx, diag);
       out.empty_array_field("jobs");
@@ -148,7 +148,7 @@ HttpReply SlurmApi::get_job(Call& call, const std::string& id_text) {
   if (!call.identity.token_ok) return empty_answer(err::kProtocolAuthentication);
   rpc(call, Rpc::job_info_single);
   JobRecord* job = ref.by_sluid ? m_store.find_sluid(ref.sluid) : m_store.find(ref.id);
-  if (!job) return empty_answer(err::kInvalidJobId);
+  if (!job || hidden(call, *job)) return empty_answer(err::kInvalidJobId);
   out.key("jobs").begin_array();
   for (JobRecord* r : m_store.records_for_get(*job))
     write_job_v4x(out, *r, dialect, m_options.release, m_options.cluster);
@@ -186,7 +186,9 @@ HttpReply SlurmApi::get_jobs(Call& call) {
     out.begin_object();
     write_tail(out, call.ctx, Diagnostics{});
     out.key("jobs").begin_array();
-    for (const auto& [id, job] : m_store.controller_jobs()) write_job_v38(out, *job, m_options.cluster);
+    for (const auto& [id, job] : m_store.controller_jobs()) {
+      if (!hidden(call, *job)) write_job_v38(out, *job, m_options.cluster);
+    }
     out.end_array();
     out.end_object();
     return json_reply(200, out.take());
@@ -211,7 +213,7 @@ HttpReply SlurmApi::get_jobs(Call& call) {
   }
   out.key("jobs").begin_array();
   for (const auto& [id, job] : m_store.controller_jobs()) {
-    write_job_v4x(out, *job, dialect, m_options.release, m_options.cluster);
+    if (!hidden(call, *job)) write_job_v4x(out, *job, dialect, m_options.release, m_options.cluster);
   }
   out.end_array();
   write_list_times(out, m_store.last_backfill(), m_clock.now_s());
