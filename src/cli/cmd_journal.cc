@@ -16,6 +16,7 @@
 #include "cli/deployment.h"
 #include "cli/exit_codes.h"
 #include "cli/slurm_connection.h"
+#include "journal/backup.h"
 #include "journal/daemon_lock.h"
 #include "journal/journal.h"
 #include "journal/journal_check.h"
@@ -62,12 +63,15 @@ int run_check(Context& context, bool json) {
   return all_ok ? kExitOk : kExitFailure;
 }
 
+// The journal file as it is, whatever its migrations: the copy taken before `migrate` is of a
+// journal this binary is ahead of (the package's upgrade takes it with the new binary).
 int run_backup(Context& context, const std::string& target) {
-  int exit_code = kExitOk;
-  auto journal = context.open_journal(Context::Access::read, exit_code);
-  if (!journal) return exit_code;
-  if (Status copied = journal->backup(target); !copied.ok()) return context.fail(copied.error());
-  context.out() << "journal " << journal->path() << " copied to " << target << "\n";
+  const model::Settings* settings = context.settings();
+  if (settings == nullptr) return kExitBadInput;
+  if (Status copied = journal::backup_journal_file(settings->journal_path, target); !copied.ok()) {
+    return context.fail(copied.error());
+  }
+  context.out() << "journal " << settings->journal_path << " copied to " << target << "\n";
   return kExitOk;
 }
 

@@ -14,7 +14,8 @@
 namespace tpslurm::cli {
 
 void add_version_flag(CLI::App& command) {
-  command.set_version_flag("--version", std::string("tuneplane-slurm ") + kVersion, "Print the version and exit");
+  command.set_version_flag("--version", std::string("tuneplane-slurm ") + kVersion + " (commit " + kCommit + ")",
+                           "Print the release and the commit it was built from, and exit");
 }
 
 namespace {

@@ -1,6 +1,5 @@
 #include "journal/journal.h"
 
-#include <SQLiteCpp/Backup.h>
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
@@ -19,6 +18,7 @@
 #include "base/digest.h"
 #include "base/file_system.h"
 #include "base/unique_fd.h"
+#include "journal/backup.h"
 #include "journal/embedded_sql.h"
 #include "journal/journal_hash_cache.h"
 #include "journal/journal_impl.h"
@@ -578,24 +578,8 @@ Result<std::vector<std::string>> Journal::live_job_ids() {
 }
 
 Status Journal::backup(const std::string& target) {
-  struct stat info {};
-  if (::stat(target.c_str(), &info) == 0) {
-    return invalid_argument(target + " already exists; a backup never overwrites a file");
-  }
-  const std::string temp = target + ".partial";
   std::lock_guard lock(m_impl->mutex);
-  try {
-    {
-      SQLite::Database copy(temp, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-      SQLite::Backup backup(copy, m_impl->db);
-      backup.executeStep(-1);
-    }
-    if (::rename(temp.c_str(), target.c_str()) != 0) return system_error("rename to", target, errno);
-    return ok_status();
-  } catch (const SQLite::Exception& e) {
-    ::unlink(temp.c_str());
-    return sqlite_error(e, m_impl->path, "back up to " + target);
-  }
+  return copy_database(m_impl->db, m_impl->path, target);
 }
 
 model::HashCache& Journal::hash_cache() { return m_impl->cache; }

@@ -125,7 +125,6 @@ int cancel_late_arrivals(Services& services, const AttemptRecord& attempt, const
   return cancelled;
 }
 
-
 // One search for the wanted attempts of one user (SearchOptions::as_user).
 void search_as(Services& services, const std::vector<const Wanted*>& group, bool safe_mode, int round, TimePoint now,
                SearchRoundReport& report) {

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <boost/json.hpp>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include "base/crash_point.h"
 #include "base/digest.h"
+#include "cli/version.h"
 #include "cli_fixture.h"
 #include "journal/daemon_lock.h"
 
@@ -505,8 +507,11 @@ TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
            {"--version"}, {"validate", "--version"}, {"journal", "check", "--version"}, {"status", "--version"}}) {
     const auto version = cli(args);
     EXPECT_EQ(version.exit_code, 0);
-    EXPECT_EQ(version.out, "tuneplane-slurm 0.1.0\n");
+    EXPECT_EQ(version.out, std::string("tuneplane-slurm ") + kVersion + " (commit " + kCommit + ")\n");
   }
+  // The commit is the tree's, read at build time: 12 hex digits (and "-dirty"), never empty.
+  EXPECT_TRUE(std::regex_match(std::string(kCommit), std::regex("[0-9a-f]{12}(-dirty)?")))
+      << kCommit << ": this test builds from a git checkout";
   EXPECT_EQ(cli({"submit", "--help"}).exit_code, 0);
 }
 

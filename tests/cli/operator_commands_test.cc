@@ -1,6 +1,7 @@
 // The operator's commands as users meet them (the real binary): pause and resume, cancel (with
 // grace), resolve with its refusals, cleanup --force, status of a followed job, journal
-// restore and safe mode, and serve's lock.
+// restore and safe mode, a backup before an upgrade's migrate, and serve's lock.
+#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -234,6 +235,37 @@ TEST_F(OperatorCommandsTest, RestoreAndServeAreRefusedWhileADaemonHoldsTheLock) 
   const auto restore = cli({"journal", "restore", dir.file("state/journal.db")});
   EXPECT_NE(restore.exit_code, 0);
   EXPECT_NE(restore.err.find("stop `serve` first"), std::string::npos) << restore.err;
+}
+
+// An upgrade's order (the package's postinst; the operators-guide's *Upgrade*): the new binary
+// backs up a journal it is ahead of, as it is, then migrates it. Until then the journal is
+// refused, with that fix.
+TEST_F(OperatorCommandsTest, AJournalBehindThisBinaryIsBackedUpAsItIsThenMigrated) {
+  ASSERT_EQ(cli({"submit", source("etc/launch-request.example.json")}).exit_code, 0);
+  const auto newest = [](const std::string& path) {
+    SQLite::Database db(path, SQLite::OPEN_READONLY);
+    return db.execAndGet("SELECT max(number) FROM schema_migrations").getInt();
+  };
+  const int current = newest(dir.file("state/journal.db"));
+  ASSERT_EQ(current, 9) << "undo the newest migration below, whichever it is";
+  {
+    SQLite::Database db(dir.file("state/journal.db"), SQLite::OPEN_READWRITE);
+    db.exec(
+        "DROP TRIGGER token_mints_no_update; DROP TRIGGER token_mints_no_delete; DROP INDEX token_mints_by_user;"
+        "DROP TABLE token_mints; DELETE FROM schema_migrations WHERE number = 9");
+  }
+  const auto refused = cli({"status"});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("run `tuneplane-slurm migrate` (after `tuneplane-slurm journal backup FILE`)"),
+            std::string::npos)
+      << refused.err;
+
+  const auto backup = cli({"journal", "backup", dir.file("before-upgrade.db")});
+  ASSERT_EQ(backup.exit_code, 0) << backup.err;
+  ASSERT_EQ(cli({"migrate"}).exit_code, 0);
+  EXPECT_EQ(newest(dir.file("before-upgrade.db")), 8);
+  EXPECT_EQ(newest(dir.file("state/journal.db")), 9);
+  EXPECT_NE(cli({"status"}).out.find("ft-7f3c2a"), std::string::npos);
 }
 
 }  // namespace
