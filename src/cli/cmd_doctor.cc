@@ -1,12 +1,13 @@
 // tuneplane-slurm doctor
 //
 // One line per check (configuration, secret files, token, slurmrestd, versions and release,
-// an authenticated call, partitions, SLUID lifecycle, then whether the job user can use its
-// attempts and nobody else can (in per-user mode: whether the storage root keeps ACLs), that no
+// an authenticated call, partitions, the GPU series against the nodes, accounting, SLUID
+// lifecycle, then whether the job user can use its attempts and nobody else can (in per-user mode: whether the storage root keeps ACLs), that no
 // job user (in per-user mode: no mapped Unix user) can change a runtime image, in per-user mode
 // that every mapped Unix user may run jobs, and with the API configured its tokens file), with
-// the fix when it fails; exit 1 if any check failed. A warning (a tokens line without scopes) is
-// shown with its fix and fails nothing.
+// the fix when it fails, naming the step of docs/deploy.md that sets it up (model/deploy_guide.h);
+// exit 1 if any check failed. A warning (a tokens line without scopes, a token file that expires
+// within a day) is shown with its fix and fails nothing.
 #include <unistd.h>
 
 #include <vector>
@@ -19,6 +20,7 @@
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
 #include "cli/mint_journal.h"
+#include "model/deploy_guide.h"
 #include "model/mount_source.h"
 #include "slurm/curl_transport.h"
 #include "slurm/doctor.h"
@@ -28,21 +30,32 @@
 namespace tpslurm::cli {
 namespace {
 
+using model::DeployStep;
+
+// The check with its fix (when it has one) pointing into docs/deploy.md.
+slurm::DoctorCheck with_step(slurm::DoctorCheck check, DeployStep step) {
+  if (!check.fix.empty()) check.fix = model::fix_with_step(std::move(check.fix), step);
+  return check;
+}
+
 // The runtime images (and in per-user mode the user map) as the catalogs name them; catalogs
 // that do not load fail each check that needs them. `runnable` gets, in per-user mode with a
-// map that loads, the mapped users that may run jobs (for the Slurm side's check).
+// map that loads, the mapped users that may run jobs (for the Slurm side's check); `series` the
+// GPU series catalog when the catalogs load (checked against the nodes).
 std::vector<slurm::DoctorCheck> catalog_checks(const model::Settings& settings,
-                                               std::optional<std::vector<model::MappedUser>>& runnable) {
+                                               std::optional<std::vector<model::MappedUser>>& runnable,
+                                               std::optional<model::GpuSeriesCatalog>& series) {
   const bool per_user = settings.identity_mode == model::IdentityMode::per_user;
   auto catalogs = load_catalogs(settings, "doctor");
   if (!catalogs.ok()) {
     std::string problems = catalogs.error().to_text();
     while (!problems.empty() && problems.back() == '\n') problems.pop_back();
     const std::string fix = "fix the catalogs (tuneplane-slurm validate names the same problems)";
-    std::vector<slurm::DoctorCheck> failed{{"images", false, problems, fix}};
-    if (per_user) failed.push_back({"user map", false, problems, fix});
+    std::vector<slurm::DoctorCheck> failed{with_step({"images", false, problems, fix}, DeployStep::configure_daemon)};
+    if (per_user) failed.push_back(with_step({"user map", false, problems, fix}, DeployStep::configure_daemon));
     return failed;
   }
+  series = catalogs->gpu_series;
   // Per-user mode: every mapped Unix user that may run jobs is a job user.
   std::vector<std::string> job_users{settings.rest_user};
   if (per_user && catalogs->users) {
@@ -56,17 +69,18 @@ std::vector<slurm::DoctorCheck> catalog_checks(const model::Settings& settings,
   }
   const storage::JobAccessCheck images =
       storage::check_image_access(settings, model::image_paths(catalogs->runtimes), job_users);
-  std::vector<slurm::DoctorCheck> checks{{"images", images.ok, images.detail, images.fix}};
+  std::vector<slurm::DoctorCheck> checks{
+      with_step({"images", images.ok, images.detail, images.fix}, DeployStep::storage_root)};
   if (per_user && catalogs->users) {
     const storage::JobAccessCheck users = storage::check_user_map(catalogs->users->map, catalogs->users->refused);
-    checks.push_back({"user map", users.ok, users.detail, users.fix});
+    checks.push_back(with_step({"user map", users.ok, users.detail, users.fix}, DeployStep::configure_daemon));
   }
   return checks;
 }
 
 // The API's tokens file as `serve` would read it: refused, unreadable or a bad line fails (serve
 // would not start); lines without scopes are a warning (each holds every scope).
-slurm::DoctorCheck api_tokens_check(const model::Settings& settings) {
+slurm::DoctorCheck read_api_tokens(const model::Settings& settings) {
   constexpr const char* kName = "API tokens";
   auto file = api::read_tokens_file(settings.api_tokens_file, ::geteuid());
   if (!file.ok()) return {kName, false, file.error().message(), "fix the file: serve does not start with it"};
@@ -100,13 +114,16 @@ int run_doctor(Context& context) {
   auto mints = MintJournal::open(*settings, context.clock());
   if (!mints.ok()) return context.fail(mints.error());
   std::optional<std::vector<model::MappedUser>> runnable;
-  std::vector<slurm::DoctorCheck> catalogs = catalog_checks(*settings, runnable);
+  std::optional<model::GpuSeriesCatalog> series;
+  std::vector<slurm::DoctorCheck> catalogs = catalog_checks(*settings, runnable, series);
   auto checks = slurm::run_doctor(*settings, **transport, context.clock(), runnable ? &*runnable : nullptr,
-                                  (*mints)->listener());
+                                  (*mints)->listener(), series ? &*series : nullptr);
   const storage::JobAccessCheck access = storage::check_job_access(*settings);
-  checks.push_back({"users and files", access.ok, access.detail, access.fix});
+  checks.push_back(with_step({"users and files", access.ok, access.detail, access.fix}, DeployStep::storage_root));
   for (auto& check : catalogs) checks.push_back(std::move(check));
-  if (!settings->api_tokens_file.empty()) checks.push_back(api_tokens_check(*settings));
+  if (!settings->api_tokens_file.empty()) {
+    checks.push_back(with_step(read_api_tokens(*settings), DeployStep::api_token));
+  }
   context.out() << slurm::format_report(checks);
   return slurm::all_ok(checks) ? kExitOk : kExitFailure;
 }

@@ -66,6 +66,8 @@ std::string Dialect::ping_path() const { return "/slurm/" + std::string(version(
 
 std::string Dialect::partitions_path() const { return "/slurm/" + std::string(version()) + "/partitions"; }
 
+std::string Dialect::nodes_path() const { return "/slurm/" + std::string(version()) + "/nodes"; }
+
 std::string Dialect::associations_path(std::string_view user) const {
   return "/slurmdb/" + std::string(version()) + "/associations?user=" + escape(user);
 }

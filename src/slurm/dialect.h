@@ -28,6 +28,7 @@
 #include "model/submit_description.h"
 #include "slurm/association.h"
 #include "slurm/job_state_entry.h"
+#include "slurm/node_resources.h"
 #include "slurm/outcome.h"
 #include "slurm/server_info.h"
 #include "slurm/transport.h"
@@ -88,6 +89,10 @@ struct PartitionsReply : ReplyBase {
   std::vector<std::string> names;
 };
 
+struct NodesReply : ReplyBase {
+  std::vector<NodeResources> nodes;
+};
+
 struct AssociationsReply : ReplyBase {
   std::vector<Association> associations;  // none when the answer holds no list (22.05's 9003)
 };
@@ -118,6 +123,9 @@ class Dialect {
   virtual Result<CancelReply> decode_cancel(std::string_view body) const = 0;
   virtual Result<PingReply> decode_ping(std::string_view body) const = 0;
   virtual Result<PartitionsReply> decode_partitions(std::string_view body) const = 0;
+  // `nodes`: each node's name, features (v0.0.38 a comma-separated string, v0.0.4x a list)
+  // and GRES; corrupt when the body has no "nodes" list.
+  virtual Result<NodesReply> decode_nodes(std::string_view body) const = 0;
   virtual Result<AssociationsReply> decode_associations(std::string_view body) const = 0;
   // `jobs/state` (v0.0.4x only): corrupt when the body has no "jobs" list.
   virtual Result<JobsStateReply> decode_jobs_state(std::string_view body) const = 0;
@@ -165,6 +173,7 @@ class Dialect {
   std::string cancel_path(std::string_view id, std::string_view signal) const;
   std::string ping_path() const;
   std::string partitions_path() const;
+  std::string nodes_path() const;
   // slurmdbd's associations of one user (`associations?user=`); every version reads the filter.
   std::string associations_path(std::string_view user) const;
   std::string diag_path() const;

@@ -7,12 +7,17 @@
 // not for root or a uid-0 user (SlurmUser cannot be learnt from slurmrestd, so it is not
 // checked), that slurmrestd answers, which REST versions
 // it offers and its release, that an authenticated call succeeds (`ping` is not one on 26.05),
-// that the configured partitions exist, whether slurmdbd answers (a cluster without accounting
+// that the configured partitions exist, with the GPU series catalog whether the nodes have each
+// series' features and GRES (doctor_nodes.h), whether slurmdbd answers (a cluster without accounting
 // is a supported configuration: reported, not failed), and whether the SLUID lifecycle is
 // available or identity is degraded to job id + tag, and in per-user mode, given the mapped
 // users that may run jobs, whether Slurm lets this daemon act as each and holds each one's
 // associations (doctor_users.h). Every check yields one line; a failed check carries
-// the fix. The CLI prints format_report() and exits 1 when any check failed.
+// the fix, which names the step of docs/deploy.md that sets the item up (model/deploy_guide.h)
+// unless it points to another line. A token file's token that expires within a day is a
+// warning (nothing in the daemon renews a file); a token the daemon mints from the key is
+// renewed by the daemon, and its line says so. The CLI prints format_report() and exits 1 when
+// any check failed.
 //
 // The transport is given (the CLI builds a CurlTransport from the same Settings; tests use a
 // fake), the token source is built from Settings. Nothing here prints; no secret appears in a
@@ -23,6 +28,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "model/gpu_series.h"
 #include "model/settings.h"
 #include "model/user_map.h"
 #include "slurm/jwt_source.h"
@@ -43,9 +49,12 @@ struct DoctorCheck {
 // `mapped`: per-user mode's users that may run jobs (the user map's, less those refused);
 // nullptr when there is no such check to make (one-user mode, or a map that did not load).
 // `on_mint`: told of each token minted from the key (the CLI journals them, cli/mint_journal.h).
+// `series`: the GPU series catalog, checked against the nodes' features and GRES
+// (doctor_nodes.h); nullptr when it did not load (its own line says so).
 std::vector<DoctorCheck> run_doctor(const model::Settings& settings, Transport& transport, const Clock& clock,
                                     const std::vector<model::MappedUser>* mapped = nullptr,
-                                    MintingTokenSource::MintListener on_mint = {});
+                                    MintingTokenSource::MintListener on_mint = {},
+                                    const model::GpuSeriesCatalog* series = nullptr);
 
 // "ok    token: valid for 29m40s (until 2026-11-30T12:51:08Z)" / "FAIL  ...; fix: ..." /
 // "warn  ...; fix: ...", one per line.

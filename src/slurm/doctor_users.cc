@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <boost/algorithm/string/join.hpp>
 
+#include "model/deploy_guide.h"
+
 namespace tpslurm::slurm {
 namespace {
 
@@ -85,8 +87,11 @@ DoctorCheck check_slurm_users(SlurmClient& client, const model::Settings& settin
   }
   if (!problems.empty()) {
     std::vector<std::string> fixes;
-    if (refused) fixes.push_back(refused_fix(settings));
-    if (associations) fixes.push_back("add each user's associations in slurmdbd (sacctmgr), or fix the map");
+    if (refused) fixes.push_back(model::fix_with_step(refused_fix(settings), model::DeployStep::service_user));
+    if (associations) {
+      fixes.push_back(model::fix_with_step("add each user's associations in slurmdbd (sacctmgr), or fix the map",
+                                           model::DeployStep::min_job_age));
+    }
     return {"Slurm users", false, join(problems, "; "), join(fixes, "; ")};
   }
   return {"Slurm users", true,

@@ -237,6 +237,34 @@ Result<PartitionsReply> JsonDialect::decode_partitions(std::string_view body) co
   return reply;
 }
 
+Result<NodesReply> JsonDialect::decode_nodes(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  NodesReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  const auto* nodes = object->if_contains("nodes");
+  if (nodes == nullptr || !nodes->is_array()) return corrupt("the answer has no \"nodes\" list");
+  for (const auto& entry : nodes->as_array()) {
+    const auto* fields = entry.if_object();
+    if (fields == nullptr) continue;
+    NodeResources node{json::string_field(*fields, "name"), {}, json::string_field(*fields, "gres")};
+    const auto* features = fields->if_contains("features");
+    if (features != nullptr && features->is_string()) {
+      // v0.0.38: "h100,cpuonly".
+      const std::string_view text = features->as_string();
+      for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find(',', start), text.size());
+        if (end > start) node.features.emplace_back(text.substr(start, end - start));
+        start = end + 1;
+      }
+    } else {
+      node.features = json::string_list(features);
+    }
+    reply.nodes.push_back(std::move(node));
+  }
+  return reply;
+}
+
 Result<AssociationsReply> JsonDialect::decode_associations(std::string_view body) const {
   auto object = json::parse_object(body);
   if (!object.ok()) return object.error();

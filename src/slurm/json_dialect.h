@@ -24,6 +24,7 @@ class JsonDialect : public Dialect {
   Result<CancelReply> decode_cancel(std::string_view body) const override;
   Result<PingReply> decode_ping(std::string_view body) const override;
   Result<PartitionsReply> decode_partitions(std::string_view body) const override;
+  Result<NodesReply> decode_nodes(std::string_view body) const override;
   Result<AssociationsReply> decode_associations(std::string_view body) const override;
   Result<JobsStateReply> decode_jobs_state(std::string_view body) const override;
   Result<DiagReply> decode_diag(std::string_view body) const override;

@@ -473,6 +473,17 @@ PartitionsResult RestClient::partitions() {
   return result;
 }
 
+NodesResult RestClient::nodes() {
+  NodesResult result;
+  auto codec = dialect(result);
+  if (!codec) return result;
+  RestCaller::Sent sent = m_caller.send(HttpMethod::get, codec->nodes_path());
+  if (m_caller.refused(result, sent, codec->version())) return result;
+  auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_nodes);
+  if (reply && result.ok()) result.nodes = std::move(reply->nodes);
+  return result;
+}
+
 std::string RestClient::refresh_server_clock(const Dialect& codec) {
   const TimePoint now = m_caller.clock().now();
   if (auto at = m_server_clock.observed_at(); at && now - *at < m_options.server_clock_max_age) return {};

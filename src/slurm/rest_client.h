@@ -46,6 +46,11 @@ struct RestClientOptions {
   std::chrono::milliseconds listing_time_per_job{2};
 };
 
+// Every node's features and GRES (RestClient::nodes()).
+struct NodesResult : CallResult {
+  std::vector<NodeResources> nodes;
+};
+
 class RestClient final : public SlurmClient {
  public:
   // `api_version` is "auto" or one of supported_dialects(); invalid_argument otherwise, or
@@ -66,6 +71,9 @@ class RestClient final : public SlurmClient {
   AssociationsResult associations(const std::string& user) override;
   UsageResult job_usage(const model::JobTag& tag, TimePoint since, const std::string& as_user = {}) override;
   PartitionsResult partitions() override;
+  // Every node's features and GRES (GET nodes), for doctor's check of the GPU series; not on
+  // the SlurmClient seam, which the reconciler uses and which never needs it.
+  NodesResult nodes();
   std::optional<TimePoint> backing_off_until() const override;
   BulkStateResult bulk_state(std::span<const std::uint32_t> ids, std::optional<TimePoint> since = {}) override;
   SearchResult find_jobs_by_tag(const model::JobTag& tag, TimePoint intent_time,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -195,6 +196,42 @@ TEST_F(CliTest, ConfigShowsEveryEffectiveSettingAndWhereItCameFrom) {
 
   env["TUNEPLANE_POLL_INTERVAL"] = "10";
   EXPECT_EQ(cli({"config"}).exit_code, 2) << "a bad setting is reported, as by every command";
+}
+
+// `config` prints the value the daemon uses, not the text as written: a ceiling below the
+// default floor lowers the floor with it (and the source says so), paths and the REST URL lose
+// a trailing '/', a flag shows as 1 or 0.
+TEST_F(CliTest, ConfigShowsTheValueTheLoaderMadeNotTheTextAsWritten) {
+  const auto rows_of = [&] {
+    const auto shown = cli({"config", "--json"});
+    EXPECT_EQ(shown.exit_code, 0) << shown.err;
+    std::map<std::string, std::string> rows;
+    const boost::json::value parsed = boost::json::parse(shown.out);
+    for (const auto& row : parsed.as_array()) {
+      const auto& value = row.at("value");
+      rows[std::string(row.at("key").as_string())] =
+          (value.is_null() ? std::string("-") : std::string(value.as_string())) + " " +
+          std::string(row.at("source").as_string());
+    }
+    return rows;
+  };
+  EXPECT_EQ(rows_of()["TUNEPLANE_SLURM_REQUEST_RATE_FLOOR"], "10 default");
+
+  env["TUNEPLANE_SLURM_REQUEST_RATE"] = "5";
+  env["TUNEPLANE_STORAGE_ROOT"] = dir.file("storage") + "/";
+  env["TUNEPLANE_SLURM_REST_URL"] = "http://127.0.0.1:6820/";
+  env["TUNEPLANE_SLURM_TLS_VERIFY"] = "yes";
+  auto rows = rows_of();
+  EXPECT_EQ(rows["TUNEPLANE_SLURM_REQUEST_RATE"], "5 environment");
+  EXPECT_EQ(rows["TUNEPLANE_SLURM_REQUEST_RATE_FLOOR"], "5 default, lowered to TUNEPLANE_SLURM_REQUEST_RATE");
+  EXPECT_EQ(rows["TUNEPLANE_STORAGE_ROOT"], dir.file("storage") + " environment");
+  EXPECT_EQ(rows["TUNEPLANE_SLURM_STORAGE_ROOT"], dir.file("storage") + " default");
+  EXPECT_EQ(rows["TUNEPLANE_SLURM_REST_URL"], "http://127.0.0.1:6820 environment");
+  EXPECT_EQ(rows["TUNEPLANE_SLURM_TLS_VERIFY"], "1 environment");
+  EXPECT_EQ(rows["TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP"], "0 default");
+
+  env["TUNEPLANE_SLURM_REQUEST_RATE_FLOOR"] = "3";
+  EXPECT_EQ(rows_of()["TUNEPLANE_SLURM_REQUEST_RATE_FLOOR"], "3 environment") << "a floor set is the operator's";
 }
 
 // Without TUNEPLANE_INSTANCE the instance is the journal's (its deployment, recorded at serve's
@@ -454,12 +491,12 @@ TEST_F(CliTest, DoctorChecksTheApiTokensFile) {
   EXPECT_EQ(line_of("alice tpcanary-alice-0123456789 read,submit\nold tpcanary-old-0123456789\n"),
             "warn  API tokens: 2 token(s): alice (read,submit), old (read,submit,operate); lines 2 (old) name no "
             "scopes, so each holds every scope; fix: give each line the scopes its client needs, e.g. NAME TOKEN "
-            "read for a scraper");
+            "read for a scraper (docs/deploy.md, step 12: The platform's API token)");
   EXPECT_EQ(line_of("alice tpcanary-alice-0123456789 read,write\n"),
             "FAIL  API tokens: TUNEPLANE_API_TOKENS_FILE " + tokens +
                 " line 1: SCOPES must be read, submit and operate, comma-separated without blanks (e.g. "
                 "read,submit); fix: write each line as NAME TOKEN SCOPES: serve does not start with a bad line, and a "
-                "running serve holds its token invalid");
+                "running serve holds its token invalid (docs/deploy.md, step 12: The platform's API token)");
   // A missing file is the configuration's problem, as for every other command.
   ASSERT_EQ(::unlink(tokens.c_str()), 0);
   const auto missing = cli({"doctor"});
@@ -486,11 +523,11 @@ TEST_F(CliTest, DoctorChecksEveryUserOfTheUserMapInPerUserMode) {
                                   "carol": {"unix_user": "root", "accounts": ["a"]}}})"),
             "FAIL  user map: \"carol\"'s Unix user \"root\" is root: no job runs as root; map the user to its own "
             "account; fix: create each Unix user on this host and the compute nodes, or map the platform user to an "
-            "account of its own");
+            "account of its own (docs/deploy.md, step 8: Configure the daemon)");
   EXPECT_EQ(line_of(R"({"users": {"alice": {"unix_user": "daemon"}}})"),
             "FAIL  user map: " + dir.file("users.json") +
                 ".users.alice.accounts: is required; fix: fix the catalogs (tuneplane-slurm validate names the same "
-                "problems)");
+                "problems) (docs/deploy.md, step 8: Configure the daemon)");
 }
 
 TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {

@@ -4,10 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "support/exposition.h"
+#include "support/temp_dir.h"
 
 namespace tpslurm::metrics {
 namespace {
@@ -164,6 +169,55 @@ TEST(MetricsTest, EveryFamilyIsNamedForTheProjectWithItsUnit) {
       EXPECT_TRUE(name.ends_with("_seconds")) << name;
     }
   }
+}
+
+// docs/api.md's *Metrics* table names exactly the families the daemon renders (each one made
+// to appear here), and every name src/metrics gives a family is among them.
+TEST(MetricsTest, TheDocsListEveryMetricAndNoOther) {
+  ManualClock clock{from_unix_seconds(1'796'040'000)};
+  Metrics metrics(clock);
+  metrics.count_rest_call(call("jobs", "GET", 0, 10, "http_4xx"));
+  metrics.count_submit_outcome("ok");
+  metrics.count_usage("gpu", "h100-80g", 1.0, 2.0);
+  metrics.set_poll_lag(std::chrono::seconds(1));
+  metrics.set_request_rate(10);
+  metrics.observe_journal_commit(std::chrono::milliseconds(1));
+  metrics.set_token_expiry(from_unix_seconds(1'900'000'000));
+  metrics.set_slurm_server("24.11.7", "v0.0.42");
+  metrics.count_api_connection_refused("peer");
+  metrics.count_api_connection_timeout("idle");
+  metrics.set_api_connections(1, 1);
+  ScrapeGauges gauges;
+  gauges.attempts_by_state = {{"running", 1}};
+  gauges.cleanup_backlog = {{"none", 0}};
+  gauges.live_jobs_by_user = {{"alice", 1}};
+  gauges.oldest_blocked_intent = clock.now();
+  std::set<std::string> rendered;
+  for (const auto& [name, type] : scrape(metrics, gauges).types) rendered.insert(name);
+
+  const std::string source = tpslurm::testing::read_test_file(std::string(TP_SOURCE_DIR) + "/src/metrics/metrics.cc");
+  const std::regex named("\"(tuneplane_[a-z_]+)\"");
+  std::set<std::string> in_source;
+  for (std::sregex_iterator it(source.begin(), source.end(), named), end; it != end; ++it) in_source.insert((*it)[1]);
+  ASSERT_GE(in_source.size(), 20u);
+  EXPECT_EQ(rendered, in_source) << "every family src/metrics names is rendered here";
+
+  const std::string doc = tpslurm::testing::read_test_file(std::string(TP_SOURCE_DIR) + "/docs/api.md");
+  const std::size_t from = doc.find("### Metrics");
+  ASSERT_NE(from, std::string::npos);
+  // The table's first column: one or more `name`s.
+  std::set<std::string> documented;
+  std::istringstream lines(doc.substr(from));
+  const std::regex in_first_cell("`(tuneplane_[a-z_]+)`");
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| `tuneplane_", 0) != 0) continue;
+    const std::string first = line.substr(0, line.find(" |", 2));
+    for (std::sregex_iterator it(first.begin(), first.end(), in_first_cell), end; it != end; ++it) {
+      documented.insert((*it)[1]);
+    }
+  }
+  for (const auto& name : rendered) EXPECT_TRUE(documented.contains(name)) << name << " is not in docs/api.md";
+  for (const auto& name : documented) EXPECT_TRUE(rendered.contains(name)) << name << " is in docs/api.md only";
 }
 
 TEST(MetricsTest, CallsFromManyThreadsAreAllCounted) {

@@ -183,7 +183,8 @@ TEST_F(PerUserEndToEndTest, DoctorChecksThatSlurmActsAsEachUserAndHoldsItsAssoci
             "FAIL  Slurm users: \"bob\" as " + m_users[1] + ": the map lets it charge tp-no-such-account, but "
             "slurmdbd holds no association of the user with it (it has " + m_account + "; sacctmgr add user " +
                 m_users[1] + " account=tp-no-such-account, or take them out of the map); fix: add each user's "
-                "associations in slurmdbd (sacctmgr), or fix the map");
+                "associations in slurmdbd (sacctmgr), or fix the map (docs/deploy.md, step 6: MinJobAge and "
+                "accounting)");
 }
 
 // With the cluster's key instead of the root token, the daemon mints a token for each user: the

@@ -24,7 +24,7 @@ class DoctorTest : public ::testing::Test {
     m_settings.jwt_file = m_dir.file("jwt");
     m_settings.partition = "debug";
     tpslurm::testing::write_test_file(m_settings.jwt_file,
-                                      "SLURM_JWT=" + mint_hs256("key", "alice", kNow, std::chrono::seconds(3600)) + "\n");
+                                      "SLURM_JWT=" + mint_hs256("key", "alice", kNow, std::chrono::hours(48)) + "\n");
     m_transport.answer("/slurm/v0.0.38/ping", 200, testing::transcript_v0038("ping").response_body);
     m_transport.answer("/slurm/v0.0.38/partitions", 200, testing::transcript_v0038("get_partitions").response_body);
   }
@@ -45,7 +45,7 @@ TEST_F(DoctorTest, AHealthy2205ClusterPassesEveryCheck) {
             "ok    token transport: the JWT goes unencrypted over http:// to slurmrestd.test "
             "(TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1)\n"
             "ok    secret files: " + m_settings.jwt_file + ": owned by this user, mode 0600 or stricter\n"
-            "ok    token: token file " + m_settings.jwt_file + ": valid for 1h (until 2026-11-30T13:00:00Z)\n"
+            "ok    token: token file " + m_settings.jwt_file + ": valid for 2d (until 2026-12-02T12:00:00Z)\n"
             "ok    token user: the token is for alice, not root (SlurmUser is not checked: slurmrestd does not "
             "report it)\n"
             "ok    REST reachability: slurmrestd at http://slurmrestd.test:6820 answers\n"
@@ -64,7 +64,7 @@ TEST_F(DoctorTest, ATokenFileOthersCanReadFails) {
   EXPECT_FALSE(all_ok(checks));
   EXPECT_EQ(checks.at(2), (DoctorCheck{"secret files", false,
                                        m_settings.jwt_file + " has mode 0644; group and others must have no access",
-                                       "chown the file to the service account and chmod 600 it"}));
+                                       "chown the file to the service account and chmod 600 it (docs/deploy.md, step 3: The service user and its token)"}));
 }
 
 TEST_F(DoctorTest, ARefusedTokenFailsTheAuthenticatedCall) {
@@ -73,14 +73,17 @@ TEST_F(DoctorTest, ARefusedTokenFailsTheAuthenticatedCall) {
   const auto& auth = checks.at(7);
   EXPECT_EQ(auth.name, "authenticated call");
   EXPECT_FALSE(auth.ok);
-  EXPECT_EQ(auth.fix, "the token is refused: check it belongs to alice and was signed with the cluster's key; rotate it");
+  EXPECT_EQ(auth.fix,
+            "the token is refused: check it belongs to alice and was signed with the cluster's key; rotate it "
+            "(docs/deploy.md, step 1: JWT authentication in Slurm)");
 }
 
 TEST_F(DoctorTest, AMissingPartitionIsNamedWithWhatExists) {
   m_settings.cpu_partition = "cpu";
   const auto checks = run();
   EXPECT_EQ(checks.at(8), (DoctorCheck{"partitions", false, "not on the cluster: cpu (it has debug)",
-                                       "set TUNEPLANE_SLURM_PARTITION / TUNEPLANE_SLURM_CPU_PARTITION to existing partitions"}));
+                                       "set TUNEPLANE_SLURM_PARTITION / TUNEPLANE_SLURM_CPU_PARTITION to existing partitions "
+                                       "(docs/deploy.md, step 8: Configure the daemon)"}));
 }
 
 TEST_F(DoctorTest, AnUnreachableServerStopsAfterTheReachabilityCheck) {
@@ -89,14 +92,50 @@ TEST_F(DoctorTest, AnUnreachableServerStopsAfterTheReachabilityCheck) {
   ASSERT_EQ(checks.size(), 6u);
   EXPECT_EQ(checks[5], (DoctorCheck{"REST reachability", false,
                                     "GET /slurm/v0.0.45/ping: not sent: connection refused (http://slurmrestd.test:6820)",
-                                    "start slurmrestd or fix TUNEPLANE_SLURM_REST_URL (http://slurmrestd.test:6820)"}));
+                                    "start slurmrestd or fix TUNEPLANE_SLURM_REST_URL (http://slurmrestd.test:6820) "
+                                    "(docs/deploy.md, step 2: slurmrestd)"}));
 }
 
 TEST_F(DoctorTest, ATokenAboutToExpireFails) {
-  m_clock.advance(std::chrono::seconds(3500));
+  m_clock.advance(std::chrono::hours(48) - std::chrono::seconds(100));
   const auto checks = run();
   EXPECT_EQ(checks.at(3).ok, false);
-  EXPECT_EQ(checks.at(3).detail, "token file " + m_settings.jwt_file + ": expires in 1m40s (until 2026-11-30T13:00:00Z)");
+  EXPECT_EQ(checks.at(3).detail, "token file " + m_settings.jwt_file + ": expires in 1m40s (until 2026-12-02T12:00:00Z)");
+  EXPECT_EQ(checks.at(3).fix, "rotate the token now; use a longer lifespan or minting (docs/deploy.md, step 3: The service user and its token)");
+}
+
+// Nothing in the daemon renews a token file: a day before it expires doctor warns (and fails
+// nothing), naming the step of the guide that sets up its renewal.
+TEST_F(DoctorTest, ATokenFileThatExpiresWithinADayIsAWarningNamingItsStep) {
+  m_clock.advance(std::chrono::hours(24) - std::chrono::seconds(1));
+  EXPECT_FALSE(run().at(3).warning) << "a day and a second left";
+  m_clock.advance(std::chrono::hours(23));
+  const auto checks = run();
+  EXPECT_TRUE(all_ok(checks)) << format_report(checks);
+  EXPECT_EQ(checks.at(3),
+            (DoctorCheck{"token", true,
+                         "token file " + m_settings.jwt_file + ": valid for 1h1s (until 2026-12-02T12:00:00Z): it "
+                         "expires within a day and nothing in the daemon renews a token file",
+                         "renew the file before then (scontrol token lifespan=<seconds>; the package's "
+                         "tuneplane-slurm-token.timer does it on a host that keeps the key), or set "
+                         "TUNEPLANE_SLURM_JWT_KEY_FILE instead for the daemon to mint its own (docs/deploy.md, step 3: The service user and its token)",
+                         true}));
+  EXPECT_NE(format_report(checks).find("warn  token: "), std::string::npos) << format_report(checks);
+}
+
+// A token minted from the key lives TUNEPLANE_SLURM_JWT_LIFESPAN (30 minutes by default): the
+// daemon mints the next one, so a short life is no warning.
+TEST_F(DoctorTest, AMintedTokenIsRenewedByTheDaemonAndNoWarning) {
+  m_settings.jwt_file.clear();
+  m_settings.jwt_key_file = m_dir.file("jwt.key");
+  tpslurm::testing::write_test_file(m_settings.jwt_key_file, "a-key-of-thirty-two-bytes-or-more-0123456789");
+  ASSERT_EQ(::chmod(m_settings.jwt_key_file.c_str(), 0600), 0);
+  const auto checks = run();
+  EXPECT_EQ(checks.at(3), (DoctorCheck{"token", true,
+                                       "tokens minted for alice from key file " + m_settings.jwt_key_file +
+                                           ": valid for 30m (until 2026-11-30T12:30:00Z); the daemon mints the next "
+                                           "one before it expires",
+                                       ""}));
 }
 
 TEST_F(DoctorTest, MissingConfigurationIsListedWithFixes) {
@@ -105,7 +144,8 @@ TEST_F(DoctorTest, MissingConfigurationIsListedWithFixes) {
   const auto checks = run();
   EXPECT_EQ(checks.at(0), (DoctorCheck{"configuration", false,
                                        "TUNEPLANE_SLURM_REST_USER is not set, TUNEPLANE_SLURM_PARTITION is not set",
-                                       "set it to the Slurm user jobs run as, set it to the partition GPU jobs go to"}));
+                                       "set it to the Slurm user jobs run as, set it to the partition GPU jobs go to "
+                                       "(docs/deploy.md, step 8: Configure the daemon)"}));
   EXPECT_EQ(checks.at(3).detail, "TUNEPLANE_SLURM_REST_USER is not set; name the Slurm user jobs run as");
 }
 
@@ -114,7 +154,7 @@ TEST_F(DoctorTest, ATokenForAnotherUserFails) {
                                     "SLURM_JWT=" + mint_hs256("key", "bob", kNow, std::chrono::seconds(3600)) + "\n");
   const auto checks = run();
   EXPECT_EQ(checks.at(4), (DoctorCheck{"token user", false, "the token is for bob, not TUNEPLANE_SLURM_REST_USER alice",
-                                       "write a token for alice (scontrol token username=alice)"}));
+                                       "write a token for alice (scontrol token username=alice) (docs/deploy.md, step 3: The service user and its token)"}));
 }
 
 TEST_F(DoctorTest, ATokenForRootFails) {
@@ -124,7 +164,7 @@ TEST_F(DoctorTest, ATokenForRootFails) {
   const auto checks = run();
   EXPECT_EQ(checks.at(4), (DoctorCheck{"token user", false,
                                        "the token is for root (uid 0), which Slurm lets act as any user",
-                                       "run jobs as an unprivileged Slurm user with a token of its own"}));
+                                       "run jobs as an unprivileged Slurm user with a token of its own (docs/deploy.md, step 3: The service user and its token)"}));
 }
 
 TEST_F(DoctorTest, PlainHttpToARemoteHostFailsUnlessAllowed) {
@@ -133,7 +173,7 @@ TEST_F(DoctorTest, PlainHttpToARemoteHostFailsUnlessAllowed) {
   EXPECT_EQ(checks.at(1), (DoctorCheck{"token transport", false,
                                        "the JWT goes unencrypted over http:// to slurmrestd.test",
                                        "use https:// or a unix: socket, or set TUNEPLANE_SLURM_ALLOW_INSECURE_HTTP=1 "
-                                       "to accept it"}));
+                                       "to accept it (docs/deploy.md, step 2: slurmrestd)"}));
   m_settings.rest_url = "http://127.0.0.1:6820";
   EXPECT_EQ(run().at(1), (DoctorCheck{"token transport", true,
                                       "the JWT goes over https://, a unix socket or loopback only", ""}));

@@ -93,7 +93,9 @@ TEST_F(DoctorUsersTest, AUserWithoutAnAssociationOrWithoutOneForAMappedAccountIs
             "\"bob\" as bin: the map lets it charge acct-c, but slurmdbd holds no association of the user with it (it "
             "has acct-b; sacctmgr add user bin account=acct-c, or take them out of the map); \"carol\" as daemon: "
             "slurmdbd holds no association of the user (sacctmgr add user daemon account=acct-a)");
-  EXPECT_EQ(line.fix, "add each user's associations in slurmdbd (sacctmgr), or fix the map");
+  EXPECT_EQ(line.fix,
+            "add each user's associations in slurmdbd (sacctmgr), or fix the map (docs/deploy.md, step 6: MinJobAge and "
+            "accounting)");
 }
 
 // 22.05 answers a user without associations with HTTP 500 and error 9003: that is "none", not

@@ -21,6 +21,9 @@ struct ClusterConfig {
   std::string default_partition = "debug";
   std::vector<std::string> nodes = {"vm", "vm-b"};
   std::set<std::string> features = {"h100", "cpuonly", "emu"};
+  // Each node's GRES as Slurm prints it ("gpu:h100:1"); empty: none. GET nodes reports every
+  // node with every feature above and this GRES; submits do not check it.
+  std::string gres;
   std::uint32_t cpus_per_node = 2;
   std::uint64_t memory_per_node_mb = 7951;
   std::uint64_t def_mem_per_cpu_mb = 256;

@@ -54,6 +54,7 @@ struct CommandLine {
   std::string default_partition;
   std::string nodes;
   std::string features;
+  std::string gres;
   std::uint32_t cpus_per_node = 0;
   std::string accounts;
   std::string qos;
@@ -85,6 +86,7 @@ void add_options(CLI::App& app, CommandLine& c) {
   app.add_option("--default-partition", c.default_partition, "default partition (default: the first one)");
   app.add_option("--nodes", c.nodes, "comma-separated node names (default vm,vm-b)");
   app.add_option("--features", c.features, "comma-separated node features (default h100,cpuonly,emu)");
+  app.add_option("--gres", c.gres, "each node's GRES as Slurm prints it, e.g. gpu:h100:8 (default none)");
   app.add_option("--cpus-per-node", c.cpus_per_node, "CPUs per node (default 2)");
   app.add_option("--accounts", c.accounts, "enforce these accounts (comma-separated)");
   app.add_option("--qos", c.qos, "enforce these QoS (comma-separated)");
@@ -159,6 +161,7 @@ std::optional<std::string> configure_cluster(const CommandLine& c, SimOptions& o
     auto list = tpslurm::sim::split_csv(c.features);
     cluster.features = {list.begin(), list.end()};
   }
+  cluster.gres = c.gres;
   if (c.cpus_per_node) cluster.cpus_per_node = c.cpus_per_node;
   if (!c.accounts.empty()) {
     auto list = tpslurm::sim::split_csv(c.accounts);

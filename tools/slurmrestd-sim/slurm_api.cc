@@ -135,6 +135,7 @@ HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, con
     }
     if (n == 3 && res == "partitions" && method == "GET") return partitions(call, nullptr);
     if (n == 4 && res == "partition" && method == "GET") return partitions(call, &seg[3]);
+    if (n == 3 && res == "nodes" && method == "GET") return nodes(call);
   } else {
     if (n == 3 && res == "jobs" && method == "GET") return dbd_jobs(call);
     if (n == 4 && res == "job" && method == "GET") return dbd_job(call, seg[3]);

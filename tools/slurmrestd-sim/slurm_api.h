@@ -77,6 +77,7 @@ class SlurmApi {
   HttpReply get_jobs(Call& call);
   HttpReply jobs_state(Call& call);
   HttpReply partitions(Call& call, const std::string* name);
+  HttpReply nodes(Call& call);
   HttpReply dbd_jobs(Call& call);
   HttpReply dbd_job(Call& call, const std::string& id_text);
   HttpReply dbd_associations(Call& call);

@@ -310,4 +310,47 @@ HttpReply SlurmApi::partitions(Call& call, const std::string* name) {
   return json_reply(http_status_for_error(m_options.release, rc), out.take());
 }
 
+// The nodes' names, features and GRES only: what a client checks a constraint and a GRES
+// request against. v0.0.38 prints the features as one comma-separated string, v0.0.4x as a list.
+HttpReply SlurmApi::nodes(Call& call) {
+  const Dialect dialect = call.ctx.dialect;
+  const auto& cluster = m_options.cluster;
+  Diagnostics diag;
+  int rc = 0;
+  if (!call.identity.token_ok) {
+    rc = err::kProtocolAuthentication;
+    diag.error(rc, "Unable to query nodes", "slurm_load_node()");
+  }
+  std::string joined;
+  for (const auto& feature : cluster.features) joined += (joined.empty() ? "" : ",") + feature;
+  JsonWriter out;
+  out.begin_object();
+  auto list = [&]() {
+    out.key("nodes").begin_array();
+    for (const auto& node : rc ? std::vector<std::string>{} : cluster.nodes) {
+      out.begin_object().str_field("name", node);
+      if (is_v4x(dialect)) {
+        out.key("features").begin_array();
+        for (const auto& feature : cluster.features) out.string(feature);
+        out.end_array();
+      } else {
+        out.str_field("features", joined);
+      }
+      out.str_field("gres", cluster.gres).end_object();
+    }
+    out.end_array();
+  };
+  if (is_v4x(dialect)) {
+    list();
+    out.key("last_update");
+    write_no_val(out, rc ? 0 : m_clock.now_s());
+    write_tail(out, call.ctx, diag);
+  } else {
+    write_tail(out, call.ctx, diag);
+    list();
+  }
+  out.end_object();
+  return json_reply(http_status_for_error(m_options.release, rc), out.take());
+}
+
 }  // namespace tpslurm::sim
