@@ -22,15 +22,11 @@ std::optional<std::string> absolute_path(const std::string& value, std::string& 
   return std::nullopt;
 }
 
-// The storage root as the nodes see it: joined into the container runtimes' image paths and
-// bind lists, so it is held to their path rule. A trailing '/' is put right, as for every path.
 std::optional<std::string> runtime_root(const std::string& value, std::string& target) {
   if (auto why = absolute_path(value, target)) return why;
   return model::runtime_path_problem(target, model::PathKind::host);
 }
 
-// A job's PATH: absolute directories joined by ':', each of letters, digits and ._+-/ only (it
-// is written into the batch script and the REST environment; no shell character, no "..").
 std::optional<std::string> job_path(const std::string& value, std::string& target) {
   const std::string expected =
       "expected absolute directories joined by ':' (letters, digits, . _ + - / only), e.g. "
@@ -51,7 +47,6 @@ std::optional<std::string> job_path(const std::string& value, std::string& targe
   return std::nullopt;
 }
 
-// Partition, account, QoS, reservation and wckey names: one word, no separators Slurm splits on.
 std::optional<std::string> slurm_name(const std::string& value, std::string& target) {
   if (auto why = model::slurm_name_problem(value)) return "expected a value that " + *why;
   target = value;
@@ -69,8 +64,6 @@ std::optional<std::string> duration_between(const std::string& value, std::chron
   return std::nullopt;
 }
 
-// The back-off delays are kept in milliseconds for the request budget, but are written with the
-// duration parser's units, so a whole second is the finest step.
 std::optional<std::string> duration_between(const std::string& value, std::chrono::milliseconds& target,
                                             std::chrono::seconds min, std::chrono::seconds max) {
   std::chrono::seconds parsed{};
