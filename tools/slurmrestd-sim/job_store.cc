@@ -1,6 +1,7 @@
 #include "job_store.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "slurm_errors.h"
 
@@ -12,6 +13,37 @@ constexpr int kSigKill = 9;
 constexpr int kSigTerm = 15;
 
 std::int64_t to_s(std::int64_t ms) { return ms / 1000; }
+
+// The wait status and the reason a job ends with in `target`, as Slurm gives them, before the
+// change's own signal, exit code or reason.
+std::pair<std::int32_t, std::string> ending_of(const JobRecord& record, BaseState target, const StateChange& change) {
+  std::int32_t status = 0;
+  std::string reason = record.state_reason;
+  switch (target) {
+    case BaseState::completed:
+      status = wait_status_exited(change.exit_code.value_or(0));
+      reason = "None";
+      break;
+    case BaseState::failed:
+      status = wait_status_exited(change.exit_code.value_or(1));
+      reason = "NonZeroExitCode";
+      break;
+    case BaseState::cancelled: status = record.allocated ? wait_status_signaled(kSigTerm) : 0; break;
+    case BaseState::timeout:
+      status = wait_status_signaled(kSigTerm);
+      reason = "TimeLimit";
+      break;
+    case BaseState::node_fail: reason = "NodeDown"; break;
+    case BaseState::out_of_memory:
+      status = wait_status_signaled(kSigKill);
+      reason = "OutOfMemory";
+      break;
+    case BaseState::preempted: status = wait_status_signaled(kSigTerm); break;
+    default: break;
+  }
+  return {status, reason};
+}
+
 }  // namespace
 
 JobStore::JobStore(SimClock& clock, const ClusterConfig& cluster, Timing timing, std::int64_t min_job_age_s,
@@ -348,84 +380,18 @@ Status JobStore::apply(JobRecord& record, const StateChange& change) {
     }
     touch(now_ms);
   }
+  Status moved = ok_status();
   if (change.state) {
     const BaseState target = *change.state;
-    if (target == BaseState::pending || target == BaseState::running || target == BaseState::suspended) {
-      if (is_finished(record.state)) {
-        return invalid_argument(who + " already finished (" + std::string(base_state_name(record.state)) +
-                                "); requeue it first");
-      }
-      if (target == BaseState::pending) {
-        record.state = BaseState::pending;
-        record.allocated = false;
-        record.nodes.clear();
-        record.start_time = 0;
-        record.end_time = 0;
-        record.state_reason = change.reason.value_or("Priority");
-        record.phase_since_ms = now_ms;
-        touch(now_ms);
-      } else if (target == BaseState::running) {
-        if (record.state != BaseState::running) start(record, now_ms);
-        if (change.reason) record.state_reason = *change.reason;
-      } else {
-        if (record.state != BaseState::running)
-          return invalid_argument(who + " is not RUNNING; only a running job can be suspended");
-        record.state = BaseState::suspended;
-        record.phase_since_ms = now_ms;
-        touch(now_ms);
-      }
-    } else {
-      if (is_finished(record.state)) {
-        return invalid_argument(who + " already finished (" + std::string(base_state_name(record.state)) + ")");
-      }
-      std::int32_t status = 0;
-      std::string reason = record.state_reason;
-      switch (target) {
-        case BaseState::completed:
-          status = wait_status_exited(change.exit_code.value_or(0));
-          reason = "None";
-          break;
-        case BaseState::failed:
-          status = wait_status_exited(change.exit_code.value_or(1));
-          reason = "NonZeroExitCode";
-          break;
-        case BaseState::cancelled: status = record.allocated ? wait_status_signaled(kSigTerm) : 0; break;
-        case BaseState::timeout:
-          status = wait_status_signaled(kSigTerm);
-          reason = "TimeLimit";
-          break;
-        case BaseState::node_fail: reason = "NodeDown"; break;
-        case BaseState::out_of_memory:
-          status = wait_status_signaled(kSigKill);
-          reason = "OutOfMemory";
-          break;
-        case BaseState::preempted: status = wait_status_signaled(kSigTerm); break;
-        default: break;
-      }
-      if (change.signal) status = wait_status_signaled(*change.signal);
-      if (change.exit_code && target != BaseState::completed && target != BaseState::failed) {
-        status = wait_status_exited(*change.exit_code);
-      }
-      record.state_reason = change.reason.value_or(reason);
-      finish(record, target, status, change.completing.value_or(false), now_ms);
-      if (change.completing.value_or(false)) record.flags |= state_flag::completing;
-    }
+    const bool live = target == BaseState::pending || target == BaseState::running || target == BaseState::suspended;
+    moved = live ? move_to_live(record, change, who, now_ms) : move_to_end(record, change, who, now_ms);
   } else if (change.completing) {
-    if (!is_finished(record.state)) {
-      return invalid_argument(who + " is " + std::string(base_state_name(record.state)) +
-                              "; COMPLETING only follows a finished state");
-    }
-    if (*change.completing) {
-      record.flags |= state_flag::completing;
-    } else {
-      record.flags &= ~state_flag::completing;
-    }
-    record.phase_since_ms = now_ms;
-    touch(now_ms);
+    moved = set_completing(record, *change.completing, who, now_ms);
   } else if (change.reason) {
     record.state_reason = *change.reason;
     touch(now_ms);
   }
+  if (!moved.ok()) return moved;
   if (change.expected_start) {
     if (record.state != BaseState::pending) {
       return invalid_argument(who + " is " + std::string(base_state_name(record.state)) +
@@ -435,6 +401,66 @@ Status JobStore::apply(JobRecord& record, const StateChange& change) {
     touch(now_ms);
   }
   reschedule(record, now_ms);
+  return ok_status();
+}
+
+Status JobStore::move_to_live(JobRecord& record, const StateChange& change, const std::string& who,
+                              std::int64_t now_ms) {
+  if (is_finished(record.state)) {
+    return invalid_argument(who + " already finished (" + std::string(base_state_name(record.state)) +
+                            "); requeue it first");
+  }
+  if (*change.state == BaseState::pending) {
+    record.state = BaseState::pending;
+    record.allocated = false;
+    record.nodes.clear();
+    record.start_time = 0;
+    record.end_time = 0;
+    record.state_reason = change.reason.value_or("Priority");
+    record.phase_since_ms = now_ms;
+    touch(now_ms);
+  } else if (*change.state == BaseState::running) {
+    if (record.state != BaseState::running) start(record, now_ms);
+    if (change.reason) record.state_reason = *change.reason;
+  } else {
+    if (record.state != BaseState::running)
+      return invalid_argument(who + " is not RUNNING; only a running job can be suspended");
+    record.state = BaseState::suspended;
+    record.phase_since_ms = now_ms;
+    touch(now_ms);
+  }
+  return ok_status();
+}
+
+Status JobStore::move_to_end(JobRecord& record, const StateChange& change, const std::string& who,
+                             std::int64_t now_ms) {
+  const BaseState target = *change.state;
+  if (is_finished(record.state)) {
+    return invalid_argument(who + " already finished (" + std::string(base_state_name(record.state)) + ")");
+  }
+  auto [status, reason] = ending_of(record, target, change);
+  if (change.signal) status = wait_status_signaled(*change.signal);
+  if (change.exit_code && target != BaseState::completed && target != BaseState::failed) {
+    status = wait_status_exited(*change.exit_code);
+  }
+  record.state_reason = change.reason.value_or(reason);
+  finish(record, target, status, change.completing.value_or(false), now_ms);
+  if (change.completing.value_or(false)) record.flags |= state_flag::completing;
+  return ok_status();
+}
+
+Status JobStore::set_completing(JobRecord& record, bool completing, const std::string& who, std::int64_t now_ms) {
+  if (!is_finished(record.state)) {
+    return invalid_argument(who + " is " + std::string(base_state_name(record.state)) +
+                            "; COMPLETING only follows a finished state");
+  }
+  if (completing) {
+    record.flags |= state_flag::completing;
+  } else {
+    record.flags &= ~state_flag::completing;
+  }
+  record.phase_since_ms = now_ms;
+  touch(now_ms);
   return ok_status();
 }
 

@@ -142,6 +142,10 @@ class JobStore {
   void start(JobRecord& record, std::int64_t at_ms);
   void finish(JobRecord& record, BaseState state, std::int32_t exit_status, bool completing, std::int64_t at_ms);
   void purge(std::uint32_t job_id, std::int64_t at_ms);
+  // apply()'s steps: to PENDING, RUNNING or SUSPENDED; to an ending state; COMPLETING on or off.
+  Status move_to_live(JobRecord& record, const StateChange& change, const std::string& who, std::int64_t now_ms);
+  Status move_to_end(JobRecord& record, const StateChange& change, const std::string& who, std::int64_t now_ms);
+  Status set_completing(JobRecord& record, bool completing, const std::string& who, std::int64_t now_ms);
   std::string node_for(const JobRecord& record) const;
 
   SimClock& m_clock;
