@@ -98,6 +98,19 @@ void write_warnings(JsonWriter& out, const std::vector<WarningItem>& warnings) {
   out.end_array();
 }
 
+void write_listing(JsonWriter& out, const RequestContext& ctx, const Diagnostics& diag, std::int64_t last_update,
+                   const std::function<void()>& list) {
+  if (is_v4x(ctx.dialect)) {
+    list();
+    out.key("last_update");
+    write_no_val(out, last_update);
+    write_tail(out, ctx, diag);
+  } else {
+    write_tail(out, ctx, diag);
+    list();
+  }
+}
+
 void write_tail(JsonWriter& out, const RequestContext& ctx, const Diagnostics& diag) {
   write_meta(out, ctx);
   write_errors(out, diag.errors);

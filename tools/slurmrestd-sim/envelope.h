@@ -11,6 +11,8 @@
 // Value types; thread-compatible.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,10 @@ void write_warnings(JsonWriter& out, const std::vector<WarningItem>& warnings);
 
 // meta, errors, warnings (v0.0.4x) or meta, errors (v0.0.38) as members of an open object.
 void write_tail(JsonWriter& out, const RequestContext& ctx, const Diagnostics& diag);
+// A listing's members in its dialect's order: on v0.0.4x the list (`list` writes it), then
+// "last_update" (`last_update`), then the tail; on v0.0.38 the tail, then the list.
+void write_listing(JsonWriter& out, const RequestContext& ctx, const Diagnostics& diag, std::int64_t last_update,
+                   const std::function<void()>& list);
 // The v0.0.4x order of an answer without payload: errors, warnings, meta.
 void write_errors_first(JsonWriter& out, const RequestContext& ctx, const Diagnostics& diag);
 

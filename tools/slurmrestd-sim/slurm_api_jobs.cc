@@ -297,15 +297,7 @@ HttpReply SlurmApi::partitions(Call& call, const std::string* name) {
     }
     out.end_array();
   };
-  if (is_v4x(dialect)) {
-    list();
-    out.key("last_update");
-    write_no_val(out, rc ? 0 : m_clock.now_s());
-    write_tail(out, call.ctx, diag);
-  } else {
-    write_tail(out, call.ctx, diag);
-    list();
-  }
+  write_listing(out, call.ctx, diag, rc ? 0 : m_clock.now_s(), list);
   out.end_object();
   return json_reply(http_status_for_error(m_options.release, rc), out.take());
 }
@@ -340,15 +332,7 @@ HttpReply SlurmApi::nodes(Call& call) {
     }
     out.end_array();
   };
-  if (is_v4x(dialect)) {
-    list();
-    out.key("last_update");
-    write_no_val(out, rc ? 0 : m_clock.now_s());
-    write_tail(out, call.ctx, diag);
-  } else {
-    write_tail(out, call.ctx, diag);
-    list();
-  }
+  write_listing(out, call.ctx, diag, rc ? 0 : m_clock.now_s(), list);
   out.end_object();
   return json_reply(http_status_for_error(m_options.release, rc), out.take());
 }
