@@ -31,11 +31,11 @@ bool ClusterConfig::constraint_satisfiable(std::string_view expression) const {
   return flush();
 }
 
-std::vector<std::string> split_csv(std::string_view text) {
+std::vector<std::string> split_csv(std::string_view text, char separator) {
   std::vector<std::string> out;
   std::string item;
   for (char c : text) {
-    if (c == ',') {
+    if (c == separator) {
       if (!item.empty()) out.push_back(item);
       item.clear();
     } else {

@@ -43,7 +43,7 @@ struct ClusterConfig {
   bool constraint_satisfiable(std::string_view expression) const;
 };
 
-// Splits "a,b,c" (empty items dropped).
-std::vector<std::string> split_csv(std::string_view text);
+// Splits "a,b,c" (or "a:b:c" with separator ':'), empty items dropped.
+std::vector<std::string> split_csv(std::string_view text, char separator = ',');
 
 }  // namespace tpslurm::sim

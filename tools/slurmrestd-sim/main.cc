@@ -180,11 +180,8 @@ std::optional<std::string> configure_cluster(const CommandLine& c, SimOptions& o
       return "--associations \"" + entry + "\": expected USER=ACCOUNT[:ACCOUNT...]";
     }
     std::vector<std::string>& accounts = cluster.associations[entry.substr(0, equals)];
-    std::string rest = entry.substr(equals + 1);
-    for (std::size_t at = 0; at <= rest.size();) {
-      const std::size_t colon = std::min(rest.find(':', at), rest.size());
-      if (colon > at) accounts.push_back(rest.substr(at, colon - at));
-      at = colon + 1;
+    for (auto& account : tpslurm::sim::split_csv(std::string_view(entry).substr(equals + 1), ':')) {
+      accounts.push_back(std::move(account));
     }
   }
   std::string cwd = c.cwd;
