@@ -1,7 +1,7 @@
 # The build's check of the layering (docs/architecture.md §2) and of the files' lengths.
 #
 #   cmake -DROOT=<folder of layer folders> -DEDGES=<edge table> [-DGENERATED=<folder>]
-#         [-DLENGTH_ROOTS=<dir>:<dir>...] [-DLENGTH_KNOWN=<path>:<path>...] [-DMAX_LINES=600]
+#         [-DLENGTH_ROOTS=<dir>:<dir>...] [-DMAX_LINES=600]
 #         [-DSTAMP=<file>] -P check_layers.cmake
 #
 # EDGES holds one line per layer: its name, then the layers it may use, e.g. "slurm metrics model
@@ -11,9 +11,8 @@
 # files the build generates for that layer) where X is a layer must name the layer itself or one of
 # its edges. Every code file under LENGTH_ROOTS (C and C++ sources and headers, CMake files, `.in`
 # templates, and scripts: files starting with "#!") has at most MAX_LINES lines; the fuzz corpus is
-# data and is not counted. A file named in LENGTH_KNOWN (as the message names it, e.g.
-# "tools/x/y.c") is known to be over: it is reported as a warning, not a failure. On any breach
-# the script fails naming each file, line and rule; on success it touches STAMP.
+# data and is not counted. On any breach the script fails naming each file, line and rule; on
+# success it touches STAMP.
 cmake_minimum_required(VERSION 3.25)
 
 if(NOT ROOT OR NOT EDGES)
@@ -85,7 +84,6 @@ endforeach()
 
 if(LENGTH_ROOTS)
   string(REPLACE ":" ";" length_roots "${LENGTH_ROOTS}")
-  string(REPLACE ":" ";" length_known "${LENGTH_KNOWN}")
   foreach(root IN LISTS length_roots)
     file(GLOB_RECURSE files LIST_DIRECTORIES false "${root}/*")
     list(FILTER files EXCLUDE REGEX "/fuzz/corpus/")
@@ -105,12 +103,7 @@ if(LENGTH_ROOTS)
       string(LENGTH "${newlines}" count)
       if(count GREATER MAX_LINES)
         file(RELATIVE_PATH shown "${root}/.." "${file}")
-        if(shown IN_LIST length_known)
-          message(WARNING "A file over the length limit, known, not yet split:\n"
-            "  ${shown}: ${count} lines, over the limit of ${MAX_LINES} (known, not yet split)")
-        else()
-          list(APPEND problems "${shown}: ${count} lines, over the limit of ${MAX_LINES}")
-        endif()
+        list(APPEND problems "${shown}: ${count} lines, over the limit of ${MAX_LINES}")
       endif()
     endforeach()
   endforeach()

@@ -5,7 +5,7 @@
 namespace tpslurm::cli {
 
 Result<std::unique_ptr<MintJournal>> MintJournal::open(const model::Settings& settings, const Clock& clock) {
-  if (settings.jwt_key_file.empty() || !settings.jwt_file.empty()) {
+  if (!model::mints_tokens(settings)) {
     return std::unique_ptr<MintJournal>(new MintJournal(nullptr));
   }
   auto journal = journal::Journal::open(settings.journal_path, clock);

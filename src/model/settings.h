@@ -108,4 +108,10 @@ struct Settings {
   LogFormat log_format = LogFormat::text;
 };
 
+// Whether the daemon mints its tokens from the key: a key is set and no token file (the
+// settings refuse both at once; a token file, when set, is what every call uses).
+inline bool mints_tokens(const Settings& settings) {
+  return settings.jwt_file.empty() && !settings.jwt_key_file.empty();
+}
+
 }  // namespace tpslurm::model

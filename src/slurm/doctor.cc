@@ -124,7 +124,7 @@ DoctorCheck check_token(TokenSource* tokens, const Error* setup_error, const mod
   }
   const std::string valid = tokens->describe() + ": valid for " + format_duration(left) + until;
   // A minted token is renewed by the daemon before it expires; a file only by whoever writes it.
-  if (settings.jwt_file.empty()) return passed("token", valid + "; the daemon mints the next one before it expires");
+  if (model::mints_tokens(settings)) return passed("token", valid + "; the daemon mints the next one before it expires");
   if (left < kTokenWarnWithin) {
     return {"token", true, valid + ": it expires within a day and nothing in the daemon renews a token file",
             fix_with_step("renew the file before then (scontrol token lifespan=<seconds>; the package's "

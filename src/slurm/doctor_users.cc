@@ -10,11 +10,8 @@ namespace {
 
 using boost::algorithm::join;
 
-// How a call goes as another user in this configuration, for the line and its fixes.
-bool mints(const model::Settings& settings) { return !settings.jwt_key_file.empty() && settings.jwt_file.empty(); }
-
 std::string refused_fix(const model::Settings& settings) {
-  if (mints(settings)) {
+  if (model::mints_tokens(settings)) {
     return "make TUNEPLANE_SLURM_JWT_KEY_FILE a copy of the cluster's jwt_key (AuthAltParameters), and give "
            "slurmrestd's and slurmctld's hosts the user (the same NSS as the nodes)";
   }
@@ -69,7 +66,7 @@ std::optional<Problem> user_problem(SlurmClient& client, const model::MappedUser
 
 DoctorCheck check_slurm_users(SlurmClient& client, const model::Settings& settings,
                               std::span<const model::MappedUser> users, bool accounting) {
-  const std::string how = mints(settings) ? "a token minted for each from TUNEPLANE_SLURM_JWT_KEY_FILE"
+  const std::string how = model::mints_tokens(settings) ? "a token minted for each from TUNEPLANE_SLURM_JWT_KEY_FILE"
                                           : "the token file's token, each user named in X-SLURM-USER-NAME";
   if (users.empty()) return {"Slurm users", false, "no mapped user may run jobs", "see the user map line"};
   std::vector<std::string> problems;

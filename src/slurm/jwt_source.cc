@@ -220,7 +220,7 @@ Result<std::unique_ptr<TokenSource>> make_token_source(const model::Settings& se
     return std::unique_ptr<TokenSource>(
         std::make_unique<FileTokenSource>(settings.rest_user, settings.jwt_file, clock, margin, std::move(on_failure)));
   }
-  if (!settings.jwt_key_file.empty()) {
+  if (model::mints_tokens(settings)) {
     if (settings.jwt_lifespan.count() < 10) {
       return invalid_argument("JWT lifespan " + std::to_string(settings.jwt_lifespan.count()) +
                               "s is too short; use at least 10s");

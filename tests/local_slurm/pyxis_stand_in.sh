@@ -1,5 +1,5 @@
 #!/bin/bash
-# The local Slurm's Enroot+Pyxis stand-in (tools/local-slurm.d/pyxis-stand-in and enroot-stand-in)
+# The local Slurm's Enroot+Pyxis stand-in (tools/local-slurm.d/pyxis-stand-in and enroot-stand-in/)
 # through srun on the real cluster, with a real SQSH image (tools/make-test-sqsh): what a task
 # sees with the options the `enroot-pyxis` profile renders (read from
 # tests/golden/cpu-only-enroot-pyxis/job.sh, so the two cannot drift apart) and without

@@ -400,10 +400,16 @@ TEST(MakeTokenSourceTest, NeedsAUserAndATokenOrKeyFile) {
   EXPECT_EQ(make_token_source(settings, clock).error().message(),
             "neither TUNEPLANE_SLURM_JWT_FILE nor TUNEPLANE_SLURM_JWT_KEY_FILE is set; set the token file (or, opt-in, "
             "the HS256 key file)");
+  EXPECT_FALSE(model::mints_tokens(settings));
   settings.jwt_key_file = "/k";
   EXPECT_EQ((*make_token_source(settings, clock))->describe(), "tokens minted for alice from key file /k");
+  EXPECT_TRUE(model::mints_tokens(settings));
   settings.jwt_file = "/t";
   EXPECT_EQ((*make_token_source(settings, clock))->describe(), "token file /t");
+  EXPECT_FALSE(model::mints_tokens(settings));
+  settings.jwt_key_file.clear();
+  EXPECT_EQ((*make_token_source(settings, clock))->describe(), "token file /t");
+  EXPECT_FALSE(model::mints_tokens(settings));
 }
 
 }  // namespace

@@ -14,13 +14,17 @@ install_apptainer_stand_in() {
 }
 
 # The `enroot-pyxis` profile's scripts run srun --container-image=...: where no enroot is
-# installed, a stand-in runs the container (local-slurm.d/enroot-stand-in says what it does). A
-# real enroot is never replaced; an older stand-in is.
+# installed, a stand-in runs the container (local-slurm.d/enroot-stand-in/10-main.sh says what it
+# does); its parts, concatenated in order, are the one program installed. A real enroot is never
+# replaced; an older stand-in is.
 install_enroot_stand_in() {
-  local target=/usr/local/bin/enroot
+  local target=/usr/local/bin/enroot program
   if [[ -e $target ]] && ! grep -q '^# tuneplane-slurm-enroot-stand-in$' "$target"; then return 0; fi
   if [[ ! -e $target ]] && command -v enroot >/dev/null; then return 0; fi
-  install -m 0755 "$program_dir/local-slurm.d/enroot-stand-in" "$target"
+  program=$(mktemp)
+  cat "$program_dir"/local-slurm.d/enroot-stand-in/*.sh > "$program"
+  install -m 0755 "$program" "$target"
+  rm -f "$program"
 }
 
 # ensure_node_files: Enroot binds /etc/hosts, /etc/hostname and /etc/resolv.conf into every
