@@ -2,13 +2,15 @@
 //
 // Production code asks a Clock for the time instead of calling system_clock::now(),
 // so tests can drive time by hand (ManualClock) and never sleep or read the wall clock.
-// SystemClock is stateless and thread-safe; ManualClock is for single-threaded tests.
+// SystemClock is stateless and thread-safe; ManualClock is for single-threaded tests;
+// SteppedClock, the system's clocks moved by hand, for tests and benches that run real threads.
 //
 // Two readings: now() is the wall clock (what the journal records; an NTP step or `date -s`
 // moves it either way), steady() the monotonic clock (never stepped, meaningful only within
 // one process): how long something lasted while the daemon watched it is measured on steady().
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -49,6 +51,25 @@ class ManualClock final : public Clock {
  private:
   TimePoint m_now;
   SteadyPoint m_steady{};
+};
+
+// The system's clocks, moved by hand: step() is what an NTP step or an operator's `date -s` does
+// to the wall clock (the monotonic clock does not move); pass() is time going by (both move).
+// Thread-safe.
+class SteppedClock final : public Clock {
+ public:
+  TimePoint now() const override {
+    return std::chrono::system_clock::now() + std::chrono::milliseconds(m_stepped_ms + m_passed_ms);
+  }
+  SteadyPoint steady() const override {
+    return std::chrono::steady_clock::now() + std::chrono::milliseconds(m_passed_ms);
+  }
+  void step(std::chrono::milliseconds by) { m_stepped_ms += by.count(); }
+  void pass(std::chrono::milliseconds by) { m_passed_ms += by.count(); }
+
+ private:
+  std::atomic<std::int64_t> m_stepped_ms{0};
+  std::atomic<std::int64_t> m_passed_ms{0};
 };
 
 // Seconds since the Unix epoch.

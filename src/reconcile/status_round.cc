@@ -122,17 +122,27 @@ std::optional<Records> read_full(Services& services, const Followed& f) {
   return Records(records_of(read.jobs, leader), tag);
 }
 
-// Every record of slurmctld: once per kReasonEvery polls while an attempt is pending (for its
-// reason), and whenever the cycle's sweep reads them anyway. A bulk state has ids and states
-// only: the listing is where another job at an attempt's id shows even in the attempt's state.
-const std::vector<model::JobSnapshot>& full_listing(CycleListing& listing, const std::vector<Followed>& wanted,
-                                                    int round) {
+// The pending attempts, and whether Slurm has said why each waits ("None": not looked at yet).
+std::vector<PendingWait> pending_waits(const std::vector<Followed>& wanted) {
+  std::vector<PendingWait> out;
+  for (const auto& f : wanted) {
+    if (f.attempt.state != model::AttemptState::pending) continue;
+    const bool explained = std::any_of(f.before.begin(), f.before.end(),
+                                       [](const auto& c) { return !c.reason.empty() && c.reason != "None"; });
+    out.push_back({f.attempt.submit_token, explained});
+  }
+  return out;
+}
+
+// Every record of slurmctld: when the reasons' plan asks for it, and whenever the cycle's sweep
+// reads them anyway. A bulk state has ids and states only: the listing is where another job at
+// an attempt's id shows even in the attempt's state.
+const std::vector<model::JobSnapshot>& full_listing(CycleListing& listing, bool for_reasons,
+                                                    StatusRoundState& state, SteadyPoint now) {
   static const std::vector<model::JobSnapshot> none;
-  const bool any_pending = std::any_of(wanted.begin(), wanted.end(),
-                                       [](const auto& f) { return f.attempt.state == model::AttemptState::pending; });
-  const bool for_reasons = round % kReasonEvery == 1 % kReasonEvery && any_pending;
   if (!for_reasons && !listing.read_anyway()) return none;
   const slurm::JobsResult& listed = listing.get();
+  state.reasons.listed(now);  // tried, answered or not: at most one listing per kExplainedEvery
   return listed.ok() ? listed.jobs : none;
 }
 
@@ -153,8 +163,11 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state, 
   std::vector<std::uint32_t> ids;
   for (const auto& f : wanted) ids.insert(ids.end(), f.ids.begin(), f.ids.end());
   slurm::BulkStateResult bulk = services.slurm.bulk_state(ids, state.since);
+  const SteadyPoint steady = services.clock.steady();
+  const std::vector<PendingWait> waits = pending_waits(wanted);
+  const ReasonPlan reasons = bulk.records.empty() ? state.reasons.plan(waits, steady) : ReasonPlan{};
   const std::vector<model::JobSnapshot>& listing =
-      bulk.records.empty() ? full_listing(cycle_listing, wanted, ++state.round) : bulk.records;
+      bulk.records.empty() ? full_listing(cycle_listing, reasons.listing, state, steady) : bulk.records;
   const PollIndex index(bulk, listing);
   report.ran = true;
   report.attempts = static_cast<int>(wanted.size());
@@ -198,13 +211,20 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state, 
     }
     state.absent.erase(token);
     services.statuses.seen(token, now);
+    if (records) state.reasons.read(token, steady);
     const bool changed =
         differs(f, seen) || (records && pending_news(f.before, journal::journaled(records->ours), now));
-    if (!changed) continue;
+    const bool reason_due = !records && reasons.alone.count(token) > 0;
+    if (!changed && !reason_due) continue;
     if (!records || records->ours.empty()) records = read_full(services, f);
     if (!records) {
       ++report.unanswered;
       continue;
+    }
+    state.reasons.read(token, steady);
+    if (!changed && !records->ours.empty() && records->foreign.empty() &&
+        !pending_news(f.before, journal::journaled(records->ours), now)) {
+      continue;  // read for its reason: the same wait
     }
     ++report.changed;
     if (!records->foreign.empty()) {
@@ -219,6 +239,9 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state, 
   std::erase_if(state.absent, [&](const auto& entry) {
     return std::find(tokens.begin(), tokens.end(), entry.first) == tokens.end();
   });
+  std::set<std::string> still_pending;
+  for (const auto& wait : waits) still_pending.insert(wait.token);
+  state.reasons.keep_only(still_pending);
   if (report.unanswered == 0) note_poll(services, state, now);
   report.wake.assign(wake.begin(), wake.end());
   return report;

@@ -12,11 +12,10 @@
 // read when the sweep reads it anyway — a bulk state has ids and states only, so another job
 // in the attempt's state shows at the latest at the next sweep. An attempt seen for the
 // first time after its release is always read in full (its pending reason). A bulk state has
-// no reasons: on the first poll and every kReasonEvery after it, while attempts are pending,
-// the cycle's full listing (`GET jobs`, shared with the sweep: cycle_listing.h) shows their
-// reasons and expected starts, and the attempts whose wait changed (slurm_verdict.h:
-// pending_news) are posted (v0.0.38's bulk answer holds the records every time). No call is
-// made for a reason or an estimate alone.
+// no reasons: pending attempts are read for why they wait as reason_reads.h spaces them (a few
+// records alone, or the cycle's full listing, `GET jobs`, shared with the sweep:
+// cycle_listing.h), and the attempts whose wait changed (slurm_verdict.h: pending_news) are
+// posted; v0.0.38's bulk answer holds the records every time.
 //
 // Once a minute at most, the time of a poll that answered for every attempt is kept in the
 // journal (journal_meta `last_status_poll`) so that `status` can say when Slurm was last read.
@@ -30,16 +29,16 @@
 #include <vector>
 
 #include "reconcile/cycle_listing.h"
+#include "reconcile/reason_reads.h"
 #include "reconcile/services.h"
 
 namespace tpslurm::reconcile {
 
-inline constexpr int kReasonEvery = 30;
-
-// What one poll leaves for the next: v0.0.38's update_time baseline, the absent counts.
+// What one poll leaves for the next: v0.0.38's update_time baseline, the absent counts, when
+// each pending attempt's record was last read.
 struct StatusRoundState {
-  int round = 0;
   std::optional<TimePoint> since;
+  ReasonReads reasons;
   std::map<std::string, int> absent;  // submit token -> polls in a row without the job
   std::optional<TimePoint> last_meta_write;
 };
@@ -48,7 +47,7 @@ struct StatusRoundReport {
   bool ran = false;                   // false when no attempt is followed
   int attempts = 0;                   // attempts followed
   int calls = 0;                      // bulk calls made
-  int changed = 0;                    // attempts whose state changed (full records read)
+  int changed = 0;                    // attempts with news: a new state, reason or estimate
   int absent = 0;                     // attempts slurmctld did not report
   int unanswered = 0;                 // attempts nothing was learned about (a failed call, the budget)
   std::chrono::seconds worst_lag{0};  // the longest time since a followed attempt was seen

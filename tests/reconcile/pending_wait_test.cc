@@ -1,10 +1,12 @@
 // Pending, explained, against the simulator in every dialect: a pending attempt's reason and
 // Slurm's expected start reach the journal, the job's view and the change feed; a new reason or
-// an estimate that moved at the scale of the wait left is one event, seconds of drift are none,
-// and no call is made for them (the cycle's listing, or v0.0.38's bulk answer, brings them).
+// an estimate that moved at the scale of the wait left is one event, seconds of drift are none;
+// a reason Slurm gives later shows within two polls, and reading reasons costs a few reads a
+// poll or one listing a minute (reconcile/reason_reads.h).
 #include "journal/components.h"
 #include "operations/change_feed.h"
 #include "operations/job_views.h"
+#include "reconcile/reason_reads.h"
 #include "reconcile_fixture.h"
 
 namespace tpslurm::reconcile::testing {
@@ -112,7 +114,75 @@ TEST_P(PendingWaitTest, AJobSlurmHasNotLookedAtYetIsNoItem) {
   EXPECT_EQ(count_events("fresh", "attempt.pending"), 0);
 }
 
+// A reason Slurm gives while the daemon runs (no restart): read again 20 s after the last read,
+// so it shows within two polls of 10 s.
+TEST_P(PendingWaitTest, AReasonSlurmGivesLaterShowsWithinTwoPolls) {
+  start({"--release", GetParam()}, "auto");
+  add_job("j1", Shape::cpu_only);
+  once();
+  ASSERT_EQ(attempt("j1").state, AttemptState::pending);
+  ASSERT_EQ(count_events("j1", "attempt.pending"), 0) << "reason None: nothing to say yet";
+  step(*attempt("j1").slurm_job_id, R"({"reason": "Resources"})");
+  for (int poll = 0; poll < 2; ++poll) {
+    pass_local_time(seconds(10));
+    once();
+  }
+  EXPECT_EQ(count_events("j1", "attempt.pending"), 1);
+  EXPECT_EQ(text(pending_view("j1").at("components").as_array().at(0).at("reason")), "Resources");
+}
+
 INSTANTIATE_TEST_SUITE_P(Releases, PendingWaitTest, every_release(), release_test_name);
+
+// What reading reasons costs on 26.05: a few due attempts are read alone; when more are due
+// than a poll reads alone, one full listing a minute answers for all of them.
+class PendingWaitCostTest : public ReconcileTest {
+ protected:
+  std::int64_t reads() { return sim->route_count("GET /slurm/v0.0.45/job/{job_id}"); }
+  std::int64_t listings() { return sim->route_count("GET /slurm/v0.0.45/jobs"); }
+};
+
+TEST_F(PendingWaitCostTest, AFewReadsAPollOrOneListingAMinute) {
+  start();
+  const int count = static_cast<int>(kReadsPerPoll) + 2;
+  for (int i = 0; i < count; ++i) add_job("j" + std::to_string(i), Shape::cpu_only);
+  const auto all_pending = [&] {
+    for (int i = 0; i < count; ++i) {
+      auto attempts = journal().attempts("j" + std::to_string(i));
+      if (!attempts.ok() || attempts->empty() || attempts->back().state != AttemptState::pending) return false;
+    }
+    return true;
+  };
+  for (int cycle = 0; cycle < 5 && !all_pending(); ++cycle) once();
+  for (int i = 0; i < count; ++i) {
+    const std::string job = "j" + std::to_string(i);
+    ASSERT_EQ(attempt(job).state, AttemptState::pending) << job;
+    step(*attempt(job).slurm_job_id, R"({"reason": "Priority"})");
+  }
+  const auto explained = [&] {
+    int n = 0;
+    for (int i = 0; i < count; ++i) n += count_events("j" + std::to_string(i), "attempt.pending");
+    return n;
+  };
+
+  // 20 s on, all are due, but the listing of the first cycles is recent: each cycle reads a
+  // poll's worth alone (once() runs cycles until one is quiet; a daemon polls every 10 s).
+  const std::int64_t reads_before = reads();
+  const std::int64_t listings_before = listings();
+  pass_local_time(seconds(20));
+  const CycleReport cycles = once();
+  EXPECT_EQ(reads() - reads_before, count);
+  EXPECT_GE(cycles.cycles, 2) << "no more than " << kReadsPerPoll << " reads a cycle";
+  EXPECT_EQ(explained(), count);
+  EXPECT_EQ(listings() - listings_before, 0);
+
+  // A minute after their reads, every reason is due again: one listing, no read alone.
+  for (int i = 0; i < count; ++i) step(*attempt("j" + std::to_string(i)).slurm_job_id, R"({"reason": "Resources"})");
+  pass_local_time(kExplainedEvery);
+  once();
+  EXPECT_EQ(listings() - listings_before, 1);
+  EXPECT_EQ(reads() - reads_before, count);
+  EXPECT_EQ(explained(), 2 * count);
+}
 
 }  // namespace
 }  // namespace tpslurm::reconcile::testing

@@ -25,25 +25,6 @@
 
 namespace tpslurm::reconcile::testing {
 
-// The real clocks, moved by hand: step() is what an NTP step or an operator's `date -s` does to
-// the wall clock between two cycles (the monotonic clock does not move); pass() is time going
-// by (both move). Thread-safe (the controller's pool reads it).
-class SteppedClock final : public Clock {
- public:
-  TimePoint now() const override {
-    return std::chrono::system_clock::now() + std::chrono::milliseconds(m_stepped_ms + m_passed_ms);
-  }
-  SteadyPoint steady() const override {
-    return std::chrono::steady_clock::now() + std::chrono::milliseconds(m_passed_ms);
-  }
-  void step(std::chrono::milliseconds by) { m_stepped_ms += by.count(); }
-  void pass(std::chrono::milliseconds by) { m_passed_ms += by.count(); }
-
- private:
-  std::atomic<std::int64_t> m_stepped_ms{0};
-  std::atomic<std::int64_t> m_passed_ms{0};
-};
-
 // A token source that hands out a good token, or after bad_after(n) n more good ones and then
 // a token whose signature does not verify. Thread-safe.
 class TurningTokens final : public slurm::TokenSource {

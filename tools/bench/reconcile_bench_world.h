@@ -88,6 +88,8 @@ class World {
   journal::AttemptRecord attempt(const std::string& job_id);
 
   long long size() const { return m_size; }
+  // Time going by for every part here (journal, budget, clients, controllers), without the wait.
+  void pass(std::chrono::seconds by) { m_clock.pass(by); }
 
   Simulator sim;
   model::Settings settings;
@@ -97,7 +99,7 @@ class World {
  private:
   long long m_size;
   std::filesystem::path m_dir;
-  SystemClock m_clock;
+  SteppedClock m_clock;
   model::Catalogs m_catalogs;
   std::unique_ptr<slurm::CurlTransport> m_curl;
   AnyToken m_tokens;
