@@ -46,7 +46,7 @@ class ReasonReads {
   void read(const std::string& token, SteadyPoint now) { m_read[token] = now; }
   // The full listing was read.
   void listed(SteadyPoint now) { m_listed = now; }
-  // Forgets the attempts not in `followed` (ended, or no longer pending).
+  // Forgets the attempts not in `followed` (no longer followed: ended and cleaned up).
   void keep_only(const std::set<std::string>& followed);
 
  private:

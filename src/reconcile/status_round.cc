@@ -239,9 +239,9 @@ StatusRoundReport run_status_round(Services& services, StatusRoundState& state, 
   std::erase_if(state.absent, [&](const auto& entry) {
     return std::find(tokens.begin(), tokens.end(), entry.first) == tokens.end();
   });
-  std::set<std::string> still_pending;
-  for (const auto& wait : waits) still_pending.insert(wait.token);
-  state.reasons.keep_only(still_pending);
+  // Every followed attempt's last read is kept: one first read after its release (still
+  // `submitted` in the journal this round) counts when it is pending in the next.
+  state.reasons.keep_only(std::set<std::string>(tokens.begin(), tokens.end()));
   if (report.unanswered == 0) note_poll(services, state, now);
   report.wake.assign(wake.begin(), wake.end());
   return report;
