@@ -79,6 +79,7 @@ std::uint32_t JobStore::submit(std::vector<JobRecord> components) {
   for (std::uint32_t k = 0; k < size; ++k) {
     auto record = std::make_shared<JobRecord>(std::move(components[k]));
     record->job_id = m_next_id++;
+    if (!record->array_pending.empty()) record->array_job_id = record->job_id;
     if (size > 1) {
       record->het_job_id = leader;
       record->het_job_offset = k;
