@@ -4,6 +4,8 @@
 // slurmdbd rows, per release.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "array_spec.h"
 #include "json_shape.h"
 #include "sim_harness.h"
@@ -13,19 +15,19 @@ namespace {
 
 namespace json = boost::json;
 
-struct Dialects {
+struct ArrayDialect {
   Release release;
   std::string version;
 };
 
-const std::vector<Dialects> kReleases = {
+const std::vector<ArrayDialect> kArrayReleases = {
     {Release::r22_05_8, "v0.0.38"},
     {Release::r23_11_11, "v0.0.40"},
     {Release::r24_11_7, "v0.0.42"},
     {Release::r26_05_3, "v0.0.45"},
 };
 
-std::string array_job(const std::string& version, const std::string& spec, bool hold = false,
+std::string arr_submit_body(const std::string& version, const std::string& spec, bool hold = false,
                       const std::string& name = "sweep") {
   const std::string env = version == "v0.0.38" ? R"({"PATH": "/bin"})" : R"(["PATH=/bin"])";
   return R"({"script": "#!/bin/bash\necho $SLURM_ARRAY_TASK_ID\n", "job": {"name": ")" + name +
@@ -33,17 +35,17 @@ std::string array_job(const std::string& version, const std::string& spec, bool 
          (hold ? R"(, "hold": true)" : "") + "}}";
 }
 
-std::int64_t number(const json::value& v) {
+std::int64_t arr_number(const json::value& v) {
   if (v.is_object()) return v.at("number").to_number<std::int64_t>();
   return v.to_number<std::int64_t>();
 }
 
 // array_task_id: unset (`null` / set:false) reads as -1.
-std::int64_t task_id(const json::value& job) {
+std::int64_t arr_task_id(const json::value& job) {
   const json::value& v = job.at("array_task_id");
   if (v.is_null()) return -1;
   if (v.is_object() && !v.at("set").as_bool()) return -1;
-  return number(v);
+  return arr_number(v);
 }
 
 TEST(ArraySpec, ParsesEverySyntaxSlurmctldTakes) {
@@ -87,43 +89,171 @@ TEST(ArraySpec, PrintsTheTaskStringAsLibslurmDoes) {
 }
 
 TEST(Arrays, ASpecOverTheSiteLimitsIsRefusedWith2081AndCreatesNothing) {
-  for (const auto& d : kReleases) {
+  for (const auto& d : kArrayReleases) {
     SimOptions options = test_options(d.release);
     options.cluster.max_array_size = 100;
     options.cluster.max_array_tasks = 10u;
     SimInstance sim(options);
     const std::string path = "/slurm/" + d.version + "/job/submit";
     for (const char* spec : {"0-100", "0-10", "x"}) {
-      HttpResult r = slurm_call(sim, options, "POST", path, array_job(d.version, spec));
+      HttpResult r = slurm_call(sim, options, "POST", path, arr_submit_body(d.version, spec));
       EXPECT_EQ(r.status, d.release == Release::r26_05_3 ? 422 : 500) << d.version << " " << spec;
       EXPECT_EQ(error_numbers(r.json()), (std::vector<std::int64_t>{2081})) << d.version << " " << spec;
       EXPECT_FALSE(r.json().as_object().contains("job_id"));
     }
     EXPECT_EQ(control(sim, "GET", "/sim/stats").at("jobs_created").to_number<int>(), 0);
-    HttpResult ok = slurm_call(sim, options, "POST", path, array_job(d.version, "90-99"));
+    HttpResult ok = slurm_call(sim, options, "POST", path, arr_submit_body(d.version, "90-99"));
     EXPECT_EQ(ok.status, 200) << d.version;
   }
 }
 
 TEST(Arrays, SubmitAnswersTheMasterIdAndOnePendingMetaRecord) {
-  for (const auto& d : kReleases) {
+  for (const auto& d : kArrayReleases) {
     SimOptions options = test_options(d.release);
     options.first_job_id = 14;
     SimInstance sim(options);
     HttpResult r = slurm_call(sim, options, "POST", "/slurm/" + d.version + "/job/submit",
-                              array_job(d.version, "3,5-9%4", true));
+                              arr_submit_body(d.version, "3,5-9%4", true));
     ASSERT_EQ(r.status, 200) << d.version;
     EXPECT_EQ(r.json().at("job_id").to_number<int>(), 14);
     json::value jobs = slurm_call(sim, options, "GET", "/slurm/" + d.version + "/jobs").json();
     ASSERT_EQ(jobs.at("jobs").as_array().size(), 1u) << d.version;
     const json::value& meta = jobs.at("jobs").at(0);
-    EXPECT_EQ(number(meta.at("job_id")), 14);
-    EXPECT_EQ(number(meta.at("array_job_id")), 14);
-    EXPECT_EQ(task_id(meta), -1);
-    EXPECT_EQ(number(meta.at("array_max_tasks")), 4);
+    EXPECT_EQ(arr_number(meta.at("job_id")), 14);
+    EXPECT_EQ(arr_number(meta.at("array_job_id")), 14);
+    EXPECT_EQ(arr_task_id(meta), -1);
+    EXPECT_EQ(arr_number(meta.at("array_max_tasks")), 4);
     EXPECT_EQ(meta.at("array_task_string"), "3,5-9%4");
     EXPECT_EQ(meta.at("state_reason"), "JobHeldUser");
   }
+}
+
+void arr_advance(const SimInstance& sim, std::int64_t ms) {
+  control(sim, "POST", "/sim/clock/advance", "{\"ms\": " + std::to_string(ms) + "}");
+}
+
+json::array arr_jobs(const SimInstance& sim, const SimOptions& options, const std::string& path) {
+  return slurm_call(sim, options, "GET", path).json().at("jobs").as_array();
+}
+
+// job_id -> array_task_id of every record in a listing.
+std::map<std::int64_t, std::int64_t> arr_tasks_by_job(const json::array& jobs) {
+  std::map<std::int64_t, std::int64_t> out;
+  for (const auto& job : jobs) out[arr_number(job.at("job_id"))] = arr_task_id(job);
+  return out;
+}
+
+TEST(Arrays, StartedTasksSplitOffWithNewIdsAndTheLastKeepsTheMastersId) {
+  for (const auto& d : kArrayReleases) {
+    SimOptions options = test_options(d.release);
+    options.first_job_id = 14;
+    options.timing = Timing{true, 1000, 60000, 1000};
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "0-2")).status, 200);
+    arr_advance(sim, 1000);
+    json::array jobs = arr_jobs(sim, options, v + "/jobs");
+    // As the real 22.05.8 did with job 14: task 0 became 15, task 1 became 16, task 2 stayed 14.
+    EXPECT_EQ(arr_tasks_by_job(jobs), (std::map<std::int64_t, std::int64_t>{{14, 2}, {15, 0}, {16, 1}})) << d.version;
+    for (const auto& job : jobs) {
+      EXPECT_EQ(arr_number(job.at("array_job_id")), 14);
+      EXPECT_EQ(job.at("name"), "sweep");
+      EXPECT_EQ(job.at("comment"), "tag-7");
+      EXPECT_EQ(job.at("array_task_string"), "");
+      EXPECT_EQ(job_states(json::value{{"jobs", json::array{job}}}).front().substr(0, 7), "RUNNING");
+    }
+    EXPECT_EQ(arr_jobs(sim, options, v + "/job/14").size(), 3u) << d.version;
+    EXPECT_EQ(arr_jobs(sim, options, v + "/job/15").size(), 1u) << d.version;
+  }
+}
+
+TEST(Arrays, TheThrottleLimitsTasksRunningAtOnce) {
+  for (const auto& d : kArrayReleases) {
+    SimOptions options = test_options(d.release);
+    options.timing = Timing{true, 1000, 2000, 0};
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "0-4%2")).status, 200);
+    arr_advance(sim, 1000);
+    json::array jobs = arr_jobs(sim, options, v + "/job/1");
+    ASSERT_EQ(jobs.size(), 3u) << d.version;
+    EXPECT_EQ(jobs.at(0).at("array_task_string"), "2-4%2");
+    EXPECT_EQ(jobs.at(0).at("state_reason"), "JobArrayTaskLimit");
+    EXPECT_EQ(arr_tasks_by_job(jobs), (std::map<std::int64_t, std::int64_t>{{1, -1}, {2, 0}, {3, 1}}));
+    EXPECT_EQ(arr_number(jobs.at(1).at("array_max_tasks")), 2);
+    arr_advance(sim, 2000);  // tasks 0 and 1 end: 2 and 3 start
+    jobs = arr_jobs(sim, options, v + "/job/1");
+    // Tasks 2 and 3 split off; the one task left is the master's record, still throttled.
+    EXPECT_EQ(jobs.size(), 5u) << d.version;
+    EXPECT_EQ(arr_task_id(jobs.at(0)), 4);
+    EXPECT_EQ(jobs.at(0).at("array_task_string"), "");
+    EXPECT_EQ(jobs.at(0).at("state_reason"), "JobArrayTaskLimit");
+    arr_advance(sim, 2000);  // the last task starts in the master's record
+    jobs = arr_jobs(sim, options, v + "/job/1");
+    EXPECT_EQ(arr_task_id(jobs.at(0)), 4) << d.version;
+    EXPECT_EQ(job_states(json::value{{"jobs", json::array{jobs.at(0)}}}).front(), "RUNNING");
+  }
+}
+
+TEST(Arrays, JobsStateListsEveryPendingTaskAndEachSplitTask) {
+  for (const auto& d : kArrayReleases) {
+    if (d.version == "v0.0.38") continue;  // no jobs/state before v0.0.40
+    SimOptions options = test_options(d.release);
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "0-3", true)).status, 200);
+    control(sim, "POST", "/sim/jobs/1_2/state", R"({"state": "RUNNING"})");
+    json::array entries = arr_jobs(sim, options, v + "/jobs/state?job_id=1");
+    std::vector<std::string> ids;
+    for (const auto& e : entries) ids.emplace_back(e.at("job_id").as_string());
+    // A split task is named by its own job id (job_state.c), a pending one by the master's.
+    EXPECT_EQ(ids, (std::vector<std::string>{"1_0", "1_1", "1_3", "2_2"})) << d.version;
+  }
+}
+
+TEST(Arrays, GetByTaskIdFollowsEachRelease) {
+  for (const auto& d : kArrayReleases) {
+    SimOptions options = test_options(d.release);
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "0-3")).status, 200);
+    control(sim, "POST", "/sim/jobs/1_2/state", R"({"state": "RUNNING"})");
+    HttpResult pending = slurm_call(sim, options, "GET", v + "/job/1_1");
+    HttpResult split = slurm_call(sim, options, "GET", v + "/job/1_2");
+    if (d.version == "v0.0.38") {
+      // slurm_xlate_job_id(): only a record with that task id is found.
+      EXPECT_EQ(pending.status, 400);
+      EXPECT_EQ(error_numbers(pending.json()), (std::vector<std::int64_t>{9002}));
+      ASSERT_EQ(split.status, 200);
+      ASSERT_EQ(split.json().at("jobs").as_array().size(), 1u);
+      EXPECT_EQ(arr_number(split.json().at("jobs").at(0).at("job_id")), 2);
+    } else {
+      // The task id is dropped with a warning: every record of the array.
+      EXPECT_EQ(pending.status, 200) << d.version;
+      EXPECT_EQ(pending.json().at("jobs").as_array().size(), 2u);
+      EXPECT_EQ(split.json().at("jobs").as_array().size(), 2u);
+      EXPECT_EQ(pending.json().at("warnings").as_array().size(), 1u);
+    }
+  }
+}
+
+TEST(Arrays, TheControlApiStepsOneTaskByItsSplitIdOrByMasterUnderscoreTask) {
+  SimOptions options = test_options();
+  SimInstance sim(options);
+  ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.45/job/submit", arr_submit_body("v0.0.45", "0-2")).status, 200);
+  json::value stepped = control(sim, "POST", "/sim/jobs/1_1/state", R"({"state": "RUNNING"})");
+  const std::int64_t split_id = stepped.at("jobs").at(0).at("job_id").to_number<std::int64_t>();
+  EXPECT_EQ(split_id, 2);
+  control(sim, "POST", "/sim/jobs/2/state", R"({"state": "COMPLETED"})");
+  json::array jobs = arr_jobs(sim, options, "/slurm/v0.0.45/job/1");
+  EXPECT_EQ(jobs.at(0).at("array_task_string"), "0,2");
+  EXPECT_EQ(job_states(json::value{{"jobs", json::array{jobs.at(1)}}}).front(), "COMPLETED");
+  EXPECT_EQ(control_raw(sim, "POST", "/sim/jobs/1_7/state", R"({"state": "RUNNING"})").status, 404);
+  // Splitting one of the last two pending tasks leaves the master as the other one.
+  control(sim, "POST", "/sim/jobs/1_0/state", R"({"state": "RUNNING"})");
+  jobs = arr_jobs(sim, options, "/slurm/v0.0.45/job/1");
+  EXPECT_EQ(arr_task_id(jobs.at(0)), 2);
+  EXPECT_EQ(jobs.size(), 3u);
 }
 
 }  // namespace

@@ -135,6 +135,7 @@ std::vector<JobRecord*> JobStore::het_group(const JobRecord& record) {
 
 std::vector<JobRecord*> JobStore::records_for_get(JobRecord& record) {
   if (record.is_het_leader()) return het_group(record);
+  if (record.array_job_id && record.array_job_id == record.job_id) return array_records(record.job_id);
   return {&record};
 }
 
@@ -246,6 +247,10 @@ void JobStore::run_event(const Event& event, std::int64_t at_ms) {
         record->last_sched_eval = to_s(at_ms);
         return;
       }
+      if (record->array_job_id && record->state == BaseState::pending) {
+        start_array_tasks(*record, at_ms);
+        return;
+      }
       start(*record, at_ms);
       break;
     case EventKind::finish: {
@@ -324,6 +329,7 @@ void JobStore::finish(JobRecord& record, BaseState state, std::int32_t exit_stat
   }
   record.phase_since_ms = at_ms;
   touch(at_ms);
+  if (record.allocated) wake_array(record, at_ms);
 }
 
 void JobStore::purge(std::uint32_t job_id, std::int64_t at_ms) {
@@ -500,6 +506,7 @@ void JobStore::reset_ids(std::uint32_t next_id, bool forget_jobs) {
     m_jobs.clear();
     m_by_sluid.clear();
     m_events.clear();
+    m_array_tasks.clear();
   }
   m_next_id = next_id;
   touch(m_clock.now_ms());

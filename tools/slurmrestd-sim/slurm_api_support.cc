@@ -116,8 +116,18 @@ std::uint32_t xlate_job_id_v38(std::string_view text, JobStore& store) {
     if (!leader || !leader->is_het_leader() || offset >= leader->het_size) return 0;
     return static_cast<std::uint32_t>(id + offset);
   }
-  if (sep != std::string_view::npos && !all_digits(text.substr(sep + 1))) return 0;
-  return static_cast<std::uint32_t>(id);
+  if (sep == std::string_view::npos) return static_cast<std::uint32_t>(id);
+  std::string_view tail = text.substr(sep + 1);
+  if (!all_digits(tail) || tail.empty()) return 0;
+  // "M_t": the record of the array M whose array_task_id is t; a task still pending in the
+  // meta record has none.
+  JobRecord* master = store.find(static_cast<std::uint32_t>(id));
+  if (!master) return 0;
+  const std::uint64_t task = to_u64(tail);
+  for (JobRecord* r : store.records_for_get(*master)) {
+    if (r->array_task_id && *r->array_task_id == task) return r->job_id;
+  }
+  return 0;
 }
 
 std::string iso_time(std::int64_t unix_s) {
