@@ -40,6 +40,12 @@ std::int64_t arr_number(const json::value& v) {
   return v.to_number<std::int64_t>();
 }
 
+// A slurmdbd task_id: null (v0.0.38) or set:false reads as -1.
+std::int64_t arr_number_or_unset(const json::value& v) {
+  if (v.is_null() || (v.is_object() && !v.at("set").as_bool())) return -1;
+  return arr_number(v);
+}
+
 // array_task_id: unset (`null` / set:false) reads as -1.
 std::int64_t arr_task_id(const json::value& job) {
   const json::value& v = job.at("array_task_id");
@@ -254,6 +260,128 @@ TEST(Arrays, TheControlApiStepsOneTaskByItsSplitIdOrByMasterUnderscoreTask) {
   jobs = arr_jobs(sim, options, "/slurm/v0.0.45/job/1");
   EXPECT_EQ(arr_task_id(jobs.at(0)), 2);
   EXPECT_EQ(jobs.size(), 3u);
+}
+
+std::string arr_state(const json::value& job) {
+  return job_states(json::value{{"jobs", json::array{job}}}).front();
+}
+
+TEST(Arrays, OneReleaseOfTheMasterReleasesEveryPendingTask) {
+  for (const auto& d : kArrayReleases) {
+    SimOptions options = test_options(d.release);
+    options.timing = Timing{true, 1000, 60000, 0};
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "0-3", true)).status, 200);
+    arr_advance(sim, 5000);
+    EXPECT_EQ(arr_jobs(sim, options, v + "/jobs").size(), 1u) << d.version;  // held: never split
+    HttpResult r = slurm_call(sim, options, "POST", v + "/job/1", R"({"hold": false})");
+    EXPECT_EQ(r.status, 200) << d.version;
+    arr_advance(sim, 1000);
+    json::array jobs = arr_jobs(sim, options, v + "/job/1");
+    ASSERT_EQ(jobs.size(), 4u) << d.version;
+    for (const auto& job : jobs) EXPECT_EQ(arr_state(job), "RUNNING") << d.version;
+  }
+}
+
+// DELETE job/{M}_{t} on a task still pending in the meta record.
+TEST(Arrays, DeletingOnePendingTaskFollowsEachRelease) {
+  for (const auto& d : kArrayReleases) {
+    SimOptions options = test_options(d.release);
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "0-3", true)).status, 200);
+    HttpResult r = slurm_call(sim, options, "DELETE", v + "/job/1_2");
+    EXPECT_EQ(r.status, 200) << d.version;
+    json::array jobs = arr_jobs(sim, options, v + "/jobs");
+    ASSERT_EQ(jobs.size(), 1u) << d.version;  // a cancelled pending task leaves no record
+    if (d.release == Release::r23_11_11) {
+      // 23.11-24.05 send only the numeric id: the whole array is cancelled.
+      EXPECT_EQ(arr_state(jobs.at(0)), "CANCELLED");
+      EXPECT_EQ(jobs.at(0).at("array_task_string"), "0-3");
+    } else {
+      EXPECT_EQ(arr_state(jobs.at(0)), "PENDING") << d.version;
+      EXPECT_EQ(jobs.at(0).at("array_task_string"), "0-1,3") << d.version;
+    }
+  }
+}
+
+TEST(Arrays, DeletingOneSplitTaskCancelsItAloneFrom24_11) {
+  for (const auto& d : kArrayReleases) {
+    SimOptions options = test_options(d.release);
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "0-3")).status, 200);
+    control(sim, "POST", "/sim/jobs/1_0/state", R"({"state": "RUNNING"})");  // job 2
+    EXPECT_EQ(slurm_call(sim, options, "DELETE", v + "/job/1_0").status, 200) << d.version;
+    json::array jobs = arr_jobs(sim, options, v + "/job/1");
+    ASSERT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(arr_state(jobs.at(1)).substr(0, 9), "CANCELLED") << d.version;
+    EXPECT_EQ(arr_state(jobs.at(0)), d.release == Release::r23_11_11 ? "CANCELLED" : "PENDING") << d.version;
+    // The last pending tasks cancelled one by one: the meta record ends CANCELLED.
+    for (const char* task : {"1_1", "1_2", "1_3"}) slurm_call(sim, options, "DELETE", v + "/job/" + task);
+    EXPECT_EQ(arr_state(arr_jobs(sim, options, v + "/job/1").at(0)), "CANCELLED") << d.version;
+  }
+}
+
+TEST(Arrays, DeletingTheMasterCancelsTheWholeArray) {
+  for (const auto& d : kArrayReleases) {
+    SimOptions options = test_options(d.release);
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "0-3")).status, 200);
+    control(sim, "POST", "/sim/jobs/1_0/state", R"({"state": "RUNNING"})");
+    EXPECT_EQ(slurm_call(sim, options, "DELETE", v + "/job/1").status, 200) << d.version;
+    for (const auto& job : arr_jobs(sim, options, v + "/job/1")) {
+      EXPECT_EQ(arr_state(job).substr(0, 9), "CANCELLED") << d.version;
+    }
+  }
+}
+
+TEST(Arrays, SlurmdbdKeepsOneRowPerTaskAndTheMastersIdFindsThemAll) {
+  for (const auto& d : kArrayReleases) {
+    SimOptions options = test_options(d.release);
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    const std::string db = d.version == "v0.0.38" ? "/slurmdb/v0.0.38" : "/slurmdb/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "3-9%2")).status, 200);
+    control(sim, "POST", "/sim/jobs/1_3/state", R"({"state": "RUNNING"})");
+    slurm_call(sim, options, "DELETE", v + "/job/1_4");  // cancelled while pending: no row
+    json::array rows = arr_jobs(sim, options, db + "/job/1");
+    ASSERT_EQ(rows.size(), 2u) << d.version;
+    const json::value& meta = rows.at(0).at("array");
+    EXPECT_EQ(meta.at("job_id").to_number<int>(), 1);
+    EXPECT_EQ(arr_number_or_unset(meta.at("task_id")), -1) << d.version;
+    // The pending tasks as slurmctld's hex mask: 5-9 (23.11 cancelled the whole array, 4-9).
+    EXPECT_EQ(meta.at("task"), d.release == Release::r23_11_11 ? "0x3F0" : "0x3E0") << d.version;
+    EXPECT_EQ(meta.at("limits").at("max").at("running").at("tasks").to_number<int>(), 2);
+    const json::value& task = rows.at(1).at("array");
+    EXPECT_EQ(rows.at(1).at("job_id").to_number<int>(), 2);
+    EXPECT_EQ(task.at("job_id").to_number<int>(), 1);
+    EXPECT_EQ(arr_number_or_unset(task.at("task_id")), 3) << d.version;
+  }
+}
+
+TEST(Arrays, AnUpdateByTaskIdSplitsThatTaskOffOnV0038AndIsRefusedOnV004x) {
+  SimOptions options = test_options(Release::r22_05_8);
+  SimInstance sim(options);
+  ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.38/job/submit", arr_submit_body("v0.0.38", "0-3", true)).status,
+            200);
+  EXPECT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.38/job/1_2", R"({"hold": false})").status, 200);
+  json::array jobs = arr_jobs(sim, options, "/slurm/v0.0.38/job/1");
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs.at(0).at("array_task_string"), "0-1,3");
+  EXPECT_EQ(jobs.at(0).at("state_reason"), "JobHeldUser");
+  EXPECT_EQ(arr_task_id(jobs.at(1)), 2);
+  EXPECT_EQ(jobs.at(1).at("state_reason"), "None");
+
+  SimOptions options26 = test_options();
+  SimInstance sim26(options26);
+  slurm_call(sim26, options26, "POST", "/slurm/v0.0.45/job/submit", arr_submit_body("v0.0.45", "0-3", true));
+  HttpResult r = slurm_call(sim26, options26, "POST", "/slurm/v0.0.45/job/1_2", R"({"hold": false})");
+  EXPECT_EQ(r.status, 422);
+  EXPECT_EQ(error_numbers(r.json()), (std::vector<std::int64_t>{9000}));
+  EXPECT_EQ(arr_jobs(sim26, options26, "/slurm/v0.0.45/jobs").size(), 1u);
 }
 
 }  // namespace

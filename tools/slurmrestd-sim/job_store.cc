@@ -348,6 +348,12 @@ KillResult JobStore::kill(JobRecord& record, int signal, std::uint32_t requester
     return KillResult::pending_het_component;
   }
   std::vector<JobRecord*> targets = record.is_het_leader() ? het_group(record) : std::vector<JobRecord*>{&record};
+  // The master's id signals the whole array: its record first, then every split task.
+  if (record.array_job_id && record.array_job_id == record.job_id) targets = array_records(record.job_id);
+  return signal_records(targets, signal, requester_uid);
+}
+
+KillResult JobStore::signal_records(const std::vector<JobRecord*>& targets, int signal, std::uint32_t requester_uid) {
   bool all_done = std::all_of(targets.begin(), targets.end(), [](JobRecord* r) { return is_finished(r->state); });
   if (all_done) return KillResult::already_done;
   const std::int64_t now_ms = m_clock.now_ms();
@@ -516,6 +522,15 @@ std::vector<JobStore::JobPtr> JobStore::accounting_by_id(std::uint32_t job_id) c
   std::vector<JobPtr> out;
   auto range = m_archive_by_id.equal_range(job_id);
   for (auto it = range.first; it != range.second; ++it) out.push_back(it->second);
+  // slurmdbd matches id_job or id_array_job: the master's id brings every task's row.
+  if (auto tasks = m_array_tasks.find(job_id); tasks != m_array_tasks.end()) {
+    for (std::uint32_t id : tasks->second) {
+      auto task_rows = m_archive_by_id.equal_range(id);
+      for (auto it = task_rows.first; it != task_rows.second; ++it) {
+        if (it->second->array_job_id == job_id) out.push_back(it->second);
+      }
+    }
+  }
   std::sort(out.begin(), out.end(), [](const JobPtr& a, const JobPtr& b) { return a->created_seq < b->created_seq; });
   return out;
 }

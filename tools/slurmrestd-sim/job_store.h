@@ -132,6 +132,13 @@ class JobStore {
   // Task `task` of the array `master_id`: its record, split off first if it was pending;
   // nullptr if the array has no such task in slurmctld.
   JobRecord* array_task(std::uint32_t master_id, std::uint32_t task);
+  // Signals task `task` of the array `master_id` as job_str_signal / kill_jobs do for "M_t":
+  // a task still pending in the meta record is removed from it by SIGKILL (it leaves no
+  // record; the meta record ends CANCELLED when no task is left) and refuses any other signal
+  // (not_running); a split task is signalled as kill() does; not_found when the array has no
+  // such task.
+  KillResult kill_array_task(std::uint32_t master_id, std::uint32_t task, int signal, std::uint32_t requester_uid,
+                             bool requester_privileged);
   // The master's record, then every task split off it still in slurmctld, in split order.
   std::vector<JobRecord*> array_records(std::uint32_t master_id);
 
@@ -161,6 +168,8 @@ class JobStore {
   Status move_to_end(JobRecord& record, const StateChange& change, const std::string& who, std::int64_t now_ms);
   Status set_completing(JobRecord& record, bool completing, const std::string& who, std::int64_t now_ms);
   std::string node_for(const JobRecord& record) const;
+  // kill()'s signal to the records it chose (a job, a het job's components, an array's records).
+  KillResult signal_records(const std::vector<JobRecord*>& targets, int signal, std::uint32_t requester_uid);
   std::uint32_t free_job_id();
   std::uint32_t running_array_tasks(std::uint32_t master_id);
   void start_array_tasks(JobRecord& meta, std::int64_t at_ms);

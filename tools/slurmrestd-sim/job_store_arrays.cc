@@ -7,6 +7,10 @@
 
 namespace tpslurm::sim {
 
+namespace {
+constexpr int kSigKill = 9;
+}  // namespace
+
 std::uint32_t JobStore::free_job_id() {
   while (m_jobs.count(m_next_id)) ++m_next_id;
   return m_next_id++;
@@ -62,6 +66,31 @@ JobRecord* JobStore::array_task(std::uint32_t master_id, std::uint32_t task) {
   JobRecord* master = find(master_id);
   if (!master || master->array_job_id != master_id) return nullptr;
   return split_array_task(*master, task, m_clock.now_ms());
+}
+
+KillResult JobStore::kill_array_task(std::uint32_t master_id, std::uint32_t task, int signal,
+                                    std::uint32_t requester_uid, bool requester_privileged) {
+  tick();
+  for (JobRecord* r : array_records(master_id)) {
+    if (r->array_task_id && *r->array_task_id == task) {
+      // The task alone, also when it is the master's record (its last task).
+      if (!requester_privileged && r->user_id != requester_uid) return KillResult::denied;
+      return signal_records({r}, signal, requester_uid);
+    }
+  }
+  JobRecord* meta = find(master_id);
+  if (!meta || !meta->is_array_meta() || !meta->array_pending.count(task)) return KillResult::not_found;
+  if (!requester_privileged && meta->user_id != requester_uid) return KillResult::denied;
+  if (signal != kSigKill) return KillResult::not_running;
+  const std::int64_t now_ms = m_clock.now_ms();
+  meta->array_pending.erase(task);
+  if (meta->array_pending.empty()) {
+    meta->kill_request_uid = requester_uid;
+    finish(*meta, BaseState::cancelled, 0, false, now_ms);
+    reschedule(*meta, now_ms);
+  }
+  touch(now_ms);
+  return KillResult::signalled;
 }
 
 std::uint32_t JobStore::running_array_tasks(std::uint32_t master_id) {

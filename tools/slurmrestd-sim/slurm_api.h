@@ -64,6 +64,8 @@ class SlurmApi {
   // slurmctld's side of an update: the records `target` names (a v0.0.38 leader: each
   // component, as update_job_str() does), each given `hold`; the first error, or 0.
   int apply_hold(Call& call, JobRecord& target, bool hold, bool each_component);
+  // v0.0.38 on an array's master id: the master's record and every split task still pending.
+  int apply_hold_array(Call& call, JobRecord& master, bool hold);
   // DELETE job/{id} after its signal was read: v0.0.38 answers in errors[] with the HTTP
   // status of the error; v0.0.4x per job in status[] with 200.
   HttpReply delete_job_v38(Call& call, const std::string& id_text, int signal);

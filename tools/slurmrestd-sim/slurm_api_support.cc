@@ -130,6 +130,18 @@ std::uint32_t xlate_job_id_v38(std::string_view text, JobStore& store) {
   return 0;
 }
 
+std::optional<ArrayTaskRef> parse_array_task_ref(std::string_view text) {
+  const std::size_t underscore = text.find('_');
+  if (underscore == std::string_view::npos) return std::nullopt;
+  std::string_view head = text.substr(0, underscore);
+  std::string_view tail = text.substr(underscore + 1);
+  if (head.empty() || tail.empty() || !all_digits(head) || !all_digits(tail)) return std::nullopt;
+  const std::uint64_t master = to_u64(head);
+  const std::uint64_t task = to_u64(tail);
+  if (master == 0 || master >= kMaxJobId || task >= kMaxJobId) return std::nullopt;
+  return ArrayTaskRef{static_cast<std::uint32_t>(master), static_cast<std::uint32_t>(task)};
+}
+
 std::string iso_time(std::int64_t unix_s) {
   std::time_t t = static_cast<std::time_t>(unix_s);
   std::tm tm{};
