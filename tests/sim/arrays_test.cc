@@ -384,5 +384,32 @@ TEST(Arrays, AnUpdateByTaskIdSplitsThatTaskOffOnV0038AndIsRefusedOnV004x) {
   EXPECT_EQ(arr_jobs(sim26, options26, "/slurm/v0.0.45/jobs").size(), 1u);
 }
 
+TEST(Arrays, DeleteJobsCancelsOneTaskByItsStringId) {
+  for (const auto& d : kArrayReleases) {
+    SimOptions options = test_options(d.release);
+    SimInstance sim(options);
+    const std::string v = "/slurm/" + d.version;
+    ASSERT_EQ(slurm_call(sim, options, "POST", v + "/job/submit", arr_submit_body(d.version, "0-3", true)).status, 200);
+    HttpResult r = slurm_call(sim, options, "DELETE", v + "/jobs", R"({"jobs": ["1_2", "1_9"]})");
+    if (d.version == "v0.0.38") {
+      EXPECT_EQ(r.status, 404);  // 22.05 has no DELETE jobs
+      continue;
+    }
+    EXPECT_EQ(r.status, 200) << d.version;
+    ASSERT_EQ(r.json().at("status").as_array().size(), 1u) << d.version;  // 1_9 is no task
+    EXPECT_EQ(r.json().at("status").at(0).at("error").at("code").to_number<int>(), 2017);
+    EXPECT_EQ(r.json().at("status").at(0).at("step_id"), "1_9");
+    json::array jobs = arr_jobs(sim, options, v + "/jobs");
+    ASSERT_EQ(jobs.size(), 1u);
+    EXPECT_EQ(jobs.at(0).at("array_task_string"), "0-1,3") << d.version;
+    // An id slurmctld cannot read fails the whole request: nothing is signalled.
+    HttpResult bad = slurm_call(sim, options, "DELETE", v + "/jobs", R"({"jobs": ["1_0", "1_[3]"]})");
+    EXPECT_EQ(error_numbers(bad.json()), (std::vector<std::int64_t>{2017})) << d.version;
+    EXPECT_EQ(arr_jobs(sim, options, v + "/jobs").at(0).at("array_task_string"), "0-1,3");
+    EXPECT_EQ(slurm_call(sim, options, "DELETE", v + "/jobs", R"({"jobs": ["1"]})").status, 200);
+    EXPECT_EQ(arr_state(arr_jobs(sim, options, v + "/jobs").at(0)), "CANCELLED") << d.version;
+  }
+}
+
 }  // namespace
 }  // namespace tpslurm::sim::test

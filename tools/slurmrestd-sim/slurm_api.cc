@@ -128,6 +128,9 @@ HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, con
       return text_reply(405, "Unsupported HTTP method", true);
     }
     if (n == 3 && res == "jobs" && method == "GET") return get_jobs(call);
+    if (n == 3 && res == "jobs" && method == "DELETE" && is_v4x(dialect) && kill_jobs_endpoint(m_options.release)) {
+      return delete_jobs(call);
+    }
     // 23.11.0-23.11.4 do not bind jobs/state: the router answers as for any unknown path.
     if (n == 4 && res == "jobs" && seg[3] == "state" && is_v4x(dialect) && binds_jobs_state(m_options.release) &&
         method == "GET") {

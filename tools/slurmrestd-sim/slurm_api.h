@@ -54,6 +54,7 @@ class SlurmApi {
   HttpReply submit(Call& call);
   HttpReply get_job(Call& call, const std::string& id_text);
   HttpReply delete_job(Call& call, const std::string& id_text);
+  HttpReply delete_jobs(Call& call);  // slurm_api_kill_jobs.cc
   // POST job/{id}: a job update (only `hold` changes anything). v0.0.4x answers every
   // refusal slurm_update_job2() returns with HTTP 200 and the error in errors[] (measured on
   // 26.05.3 for 2017 and 2084); v0.0.38 with the error's HTTP status (500), as its handler

@@ -133,23 +133,7 @@ HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int s
   }
   // Failures to signal come back per job in status[], with HTTP 200.
   out.key("status").begin_array();
-  if (code) {
-    out.begin_object();
-    out.key("error").begin_object();
-    out.str_field("string", err::strerror(code));
-    out.int_field("code", code);
-    out.str_field("message", err::strerror(code));
-    out.end_object();
-    out.str_field("step_id", id_text);
-    out.key("job_id");
-    if (job) {
-      write_no_val(out, job->job_id);
-    } else {
-      write_no_val(out, 0, false);
-    }
-    out.key("federation").begin_object().str_field("sibling", "").end_object();
-    out.end_object();
-  }
+  if (code) write_kill_status(out, code, id_text, job);
   out.end_array();
   write_tail(out, call.ctx, diag);
   out.end_object();

@@ -130,6 +130,36 @@ std::uint32_t xlate_job_id_v38(std::string_view text, JobStore& store) {
   return 0;
 }
 
+void write_kill_status(JsonWriter& out, int code, const std::string& id_text, const JobRecord* job) {
+  out.begin_object();
+  out.key("error").begin_object();
+  out.str_field("string", err::strerror(code));
+  out.int_field("code", code);
+  out.str_field("message", err::strerror(code));
+  out.end_object();
+  out.str_field("step_id", id_text);
+  out.key("job_id");
+  if (job) {
+    write_no_val(out, job->job_id);
+  } else {
+    write_no_val(out, 0, false);
+  }
+  out.key("federation").begin_object().str_field("sibling", "").end_object();
+  out.end_object();
+}
+
+int kill_jobs_code(KillResult result) {
+  switch (result) {
+    case KillResult::signalled: return 0;
+    case KillResult::already_done: return err::kAlreadyDone;
+    case KillResult::not_found: return err::kInvalidJobId;
+    case KillResult::denied: return err::kAccessDenied;
+    case KillResult::pending_het_component: return err::kNotWholeHetJob;
+    case KillResult::not_running: return err::kTransitionStateNoUpdate;
+  }
+  return 0;
+}
+
 std::optional<ArrayTaskRef> parse_array_task_ref(std::string_view text) {
   const std::size_t underscore = text.find('_');
   if (underscore == std::string_view::npos) return std::nullopt;
