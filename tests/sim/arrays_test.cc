@@ -411,5 +411,20 @@ TEST(Arrays, DeleteJobsCancelsOneTaskByItsStringId) {
   }
 }
 
+TEST(Arrays, OnlyV0045On26_05ServesTheLimitsInConf) {
+  SimOptions options = test_options();
+  options.cluster.max_array_size = 5000;
+  options.cluster.max_array_tasks = 2000u;
+  SimInstance sim(options);
+  HttpResult r = slurm_call(sim, options, "GET", "/slurm/v0.0.45/conf");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.json().at("slurm_conf").at("MaxArraySize").to_number<int>(), 5000);
+  EXPECT_EQ(r.json().at("slurm_conf").at("SchedulerParameters"), (json::array{"max_array_tasks=2000"}));
+  EXPECT_EQ(slurm_call(sim, options, "GET", "/slurm/v0.0.44/conf").status, 404);
+  SimOptions options25 = test_options(Release::r25_11_7);
+  SimInstance sim25(options25);
+  EXPECT_EQ(slurm_call(sim25, options25, "GET", "/slurm/v0.0.44/conf").status, 404);
+}
+
 }  // namespace
 }  // namespace tpslurm::sim::test

@@ -51,6 +51,8 @@ class SlurmApi {
   struct Call;
   HttpReply ping(Call& call);
   HttpReply diag(Call& call);
+  // GET /slurm/v0.0.45/conf (26.05): ClusterName, MaxArraySize and SchedulerParameters only.
+  HttpReply conf(Call& call);
   HttpReply submit(Call& call);
   HttpReply get_job(Call& call, const std::string& id_text);
   HttpReply delete_job(Call& call, const std::string& id_text);
