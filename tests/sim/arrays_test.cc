@@ -28,7 +28,7 @@ const std::vector<ArrayDialect> kArrayReleases = {
 };
 
 std::string arr_submit_body(const std::string& version, const std::string& spec, bool hold = false,
-                      const std::string& name = "sweep") {
+                            const std::string& name = "sweep") {
   const std::string env = version == "v0.0.38" ? R"({"PATH": "/bin"})" : R"(["PATH=/bin"])";
   return R"({"script": "#!/bin/bash\necho $SLURM_ARRAY_TASK_ID\n", "job": {"name": ")" + name +
          R"(", "comment": "tag-7", "array": ")" + spec + R"(", "environment": )" + env +
@@ -58,8 +58,7 @@ TEST(ArraySpec, ParsesEverySyntaxSlurmctldTakes) {
   ArrayLimits limits;
   auto tasks = [&](const std::string& text) {
     auto spec = parse_array_spec(text, limits);
-    return spec ? std::vector<std::uint32_t>(spec->tasks.begin(), spec->tasks.end())
-                : std::vector<std::uint32_t>{9999};
+    return spec ? std::vector<std::uint32_t>(spec->tasks.begin(), spec->tasks.end()) : std::vector<std::uint32_t>{9999};
   };
   EXPECT_EQ(tasks("0-2"), (std::vector<std::uint32_t>{0, 1, 2}));
   EXPECT_EQ(tasks("1-7:3"), (std::vector<std::uint32_t>{1, 4, 7}));
@@ -214,6 +213,13 @@ TEST(Arrays, JobsStateListsEveryPendingTaskAndEachSplitTask) {
     for (const auto& e : entries) ids.emplace_back(e.at("job_id").as_string());
     // A split task is named by its own job id (job_state.c), a pending one by the master's.
     EXPECT_EQ(ids, (std::vector<std::string>{"1_0", "1_1", "1_3", "2_2"})) << d.version;
+    // Every pending task cancelled: the meta record is listed once, as "M_*".
+    for (const char* task : {"1_0", "1_1", "1_3"})
+      slurm_call(sim, options, "DELETE", v + "/jobs", std::string(R"({"jobs": [")") + task + "\"]}");
+    entries = arr_jobs(sim, options, v + "/jobs/state?job_id=1");
+    ASSERT_EQ(entries.size(), 2u) << d.version;
+    EXPECT_EQ(entries.at(0).at("job_id"), "1_*");
+    EXPECT_EQ(entries.at(0).at("state").at(0), "CANCELLED");
   }
 }
 
@@ -246,7 +252,8 @@ TEST(Arrays, GetByTaskIdFollowsEachRelease) {
 TEST(Arrays, TheControlApiStepsOneTaskByItsSplitIdOrByMasterUnderscoreTask) {
   SimOptions options = test_options();
   SimInstance sim(options);
-  ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.45/job/submit", arr_submit_body("v0.0.45", "0-2")).status, 200);
+  ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.45/job/submit", arr_submit_body("v0.0.45", "0-2")).status,
+            200);
   json::value stepped = control(sim, "POST", "/sim/jobs/1_1/state", R"({"state": "RUNNING"})");
   const std::int64_t split_id = stepped.at("jobs").at(0).at("job_id").to_number<std::int64_t>();
   EXPECT_EQ(split_id, 2);
@@ -262,9 +269,7 @@ TEST(Arrays, TheControlApiStepsOneTaskByItsSplitIdOrByMasterUnderscoreTask) {
   EXPECT_EQ(jobs.size(), 3u);
 }
 
-std::string arr_state(const json::value& job) {
-  return job_states(json::value{{"jobs", json::array{job}}}).front();
-}
+std::string arr_state(const json::value& job) { return job_states(json::value{{"jobs", json::array{job}}}).front(); }
 
 TEST(Arrays, OneReleaseOfTheMasterReleasesEveryPendingTask) {
   for (const auto& d : kArrayReleases) {
@@ -365,8 +370,9 @@ TEST(Arrays, SlurmdbdKeepsOneRowPerTaskAndTheMastersIdFindsThemAll) {
 TEST(Arrays, AnUpdateByTaskIdSplitsThatTaskOffOnV0038AndIsRefusedOnV004x) {
   SimOptions options = test_options(Release::r22_05_8);
   SimInstance sim(options);
-  ASSERT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.38/job/submit", arr_submit_body("v0.0.38", "0-3", true)).status,
-            200);
+  ASSERT_EQ(
+      slurm_call(sim, options, "POST", "/slurm/v0.0.38/job/submit", arr_submit_body("v0.0.38", "0-3", true)).status,
+      200);
   EXPECT_EQ(slurm_call(sim, options, "POST", "/slurm/v0.0.38/job/1_2", R"({"hold": false})").status, 200);
   json::array jobs = arr_jobs(sim, options, "/slurm/v0.0.38/job/1");
   ASSERT_EQ(jobs.size(), 2u);

@@ -21,7 +21,7 @@
 namespace tpslurm::sim {
 
 struct ArrayLimits {
-  std::uint32_t max_array_size = 1001;          // MaxArraySize: every task id is below it
+  std::uint32_t max_array_size = 1001;           // MaxArraySize: every task id is below it
   std::optional<std::uint32_t> max_array_tasks;  // SchedulerParameters max_array_tasks=
 };
 

@@ -69,7 +69,7 @@ JobRecord* JobStore::array_task(std::uint32_t master_id, std::uint32_t task) {
 }
 
 KillResult JobStore::kill_array_task(std::uint32_t master_id, std::uint32_t task, int signal,
-                                    std::uint32_t requester_uid, bool requester_privileged) {
+                                     std::uint32_t requester_uid, bool requester_privileged) {
   tick();
   for (JobRecord* r : array_records(master_id)) {
     if (r->array_task_id && *r->array_task_id == task) {

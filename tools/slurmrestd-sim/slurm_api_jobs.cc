@@ -270,6 +270,8 @@ HttpReply SlurmApi::jobs_state(Call& call) {
     if (job->is_array_meta()) {
       // One entry per pending task, from the whole set (not the 64-character string).
       for (std::uint32_t task : job->array_pending) entry(*job, id + "_" + std::to_string(task));
+      // No task left (all cancelled while pending): no bitmap, task id NO_VAL.
+      if (job->array_pending.empty()) entry(*job, id + "_*");
       continue;
     }
     // A task is named by its own job id and its task id (job_state.c at slurm-26-05-3-1).

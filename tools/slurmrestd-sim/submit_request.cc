@@ -62,9 +62,9 @@ SubmitCheck check_submit(std::vector<JobRecord>& components, const ClusterConfig
     }
   }
   // _valid_array_inx(): an array needs a batch script and a spec within the site's limits.
-  // An array of a het job is not modelled: slurmctld's own refusal of it is not reproduced.
+  // `array` on a het job is not modelled: it is submitted as a plain het job.
   JobRecord& batch = components.front();
-  if (!batch.array_spec.empty()) {
+  if (components.size() == 1 && !batch.array_spec.empty()) {
     const ArrayLimits limits{cluster.max_array_size, cluster.max_array_tasks};
     auto spec = parse_array_spec(batch.array_spec, limits);
     if (!spec || batch.script.empty()) {
