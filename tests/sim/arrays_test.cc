@@ -31,8 +31,8 @@ std::string arr_submit_body(const std::string& version, const std::string& spec,
                             const std::string& name = "sweep") {
   const std::string env = version == "v0.0.38" ? R"({"PATH": "/bin"})" : R"(["PATH=/bin"])";
   return R"({"script": "#!/bin/bash\necho $SLURM_ARRAY_TASK_ID\n", "job": {"name": ")" + name +
-         R"(", "comment": "tag-7", "array": ")" + spec + R"(", "environment": )" + env +
-         (hold ? R"(, "hold": true)" : "") + "}}";
+         R"(", "comment": "tag-7", "standard_output": "/tmp/o-%A_%a.out", "array": ")" + spec +
+         R"(", "environment": )" + env + (hold ? R"(, "hold": true)" : "") + "}}";
 }
 
 std::int64_t arr_number(const json::value& v) {
@@ -169,6 +169,14 @@ TEST(Arrays, StartedTasksSplitOffWithNewIdsAndTheLastKeepsTheMastersId) {
     }
     EXPECT_EQ(arr_jobs(sim, options, v + "/job/14").size(), 3u) << d.version;
     EXPECT_EQ(arr_jobs(sim, options, v + "/job/15").size(), 1u) << d.version;
+    if (d.version != "v0.0.38") {
+      // The expanded path (v0.0.43 on: stdout_expanded): %A the master, %a the task.
+      for (const auto& job : jobs) {
+        const std::string expected = "/tmp/o-14_" + std::to_string(arr_task_id(job)) + ".out";
+        const char* key = d.version == "v0.0.45" ? "stdout_expanded" : "standard_output";
+        EXPECT_EQ(job.at(key), expected.c_str()) << d.version;
+      }
+    }
   }
 }
 
