@@ -2,6 +2,7 @@
 
 #include <SQLiteCpp/Backup.h>
 #include <SQLiteCpp/Database.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +19,12 @@ Status copy_database(SQLite::Database& source, const std::string& source_path, c
     return invalid_argument(target + " already exists; a backup never overwrites a file");
   }
   const std::string temp = target + ".partial";
+  // Created empty (an empty file is an empty database to SQLite) with its mode set: SQLite
+  // would create it with 0644 less the umask. A .partial left by an interrupted copy goes.
+  ::unlink(temp.c_str());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return system_error("create", temp, errno);
+  ::close(fd);
   try {
     {
       SQLite::Database copy(temp, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);

@@ -278,7 +278,13 @@ TEST_F(JournalTest, TheHashCacheMatchesOnlyTheSameIdentity) {
 
 TEST_F(JournalTest, BackupIsAConsistentCopyAndNeverOverwrites) {
   walk("j1", {AttemptState::prepared});
-  ASSERT_TRUE(journal->backup(dir.file("copy.db")).ok());
+  const mode_t before = ::umask(022);  // an operator's shell
+  const Status copied = journal->backup(dir.file("copy.db"));
+  ::umask(before);
+  ASSERT_TRUE(copied.ok()) << copied.error().message();
+  struct stat info {};
+  ASSERT_EQ(::stat(dir.file("copy.db").c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u) << "only the journal's owner reads its copy";
   SQLite::Database copy(dir.file("copy.db"), SQLite::OPEN_READONLY);
   EXPECT_EQ(copy.execAndGet("SELECT count(*) FROM events").getInt(), 3);
   EXPECT_EQ(copy.execAndGet("PRAGMA integrity_check").getString(), "ok");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "doctor_support.h"
 #include "sim_process.h"
 #include "slurm/curl_transport.h"
 #include "slurm/doctor.h"
@@ -42,16 +43,10 @@ class DoctorNodesTest : public ::testing::Test {
 
   // The "GPU series" line of a doctor run with `catalog`, and whether the whole run passed.
   DoctorCheck run(const std::string& catalog, bool* all_passed = nullptr) {
-    CurlTransportOptions options;
-    options.url = m_settings.rest_url;
-    auto transport = CurlTransport::create(options);
-    EXPECT_TRUE(transport.ok());
     const model::GpuSeriesCatalog series = series_catalog(catalog);
-    const auto checks = run_doctor(m_settings, **transport, m_clock, nullptr, {}, &series);
-    if (all_passed != nullptr) *all_passed = all_ok(checks);
-    const auto line = std::find_if(checks.begin(), checks.end(), [](const auto& c) { return c.name == "GPU series"; });
-    EXPECT_NE(line, checks.end()) << format_report(checks);
-    return line == checks.end() ? DoctorCheck{} : *line;
+    return testing::doctor_line(
+        m_settings, "GPU series",
+        [&](auto& transport) { return run_doctor(m_settings, transport, m_clock, nullptr, {}, &series); }, all_passed);
   }
 
   tpslurm::testing::TempDir m_dir;

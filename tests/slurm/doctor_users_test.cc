@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "doctor_support.h"
 #include "sim_process.h"
 #include "slurm/curl_transport.h"
 #include "slurm/doctor.h"
@@ -54,15 +55,10 @@ class DoctorUsersTest : public ::testing::Test {
 
   // The "Slurm users" line of a doctor run with `users` mapped.
   DoctorCheck run(const std::vector<model::MappedUser>& users) {
-    CurlTransportOptions options;
-    options.url = m_settings.rest_url;
-    auto transport = CurlTransport::create(options);
-    EXPECT_TRUE(transport.ok());
-    const auto checks = run_doctor(m_settings, **transport, m_clock, &users,
-                                   [this](const Mint& mint) { m_minted.push_back(mint.user); });
-    const auto line = std::find_if(checks.begin(), checks.end(), [](const auto& c) { return c.name == "Slurm users"; });
-    EXPECT_NE(line, checks.end()) << format_report(checks);
-    return line == checks.end() ? DoctorCheck{} : *line;
+    return testing::doctor_line(m_settings, "Slurm users", [&](auto& transport) {
+      return run_doctor(m_settings, transport, m_clock, &users,
+                        [this](const Mint& mint) { m_minted.push_back(mint.user); });
+    });
   }
 
   tpslurm::testing::TempDir m_dir;
