@@ -121,7 +121,9 @@ HttpReply job_task_state(const ControlCall& call) {
   const auto task = static_cast<std::uint32_t>(std::stoul(text.substr(underscore + 1)));
   JobRecord* job = call.sim.store.array_task(master, task);
   if (!job) return fail(404, "array task " + text + " is not in slurmctld");
-  return change_job_state(call, job);
+  HttpReply reply = change_job_state(call, job);
+  call.sim.store.note_array_throttle(master);
+  return reply;
 }
 
 HttpReply job_requeue(const ControlCall& call) {

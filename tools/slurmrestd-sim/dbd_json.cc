@@ -233,7 +233,8 @@ void write_dbd_time_v38(JsonWriter& out, const JobRecord& job, std::int64_t now_
 
 // A v0.0.38 record from "exit_code" to "kill_request_user": flags, het ids, placement, size.
 void write_dbd_placement_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
-  exit_v38(out, "exit_code", job.exit_status);
+  // A cancelled job's row reads SUCCESS/0 on 22.05.8, its batch step the signal (arrays-v0.0.38).
+  exit_v38(out, "exit_code", job.state == BaseState::cancelled ? 0 : job.exit_status);
   if (job.allocated) {
     out.string_array_field("flags", std::vector<std::string_view>{"CLEAR_SCHEDULING", "STARTED_ON_BACKFILL"});
   } else {
@@ -262,6 +263,8 @@ void write_dbd_placement_v38(JsonWriter& out, const JobRecord& job, const Cluste
       .end_object();
   if (job.kill_request_uid) {
     out.str_field("kill_request_user", std::to_string(job.kill_request_uid));
+  } else if (job.state == BaseState::cancelled) {
+    out.str_field("kill_request_user", "root");  // cancelled by uid 0 (seen in arrays-v0.0.38)
   } else {
     out.null_field("kill_request_user");
   }

@@ -132,6 +132,9 @@ class JobStore {
   // Task `task` of the array `master_id`: its record, split off first if it was pending;
   // nullptr if the array has no such task in slurmctld.
   JobRecord* array_task(std::uint32_t master_id, std::uint32_t task);
+  // After a task of `master_id` was stepped from outside: a meta record whose throttle is
+  // reached waits with reason JobArrayTaskLimit, as the scheduler leaves it.
+  void note_array_throttle(std::uint32_t master_id);
   // Signals task `task` of the array `master_id` as job_str_signal / kill_jobs do for "M_t":
   // a task still pending in the meta record is removed from it by SIGKILL (it leaves no
   // record; the meta record ends CANCELLED when no task is left) and refuses any other signal
@@ -139,7 +142,7 @@ class JobStore {
   // such task.
   KillResult kill_array_task(std::uint32_t master_id, std::uint32_t task, int signal, std::uint32_t requester_uid,
                              bool requester_privileged);
-  // The master's record, then every task split off it still in slurmctld, in split order.
+  // The master's record, then every task split off it still in slurmctld, the newest split first.
   std::vector<JobRecord*> array_records(std::uint32_t master_id);
 
   // Scheduled changes waiting (for tests and stats).

@@ -51,8 +51,9 @@ std::vector<JobRecord*> JobStore::array_records(std::uint32_t master_id) {
   if (JobRecord* master = find(master_id)) out.push_back(master);
   auto it = m_array_tasks.find(master_id);
   if (it == m_array_tasks.end()) return out;
-  for (std::uint32_t id : it->second) {
-    JobRecord* task = find(id);
+  // The newest split task first, as slurmctld's array hash chain returns them.
+  for (auto id_it = it->second.rbegin(); id_it != it->second.rend(); ++id_it) {
+    JobRecord* task = find(*id_it);
     if (task && task->array_job_id == master_id) out.push_back(task);
   }
   return out;
@@ -125,6 +126,14 @@ void JobStore::start_array_tasks(JobRecord& meta, std::int64_t at_ms) {
     }
   }
   reschedule(meta, at_ms);
+}
+
+void JobStore::note_array_throttle(std::uint32_t master_id) {
+  JobRecord* meta = find(master_id);
+  if (!meta || !meta->is_array_meta() || meta->array_pending.empty() || !meta->array_max_tasks) return;
+  if (meta->state != BaseState::pending || running_array_tasks(master_id) < meta->array_max_tasks) return;
+  meta->state_reason = "JobArrayTaskLimit";
+  touch(m_clock.now_ms());
 }
 
 void JobStore::wake_array(const JobRecord& task, std::int64_t at_ms) {

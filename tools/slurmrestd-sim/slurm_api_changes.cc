@@ -66,6 +66,11 @@ HttpReply SlurmApi::delete_job_v38(Call& call, const std::string& id_text, int s
   if (auto task = parse_array_task_ref(id_text)) {
     // job_str_signal() gets the string: that task only, pending or split.
     result = m_store.kill_array_task(task->master, task->task, signal, call.identity.uid, call.identity.privileged);
+  } else if (job && m_options.release == Release::r22_05_8 && job->array_job_id != 0 &&
+             job->array_job_id != job->job_id) {
+    // 22.05's job_str_signal() takes a bare id as a job or a whole array: a split task's own
+    // id is neither, so it is refused with 2017 and the task keeps running (seen on 22.05.8).
+    result = KillResult::not_found;
   } else if (job) {
     result = m_store.kill(*job, signal, call.identity.uid, call.identity.privileged);
   }
@@ -225,6 +230,12 @@ HttpReply SlurmApi::update_job_v38(Call& call, const std::string& id_text) {
       rc = err::kInvalidJobId;
     } else if (parsed.hold && !task && job->array_job_id && job->array_job_id == job->job_id) {
       rc = apply_hold_array(call, *job, *parsed.hold);
+      // 22.05's handler reports any array update with a per-task answer as failed, with no
+      // error number, and answers 200 (seen when releasing a held array on 22.05.8).
+      if (!rc) {
+        diag.errors.push_back(
+            {0, "job array update from " + client + " failed", "_parse_job_list", ErrorItem::Form::no_number, {}});
+      }
     } else if (parsed.hold) {
       // A leader named by its plain id: update_job_str() updates each component.
       rc = apply_hold(call, *job, *parsed.hold, id_text.find('+') == std::string::npos);
