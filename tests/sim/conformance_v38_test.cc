@@ -370,8 +370,8 @@ TEST(ConformanceV38, AHetJobNeverStartsOnASingleNode) {
 // get_jobs.txt lists the jobs of a whole session. Each real record is compared with a
 // simulated record in the same condition (state, allocated or not, and which numbers
 // 22.05 writes as null), because which fields are null depends on the request. Records
-// of job array tasks are left out: the simulator accepts `array` but does not expand a
-// job array into tasks (TunePlane never submits arrays).
+// of job array tasks are left out here (TheRealArrayTasksMatchTheSimulatedSplitRecords
+// compares them).
 TEST(ConformanceV38, EveryRecordOfTheRealJobListHasASimulatedCounterpart) {
   V38 v38(cluster_22_05(1));
   auto submit = [&](const std::string& name) {
@@ -424,6 +424,45 @@ TEST(ConformanceV38, EveryRecordOfTheRealJobListHasASimulatedCounterpart) {
     EXPECT_EQ(array_tasks, 3) << name;
     EXPECT_GE(compared, 6) << name;
   }
+}
+
+// The real session's array "0-2" (job 14): task 0 became job 15, task 1 job 16, task 2 stayed
+// in job 14; every task record is compared with its simulated twin, started and completed.
+TEST(ConformanceV38, TheRealArrayTasksMatchTheSimulatedSplitRecords) {
+  V38 v38(cluster_22_05(14));
+  v38.check("submit_array");
+  for (int task = 0; task < 3; ++task) {
+    const std::string id = "14_" + std::to_string(task);
+    control(v38.sim(), "POST", "/sim/jobs/" + id + "/state", R"({"state": "RUNNING"})");
+  }
+  for (std::uint32_t id : {14u, 15u, 16u}) v38.step(id, R"({"state": "COMPLETED"})");
+  Transcript list;
+  list.method = "GET";
+  list.path = "/slurm/v0.0.38/jobs";
+  json::value mine = v38.send(list).json();
+  json::value real = json::parse(load_v38("get_jobs").response_body);
+  int compared = 0;
+  for (const auto& r : real.at("jobs").as_array()) {
+    if (r.at("array_task_id").is_null()) continue;
+    const json::value* twin = nullptr;
+    for (const auto& m : mine.at("jobs").as_array()) {
+      if (m.at("job_id") == r.at("job_id")) twin = &m;
+    }
+    ASSERT_NE(twin, nullptr) << "no simulated record for job " << r.at("job_id");
+    for (const char* key : {"array_job_id", "array_task_id", "array_max_tasks", "array_task_string", "name",
+                            "job_state"}) {
+      EXPECT_EQ(twin->at(key), r.at(key)) << "job " << r.at("job_id") << " " << key;
+    }
+    // The listing's session ran with a partition time limit (525600) and another job directory.
+    EXPECT_TRUE(twin->at("standard_output").as_string().ends_with("/arr-%A_%a.out"));
+    std::vector<std::string> diffs;
+    for (auto& d : shape_diff(*twin, r)) {
+      if (!d.starts_with("/time_limit:")) diffs.push_back(d);
+    }
+    EXPECT_TRUE(diffs.empty()) << "job " << r.at("job_id") << ":" << join(diffs);
+    ++compared;
+  }
+  EXPECT_EQ(compared, 3);
 }
 
 }  // namespace

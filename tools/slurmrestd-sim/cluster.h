@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -36,6 +37,10 @@ struct ClusterConfig {
   // SchedulerParameters=whole_hetjob: holding or releasing one component of a het job holds
   // or releases all of them (job_mgr.c _hold_job/_release_job).
   bool whole_hetjob = false;
+  // MaxArraySize (every task id below it; 0: no arrays) and SchedulerParameters
+  // max_array_tasks= (most tasks in one array; unset: MaxArraySize).
+  std::uint32_t max_array_size = 1001;
+  std::optional<std::uint32_t> max_array_tasks;
 
   bool has_partition(std::string_view name) const;
   // A constraint expression ("a&b", "a|b", "[a|b]", "a*2") is satisfiable when every

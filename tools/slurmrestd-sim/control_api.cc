@@ -17,7 +17,7 @@ using namespace control;
 
 struct Route {
   std::string_view method;
-  std::string_view path;  // below /sim/; "{id}" matches a segment of digits
+  std::string_view path;  // below /sim/; "{id}" matches a segment of digits, "{task}" one "M_T"
   Handler handler;
 };
 
@@ -31,6 +31,7 @@ constexpr Route kRoutes[] = {
     {"POST", "timing", timing_set},
     {"GET", "jobs/{id}", job_get},
     {"POST", "jobs/{id}/state", job_state},
+    {"POST", "jobs/{task}/state", job_task_state},
     {"POST", "jobs/{id}/requeue", job_requeue},
     {"POST", "jobs/bulk", jobs_bulk},
     {"POST", "jobs/advance", jobs_advance},
@@ -53,7 +54,15 @@ bool matches(std::string_view path, const std::vector<std::string>& segments) {
     const std::size_t slash = path.find('/');
     const std::string_view part = path.substr(0, slash);
     if (i >= segments.size()) return false;
-    if (part == "{id}" ? !digits(segments[i]) : segments[i] != part) return false;
+    if (part == "{task}") {
+      const std::size_t underscore = segments[i].find('_');
+      if (underscore == std::string::npos || !digits(segments[i].substr(0, underscore)) ||
+          !digits(segments[i].substr(underscore + 1))) {
+        return false;
+      }
+    } else if (part == "{id}" ? !digits(segments[i]) : segments[i] != part) {
+      return false;
+    }
     ++i;
     path = slash == std::string_view::npos ? std::string_view() : path.substr(slash + 1);
   }

@@ -89,9 +89,9 @@ HttpReply job_get(const ControlCall& call) {
   return json_out(200, job_summary(*archived.back()));
 }
 
-HttpReply job_state(const ControlCall& call) {
-  JobRecord* job = call.sim.store.find(job_id_of(call));
-  if (!job) return not_in_controller(call);
+// Applies the change in the body to `job` (to every component of a het leader unless the body
+// says "component_only").
+HttpReply change_job_state(const ControlCall& call, JobRecord* job) {
   StateChange change;
   std::optional<bool> component_only;
   std::string error;
@@ -106,6 +106,24 @@ HttpReply job_state(const ControlCall& call) {
     changed.emplace_back(job_summary(*member));
   }
   return json_out(200, json::object{{"jobs", std::move(changed)}});
+}
+
+HttpReply job_state(const ControlCall& call) {
+  JobRecord* job = call.sim.store.find(job_id_of(call));
+  if (!job) return not_in_controller(call);
+  return change_job_state(call, job);
+}
+
+HttpReply job_task_state(const ControlCall& call) {
+  const std::string& text = call.target.segments[2];
+  const std::size_t underscore = text.find('_');
+  const auto master = static_cast<std::uint32_t>(std::stoul(text.substr(0, underscore)));
+  const auto task = static_cast<std::uint32_t>(std::stoul(text.substr(underscore + 1)));
+  JobRecord* job = call.sim.store.array_task(master, task);
+  if (!job) return fail(404, "array task " + text + " is not in slurmctld");
+  HttpReply reply = change_job_state(call, job);
+  call.sim.store.note_array_throttle(master);
+  return reply;
 }
 
 HttpReply job_requeue(const ControlCall& call) {

@@ -36,6 +36,9 @@ HttpReply stats_reset(const ControlCall& call);
 // One job, by the id in segment 2 (control_job_routes.cc).
 HttpReply job_get(const ControlCall& call);
 HttpReply job_state(const ControlCall& call);
+// POST /sim/jobs/{master}_{task}/state: one task of an array. A task still pending in the
+// meta record is first split off into a record of its own (as slurmctld does on start).
+HttpReply job_task_state(const ControlCall& call);
 HttpReply job_requeue(const ControlCall& call);
 // 404 for /sim/jobs/{id}/... that no route matched: the job is unknown, or the endpoint is.
 HttpReply job_unknown_endpoint(const ControlCall& call);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "array_spec.h"
 #include "envelope.h"
 #include "job_json.h"
 #include "sluid.h"
@@ -10,10 +11,16 @@ namespace tpslurm::sim {
 
 namespace {
 
-// An array job's limits: {"max": {"running": {"tasks": 0}}} (no job here is an array).
-void write_array_limits(JsonWriter& out) {
+// An array job's limits: {"max": {"running": {"tasks": P}}} (the %P throttle, 0 when none).
+void write_array_limits(JsonWriter& out, const JobRecord& job) {
   out.key("limits").begin_object().key("max").begin_object().key("running").begin_object();
-  out.int_field("tasks", 0).end_object().end_object().end_object();
+  out.int_field("tasks", job.array_max_tasks).end_object().end_object().end_object();
+}
+
+// slurmdbd's array_task_str: the pending tasks as build_array_str()'s hex mask, on the meta
+// row only (unverified against a real slurmdbd).
+std::string dbd_array_task(const JobRecord& job) {
+  return job.is_array_meta() ? array_hexmask(job.array_pending) : "";
 }
 
 void seconds_field(JsonWriter& out, std::string_view name) {
@@ -184,10 +191,14 @@ void write_dbd_owner_v38(JsonWriter& out, const JobRecord& job, const ClusterCon
   out.end_object();
   out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
   out.key("array").begin_object();
-  out.int_field("job_id", 0);
-  write_array_limits(out);
-  out.null_field("task");
-  out.null_field("task_id");
+  out.int_field("job_id", job.array_job_id);
+  write_array_limits(out, job);
+  string_or_null(out, "task", dbd_array_task(job));
+  if (job.array_task_id) {
+    out.int_field("task_id", *job.array_task_id);
+  } else {
+    out.null_field("task_id");
+  }
   out.end_object();
   // The job's association is the user's in the account, without a partition.
   out.key("association").begin_object();
@@ -222,7 +233,8 @@ void write_dbd_time_v38(JsonWriter& out, const JobRecord& job, std::int64_t now_
 
 // A v0.0.38 record from "exit_code" to "kill_request_user": flags, het ids, placement, size.
 void write_dbd_placement_v38(JsonWriter& out, const JobRecord& job, const ClusterConfig& cluster) {
-  exit_v38(out, "exit_code", job.exit_status);
+  // A cancelled job's row reads SUCCESS/0 on 22.05.8, its batch step the signal (arrays-v0.0.38).
+  exit_v38(out, "exit_code", job.state == BaseState::cancelled ? 0 : job.exit_status);
   if (job.allocated) {
     out.string_array_field("flags", std::vector<std::string_view>{"CLEAR_SCHEDULING", "STARTED_ON_BACKFILL"});
   } else {
@@ -251,6 +263,8 @@ void write_dbd_placement_v38(JsonWriter& out, const JobRecord& job, const Cluste
       .end_object();
   if (job.kill_request_uid) {
     out.str_field("kill_request_user", std::to_string(job.kill_request_uid));
+  } else if (job.state == BaseState::cancelled) {
+    out.str_field("kill_request_user", "root");  // cancelled by uid 0 (seen in arrays-v0.0.38)
   } else {
     out.null_field("kill_request_user");
   }
@@ -356,10 +370,10 @@ void write_dbd_job(JsonWriter& out, const JobRecord& job, Dialect dialect, const
       .end_object();
   out.int_field("allocation_nodes", job.allocated ? job.min_nodes : 0);
   out.key("array").begin_object();
-  out.int_field("job_id", 0);
-  write_array_limits(out);
-  no_val_field(out, "task_id", 0, false);
-  out.str_field("task", "");
+  out.int_field("job_id", job.array_job_id);
+  write_array_limits(out, job);
+  no_val_field(out, "task_id", job.array_task_id.value_or(0), job.array_task_id.has_value());
+  out.str_field("task", dbd_array_task(job));
   out.end_object();
   out.key("association").begin_object();
   out.str_field("account", job.account)

@@ -127,9 +127,10 @@ std::string JobRecord::expand_path(const std::string& pattern, bool sluid_patter
     }
     char p = pattern[++i];
     switch (p) {
-      case 'j':
-      case 'A': out += std::to_string(job_id); break;
-      case 'a': out += "4294967294"; break;
+      case 'j': out += std::to_string(job_id); break;
+      // An array task: the master's id and its task id; NO_VAL on a meta record or a plain job.
+      case 'A': out += std::to_string(array_job_id ? array_job_id : job_id); break;
+      case 'a': out += array_task_id ? std::to_string(*array_task_id) : "4294967294"; break;
       case 'x': out += name; break;
       case 'u': out += user_name; break;
       case 'S':

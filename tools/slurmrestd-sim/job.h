@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +100,13 @@ struct JobRecord {
   std::uint64_t mem_per_node_mb = 0;
   std::uint64_t mem_per_cpu_mb = 0;
   std::optional<std::uint32_t> time_limit_min;  // nullopt: INFINITE (no partition limit)
+  std::string array_spec;  // the submitted `array` ("": not an array)
+
+  // Job array (job_record_t's array_job_id, array_task_id and array_recs).
+  std::uint32_t array_job_id = 0;              // the master's id; 0 for a job that is no array
+  std::optional<std::uint32_t> array_task_id;  // unset on the meta record of pending tasks
+  std::uint32_t array_max_tasks = 0;           // the %P throttle (0: none), on every task
+  std::set<std::uint32_t> array_pending;       // the meta record's pending task ids
 
   // Owner.
   std::string user_name = "root";
@@ -133,6 +141,7 @@ struct JobRecord {
   int planned_exit = 0;  // the script's "exit N"
   bool in_controller = true;
 
+  bool is_array_meta() const { return array_job_id != 0 && !array_task_id; }
   bool is_het() const { return het_job_id != 0; }
   bool is_het_leader() const { return is_het() && het_job_offset == 0; }
   std::uint32_t effective_cpus_per_task() const { return cpus_per_task ? cpus_per_task : 1; }

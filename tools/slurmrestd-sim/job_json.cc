@@ -2,6 +2,8 @@
 // job_json_v4x.cc and job_json_v38.cc.
 #include "job_json.h"
 
+#include "array_spec.h"
+
 namespace tpslurm::sim {
 
 std::string het_job_id_set(const JobRecord& job) {
@@ -24,6 +26,10 @@ std::string batch_host(const JobRecord& job) {
   if (!job.allocated) return "";
   std::vector<std::string> nodes = split_csv(job.nodes);
   return nodes.empty() ? "" : nodes.front();
+}
+
+std::string job_array_task_string(const JobRecord& job) {
+  return job.is_array_meta() ? array_task_string(job.array_pending, job.array_max_tasks) : "";
 }
 
 }  // namespace tpslurm::sim

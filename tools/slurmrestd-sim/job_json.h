@@ -38,4 +38,7 @@ void write_tres_strings(JsonWriter& out, const JobRecord& job, std::uint64_t def
 // The node the batch script runs on: the first allocated node; "" before allocation.
 std::string batch_host(const JobRecord& job);
 
+// An array's meta record: its pending tasks as libslurm prints them ("3,5-9%4"); "" otherwise.
+std::string job_array_task_string(const JobRecord& job);
+
 }  // namespace tpslurm::sim

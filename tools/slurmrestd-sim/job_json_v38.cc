@@ -12,10 +12,14 @@ void write_job_v38_identity(JsonWriter& out, const JobRecord& job, const Cluster
   out.str_field("account", job.account);
   out.int_field("accrue_time", job.accrue_time);
   out.str_field("admin_comment", "");
-  out.int_field("array_job_id", 0);
-  out.null_field("array_task_id");
-  out.int_field("array_max_tasks", 0);
-  out.str_field("array_task_string", "");
+  out.int_field("array_job_id", job.array_job_id);
+  if (job.array_task_id) {
+    out.int_field("array_task_id", *job.array_task_id);
+  } else {
+    out.null_field("array_task_id");
+  }
+  out.int_field("array_max_tasks", job.array_max_tasks);
+  out.str_field("array_task_string", job_array_task_string(job));
   out.int_field("association_id", 0);
   out.str_field("batch_features", "");
   out.bool_field("batch_flag", true);

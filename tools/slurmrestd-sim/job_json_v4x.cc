@@ -175,10 +175,10 @@ void write_v4x_identity(JsonWriter& out, const JobRecord& job, const V4xView& vi
   no_val_field(out, "accrue_time", job.accrue_time);
   out.str_field("admin_comment", "");
   out.str_field("allocating_node", "localhost");
-  no_val_field(out, "array_job_id", 0);
-  unset_field(out, "array_task_id");
-  no_val_field(out, "array_max_tasks", 0);
-  out.str_field("array_task_string", "");
+  no_val_field(out, "array_job_id", job.array_job_id);
+  no_val_field(out, "array_task_id", job.array_task_id.value_or(0), job.array_task_id.has_value());
+  no_val_field(out, "array_max_tasks", job.array_max_tasks);
+  out.str_field("array_task_string", job_array_task_string(job));
   out.int_field("association_id", 0);
   out.str_field("batch_features", "");
   out.bool_field("batch_flag", true);

@@ -79,6 +79,7 @@ std::uint32_t JobStore::submit(std::vector<JobRecord> components) {
   for (std::uint32_t k = 0; k < size; ++k) {
     auto record = std::make_shared<JobRecord>(std::move(components[k]));
     record->job_id = m_next_id++;
+    if (!record->array_pending.empty()) record->array_job_id = record->job_id;
     if (size > 1) {
       record->het_job_id = leader;
       record->het_job_offset = k;
@@ -134,6 +135,7 @@ std::vector<JobRecord*> JobStore::het_group(const JobRecord& record) {
 
 std::vector<JobRecord*> JobStore::records_for_get(JobRecord& record) {
   if (record.is_het_leader()) return het_group(record);
+  if (record.array_job_id && record.array_job_id == record.job_id) return array_records(record.job_id);
   return {&record};
 }
 
@@ -245,6 +247,10 @@ void JobStore::run_event(const Event& event, std::int64_t at_ms) {
         record->last_sched_eval = to_s(at_ms);
         return;
       }
+      if (record->array_job_id && record->state == BaseState::pending) {
+        start_array_tasks(*record, at_ms);
+        return;
+      }
       start(*record, at_ms);
       break;
     case EventKind::finish: {
@@ -323,6 +329,7 @@ void JobStore::finish(JobRecord& record, BaseState state, std::int32_t exit_stat
   }
   record.phase_since_ms = at_ms;
   touch(at_ms);
+  if (record.allocated) wake_array(record, at_ms);
 }
 
 void JobStore::purge(std::uint32_t job_id, std::int64_t at_ms) {
@@ -341,6 +348,12 @@ KillResult JobStore::kill(JobRecord& record, int signal, std::uint32_t requester
     return KillResult::pending_het_component;
   }
   std::vector<JobRecord*> targets = record.is_het_leader() ? het_group(record) : std::vector<JobRecord*>{&record};
+  // The master's id signals the whole array: its record first, then every split task.
+  if (record.array_job_id && record.array_job_id == record.job_id) targets = array_records(record.job_id);
+  return signal_records(targets, signal, requester_uid);
+}
+
+KillResult JobStore::signal_records(const std::vector<JobRecord*>& targets, int signal, std::uint32_t requester_uid) {
   bool all_done = std::all_of(targets.begin(), targets.end(), [](JobRecord* r) { return is_finished(r->state); });
   if (all_done) return KillResult::already_done;
   const std::int64_t now_ms = m_clock.now_ms();
@@ -499,6 +512,7 @@ void JobStore::reset_ids(std::uint32_t next_id, bool forget_jobs) {
     m_jobs.clear();
     m_by_sluid.clear();
     m_events.clear();
+    m_array_tasks.clear();
   }
   m_next_id = next_id;
   touch(m_clock.now_ms());
@@ -508,6 +522,15 @@ std::vector<JobStore::JobPtr> JobStore::accounting_by_id(std::uint32_t job_id) c
   std::vector<JobPtr> out;
   auto range = m_archive_by_id.equal_range(job_id);
   for (auto it = range.first; it != range.second; ++it) out.push_back(it->second);
+  // slurmdbd matches id_job or id_array_job: the master's id brings every task's row.
+  if (auto tasks = m_array_tasks.find(job_id); tasks != m_array_tasks.end()) {
+    for (std::uint32_t id : tasks->second) {
+      auto task_rows = m_archive_by_id.equal_range(id);
+      for (auto it = task_rows.first; it != task_rows.second; ++it) {
+        if (it->second->array_job_id == job_id) out.push_back(it->second);
+      }
+    }
+  }
   std::sort(out.begin(), out.end(), [](const JobPtr& a, const JobPtr& b) { return a->created_seq < b->created_seq; });
   return out;
 }

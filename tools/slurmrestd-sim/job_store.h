@@ -121,6 +121,30 @@ class JobStore {
   std::vector<JobPtr> accounting_by_id(std::uint32_t job_id) const;
   std::vector<JobPtr> accounting_by_name(const std::string& name) const;
 
+  // Job arrays (job_store_arrays.cc). A submitted array is one meta record (job_id ==
+  // array_job_id, array_task_id unset, its pending tasks in array_pending). Splitting a task
+  // off gives it a record of its own with a new job id that copies the meta record; when one
+  // task is left the meta record becomes that task. The scheduler splits and starts the
+  // lowest pending tasks, as many as the %P throttle lets run (the rest wait with reason
+  // JobArrayTaskLimit until a task ends). Returns the task's record, nullptr if `task` is not
+  // pending in `meta`.
+  JobRecord* split_array_task(JobRecord& meta, std::uint32_t task, std::int64_t at_ms);
+  // Task `task` of the array `master_id`: its record, split off first if it was pending;
+  // nullptr if the array has no such task in slurmctld.
+  JobRecord* array_task(std::uint32_t master_id, std::uint32_t task);
+  // After a task of `master_id` was stepped from outside: a meta record whose throttle is
+  // reached waits with reason JobArrayTaskLimit, as the scheduler leaves it.
+  void note_array_throttle(std::uint32_t master_id);
+  // Signals task `task` of the array `master_id` as job_str_signal / kill_jobs do for "M_t":
+  // a task still pending in the meta record is removed from it by SIGKILL (it leaves no
+  // record; the meta record ends CANCELLED when no task is left) and refuses any other signal
+  // (not_running); a split task is signalled as kill() does; not_found when the array has no
+  // such task.
+  KillResult kill_array_task(std::uint32_t master_id, std::uint32_t task, int signal, std::uint32_t requester_uid,
+                             bool requester_privileged);
+  // The master's record, then every task split off it still in slurmctld, the newest split first.
+  std::vector<JobRecord*> array_records(std::uint32_t master_id);
+
   // Scheduled changes waiting (for tests and stats).
   std::size_t pending_events() const { return m_events.size(); }
 
@@ -147,6 +171,13 @@ class JobStore {
   Status move_to_end(JobRecord& record, const StateChange& change, const std::string& who, std::int64_t now_ms);
   Status set_completing(JobRecord& record, bool completing, const std::string& who, std::int64_t now_ms);
   std::string node_for(const JobRecord& record) const;
+  // kill()'s signal to the records it chose (a job, a het job's components, an array's records).
+  KillResult signal_records(const std::vector<JobRecord*>& targets, int signal, std::uint32_t requester_uid);
+  std::uint32_t free_job_id();
+  std::uint32_t running_array_tasks(std::uint32_t master_id);
+  void start_array_tasks(JobRecord& meta, std::int64_t at_ms);
+  // A task of a throttled array ended: the meta record's next tasks may start.
+  void wake_array(const JobRecord& task, std::int64_t at_ms);
 
   SimClock& m_clock;
   const ClusterConfig& m_cluster;
@@ -163,6 +194,7 @@ class JobStore {
   std::map<std::uint32_t, JobPtr> m_jobs;
   std::unordered_map<std::uint64_t, JobPtr> m_by_sluid;
   std::multimap<std::int64_t, Event> m_events;
+  std::map<std::uint32_t, std::vector<std::uint32_t>> m_array_tasks;  // master -> split task ids
 
   std::vector<JobPtr> m_archive;
   std::unordered_multimap<std::uint32_t, JobPtr> m_archive_by_id;

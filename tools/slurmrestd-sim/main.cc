@@ -60,6 +60,8 @@ struct CommandLine {
   std::string qos;
   bool no_accounting = false;
   bool whole_hetjob = false;
+  std::uint32_t max_array_size = 1001;
+  std::optional<std::uint32_t> max_array_tasks;
   bool private_jobs = false;
   std::string associations;
   std::string cwd;
@@ -93,6 +95,11 @@ void add_options(CLI::App& app, CommandLine& c) {
   app.add_flag("--no-accounting", c.no_accounting, "run without slurmdbd: no /slurmdb/ endpoints");
   app.add_flag("--whole-hetjob", c.whole_hetjob,
                "SchedulerParameters=whole_hetjob: a hold or release of one het component applies to all");
+  app.add_option("--max-array-size", c.max_array_size,
+                 "MaxArraySize: every array task id is below it (0: no arrays)")
+      ->capture_default_str();
+  app.add_option("--max-array-tasks", c.max_array_tasks,
+                 "SchedulerParameters max_array_tasks=: most tasks in one array (default MaxArraySize)");
   app.add_option("--associations", c.associations,
                  "slurmdbd's associations, USER=ACCOUNT[:ACCOUNT...] separated by commas (others have none)");
   app.add_flag("--private-jobs", c.private_jobs,
@@ -173,6 +180,9 @@ std::optional<std::string> configure_cluster(const CommandLine& c, SimOptions& o
   }
   cluster.accounting = !c.no_accounting;
   cluster.whole_hetjob = c.whole_hetjob;
+  if (c.max_array_size > 4000001) return "--max-array-size: at most 4000001";
+  cluster.max_array_size = c.max_array_size;
+  cluster.max_array_tasks = c.max_array_tasks;
   options.private_jobs = c.private_jobs;
   for (const auto& entry : tpslurm::sim::split_csv(c.associations)) {
     const auto equals = entry.find('=');

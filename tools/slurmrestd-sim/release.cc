@@ -161,6 +161,8 @@ bool kill_jobs_rpc(Release release) {
   return release != Release::r24_05_8 && !is_23_11(release) && release != Release::r22_05_8;
 }
 
+bool kill_jobs_endpoint(Release release) { return release != Release::r23_11_4 && release != Release::r22_05_8; }
+
 bool slurmctld_calls_open_dbd(Release release) { return is_23_11(release); }
 
 bool sluid_in_paths(Release release) { return release == Release::r26_05_3; }

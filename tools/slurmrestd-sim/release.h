@@ -54,6 +54,8 @@ bool submit_needs_top_level_script(Release release);
 // 24.11 and later signal through slurm_kill_jobs() (REQUEST_KILL_JOBS); before, DELETE
 // job/{id} calls slurm_kill_job() and reports in errors[]/warnings[] only.
 bool kill_jobs_rpc(Release release);
+// DELETE /slurm/vX/jobs exists from 23.11.6 (of the simulated releases: all but 23.11.4 and 22.05).
+bool kill_jobs_endpoint(Release release);
 // Before 24.05 every slurmctld call also opens a slurmdbd connection (when accounting
 // is configured): a token slurmdbd refuses fails the call with 7000 before its handler.
 bool slurmctld_calls_open_dbd(Release release);

@@ -118,6 +118,8 @@ HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, con
   if (!dbd) {
     if (n == 3 && res == "ping" && method == "GET") return ping(call);
     if (n == 3 && res == "diag" && method == "GET") return diag(call);
+    // GET conf exists only in 26.05's v0.0.45.
+    if (n == 3 && res == "conf" && method == "GET" && dialect == Dialect::v0045) return conf(call);
     if (n == 4 && res == "job" && seg[3] == "submit") {
       return method == "POST" ? submit(call) : text_reply(405, "Unsupported HTTP method", true);
     }
@@ -128,6 +130,9 @@ HttpReply SlurmApi::handle(const HttpRequest& request, const Target& target, con
       return text_reply(405, "Unsupported HTTP method", true);
     }
     if (n == 3 && res == "jobs" && method == "GET") return get_jobs(call);
+    if (n == 3 && res == "jobs" && method == "DELETE" && is_v4x(dialect) && kill_jobs_endpoint(m_options.release)) {
+      return delete_jobs(call);
+    }
     // 23.11.0-23.11.4 do not bind jobs/state: the router answers as for any unknown path.
     if (n == 4 && res == "jobs" && seg[3] == "state" && is_v4x(dialect) && binds_jobs_state(m_options.release) &&
         method == "GET") {
@@ -185,6 +190,34 @@ HttpReply SlurmApi::ping(Call& call) {
     out.bool_field("primary", true);
   }
   out.end_object().end_array();
+  write_tail(out, call.ctx, Diagnostics{});
+  out.end_object();
+  return json_reply(200, out.take());
+}
+
+HttpReply SlurmApi::conf(Call& call) {
+  if (!call.identity.token_ok) {
+    Diagnostics failed;
+    failed.error(err::kProtocolAuthentication, "Unable to query slurm configuration", "op_handler_conf");
+    JsonWriter out;
+    out.begin_object();
+    write_errors_first(out, call.ctx, failed);
+    out.end_object();
+    return json_reply(http_status_for_error(m_options.release, err::kProtocolAuthentication), out.take());
+  }
+  rpc(call, Rpc::build_info);
+  const ClusterConfig& cluster = m_options.cluster;
+  // Only what the simulator configures: the real answer carries every slurm.conf setting.
+  std::vector<std::string> sched_params;
+  if (cluster.max_array_tasks) sched_params.push_back("max_array_tasks=" + std::to_string(*cluster.max_array_tasks));
+  if (cluster.whole_hetjob) sched_params.push_back("whole_hetjob");
+  JsonWriter out;
+  out.begin_object();
+  out.key("slurm_conf").begin_object();
+  out.str_field("ClusterName", cluster.cluster_name);
+  out.int_field("MaxArraySize", cluster.max_array_size);
+  out.string_array_field("SchedulerParameters", sched_params);
+  out.end_object();
   write_tail(out, call.ctx, Diagnostics{});
   out.end_object();
   return json_reply(200, out.take());

@@ -51,9 +51,12 @@ class SlurmApi {
   struct Call;
   HttpReply ping(Call& call);
   HttpReply diag(Call& call);
+  // GET /slurm/v0.0.45/conf (26.05): ClusterName, MaxArraySize and SchedulerParameters only.
+  HttpReply conf(Call& call);
   HttpReply submit(Call& call);
   HttpReply get_job(Call& call, const std::string& id_text);
   HttpReply delete_job(Call& call, const std::string& id_text);
+  HttpReply delete_jobs(Call& call);  // slurm_api_kill_jobs.cc
   // POST job/{id}: a job update (only `hold` changes anything). v0.0.4x answers every
   // refusal slurm_update_job2() returns with HTTP 200 and the error in errors[] (measured on
   // 26.05.3 for 2017 and 2084); v0.0.38 with the error's HTTP status (500), as its handler
@@ -64,6 +67,8 @@ class SlurmApi {
   // slurmctld's side of an update: the records `target` names (a v0.0.38 leader: each
   // component, as update_job_str() does), each given `hold`; the first error, or 0.
   int apply_hold(Call& call, JobRecord& target, bool hold, bool each_component);
+  // v0.0.38 on an array's master id: the master's record and every split task still pending.
+  int apply_hold_array(Call& call, JobRecord& master, bool hold);
   // DELETE job/{id} after its signal was read: v0.0.38 answers in errors[] with the HTTP
   // status of the error; v0.0.4x per job in status[] with 200.
   HttpReply delete_job_v38(Call& call, const std::string& id_text, int signal);

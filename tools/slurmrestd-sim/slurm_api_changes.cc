@@ -62,8 +62,18 @@ HttpReply SlurmApi::delete_job_v38(Call& call, const std::string& id_text, int s
   std::uint32_t id = xlate_job_id_v38(id_text, m_store);
   rpc(call, Rpc::kill_job);
   JobRecord* job = id ? m_store.find(id) : nullptr;
-  KillResult result =
-      job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged) : KillResult::not_found;
+  KillResult result = KillResult::not_found;
+  if (auto task = parse_array_task_ref(id_text)) {
+    // job_str_signal() gets the string: that task only, pending or split.
+    result = m_store.kill_array_task(task->master, task->task, signal, call.identity.uid, call.identity.privileged);
+  } else if (job && m_options.release == Release::r22_05_8 && job->array_job_id != 0 &&
+             job->array_job_id != job->job_id) {
+    // 22.05's job_str_signal() takes a bare id as a job or a whole array: a split task's own
+    // id is neither, so it is refused with 2017 and the task keeps running (seen on 22.05.8).
+    result = KillResult::not_found;
+  } else if (job) {
+    result = m_store.kill(*job, signal, call.identity.uid, call.identity.privileged);
+  }
   switch (result) {
     case KillResult::signalled:
     case KillResult::already_done: break;  // 22.05 counts "already done" as success
@@ -104,8 +114,14 @@ HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int s
   }
   rpc(call, Rpc::kill_jobs);
   JobRecord* job = ref.by_sluid ? m_store.find_sluid(ref.sluid) : m_store.find(ref.id);
-  KillResult result =
-      job ? m_store.kill(*job, signal, call.identity.uid, call.identity.privileged) : KillResult::not_found;
+  KillResult result = KillResult::not_found;
+  if (auto task = parse_array_task_ref(id_text)) {
+    // slurm_kill_jobs() gets "M_t" as text: that task only. (23.11 and 24.05 send the numeric
+    // id alone, delete_job_kill_job(): the whole array.)
+    result = m_store.kill_array_task(task->master, task->task, signal, call.identity.uid, call.identity.privileged);
+  } else if (job) {
+    result = m_store.kill(*job, signal, call.identity.uid, call.identity.privileged);
+  }
   int code = 0;
   switch (result) {
     case KillResult::signalled: break;
@@ -122,23 +138,7 @@ HttpReply SlurmApi::delete_job_v4x(Call& call, const std::string& id_text, int s
   }
   // Failures to signal come back per job in status[], with HTTP 200.
   out.key("status").begin_array();
-  if (code) {
-    out.begin_object();
-    out.key("error").begin_object();
-    out.str_field("string", err::strerror(code));
-    out.int_field("code", code);
-    out.str_field("message", err::strerror(code));
-    out.end_object();
-    out.str_field("step_id", id_text);
-    out.key("job_id");
-    if (job) {
-      write_no_val(out, job->job_id);
-    } else {
-      write_no_val(out, 0, false);
-    }
-    out.key("federation").begin_object().str_field("sibling", "").end_object();
-    out.end_object();
-  }
+  if (code) write_kill_status(out, code, id_text, job);
   out.end_array();
   write_tail(out, call.ctx, diag);
   out.end_object();
@@ -199,6 +199,18 @@ int SlurmApi::apply_hold(Call& call, JobRecord& target, bool hold, bool each_com
   return first;
 }
 
+int SlurmApi::apply_hold_array(Call& call, JobRecord& master, bool hold) {
+  // "Update all tasks of this job array": the master's record and every split task still
+  // pending (a task that runs or ended is not held or released: no error for it).
+  int first = 0;
+  for (JobRecord* record : m_store.array_records(master.job_id)) {
+    if (record != &master && record->state != BaseState::pending) continue;
+    const int rc = m_store.set_hold(*record, hold, call.identity.uid, call.identity.privileged);
+    if (rc && !first) first = rc;
+  }
+  return first;
+}
+
 HttpReply SlurmApi::update_job_v38(Call& call, const std::string& id_text) {
   const std::string client = call.request.client_source;
   UpdateParse parsed = parse_update(call.request.body, call.ctx.dialect, client);
@@ -210,10 +222,20 @@ HttpReply SlurmApi::update_job_v38(Call& call, const std::string& id_text) {
     // is an invalid job id there, a SLUID included.
     rpc(call, Rpc::update_job);
     std::uint32_t id = xlate_job_id_v38(id_text, m_store);
-    if (id_text.find('_') != std::string::npos) id = 0;  // arrays are not simulated
     JobRecord* job = id ? m_store.find(id) : nullptr;
+    const auto task = parse_array_task_ref(id_text);
+    // update_job_str() on "M_t" updates that task, splitting it off if it was pending.
+    if (task) job = m_store.array_task(task->master, task->task);
     if (!job) {
       rc = err::kInvalidJobId;
+    } else if (parsed.hold && !task && job->array_job_id && job->array_job_id == job->job_id) {
+      rc = apply_hold_array(call, *job, *parsed.hold);
+      // 22.05's handler reports any array update with a per-task answer as failed, with no
+      // error number, and answers 200 (seen when releasing a held array on 22.05.8).
+      if (!rc) {
+        diag.errors.push_back(
+            {0, "job array update from " + client + " failed", "_parse_job_list", ErrorItem::Form::no_number, {}});
+      }
     } else if (parsed.hold) {
       // A leader named by its plain id: update_job_str() updates each component.
       rc = apply_hold(call, *job, *parsed.hold, id_text.find('+') == std::string::npos);
@@ -241,6 +263,7 @@ HttpReply SlurmApi::update_job_v4x(Call& call, const std::string& id_text) {
                "Rejecting request. Submit job update against Array Job's JobID instead of array task id.",
                "_job_post_update");
     parsed.refused = true;
+    status = http_status_for_error(m_options.release, err::kRestInvalidQuery);  // resp_error(): ctxt->rc
   }
   if (!parsed.refused) {
     if (id_text.find('.') != std::string::npos) {

@@ -259,13 +259,25 @@ HttpReply SlurmApi::jobs_state(Call& call) {
   }
   rpc(call, Rpc::job_state);
   out.key("jobs").begin_array();
-  for (const JobRecord* job : entries) {
+  auto entry = [&](const JobRecord& job, const std::string& id) {
     out.begin_object();
-    std::string id = std::to_string(job->job_id);
-    if (job->is_het()) id += "+" + std::to_string(job->het_job_offset);
     out.str_field("job_id", id);
-    out.string_array_field("state", state_array(job->state, job->flags, call.ctx.dialect));
+    out.string_array_field("state", state_array(job.state, job.flags, call.ctx.dialect));
     out.end_object();
+  };
+  for (const JobRecord* job : entries) {
+    std::string id = std::to_string(job->job_id);
+    if (job->is_array_meta()) {
+      // One entry per pending task, from the whole set (not the 64-character string).
+      for (std::uint32_t task : job->array_pending) entry(*job, id + "_" + std::to_string(task));
+      // No task left (all cancelled while pending): no bitmap, task id NO_VAL.
+      if (job->array_pending.empty()) entry(*job, id + "_*");
+      continue;
+    }
+    // A task is named by its own job id and its task id (job_state.c at slurm-26-05-3-1).
+    if (job->array_task_id) id += "_" + std::to_string(*job->array_task_id);
+    if (job->is_het()) id += "+" + std::to_string(job->het_job_offset);
+    entry(*job, id);
   }
   out.end_array();
   write_tail(out, call.ctx, diag);

@@ -116,8 +116,60 @@ std::uint32_t xlate_job_id_v38(std::string_view text, JobStore& store) {
     if (!leader || !leader->is_het_leader() || offset >= leader->het_size) return 0;
     return static_cast<std::uint32_t>(id + offset);
   }
-  if (sep != std::string_view::npos && !all_digits(text.substr(sep + 1))) return 0;
-  return static_cast<std::uint32_t>(id);
+  if (sep == std::string_view::npos) return static_cast<std::uint32_t>(id);
+  std::string_view tail = text.substr(sep + 1);
+  if (!all_digits(tail) || tail.empty()) return 0;
+  // "M_t": the record of the array M whose array_task_id is t; a task still pending in the
+  // meta record has none.
+  JobRecord* master = store.find(static_cast<std::uint32_t>(id));
+  if (!master) return 0;
+  const std::uint64_t task = to_u64(tail);
+  for (JobRecord* r : store.records_for_get(*master)) {
+    if (r->array_task_id && *r->array_task_id == task) return r->job_id;
+  }
+  return 0;
+}
+
+void write_kill_status(JsonWriter& out, int code, const std::string& id_text, const JobRecord* job) {
+  out.begin_object();
+  out.key("error").begin_object();
+  out.str_field("string", err::strerror(code));
+  out.int_field("code", code);
+  out.str_field("message", err::strerror(code));
+  out.end_object();
+  out.str_field("step_id", id_text);
+  out.key("job_id");
+  if (job) {
+    write_no_val(out, job->job_id);
+  } else {
+    write_no_val(out, 0, false);
+  }
+  out.key("federation").begin_object().str_field("sibling", "").end_object();
+  out.end_object();
+}
+
+int kill_jobs_code(KillResult result) {
+  switch (result) {
+    case KillResult::signalled: return 0;
+    case KillResult::already_done: return err::kAlreadyDone;
+    case KillResult::not_found: return err::kInvalidJobId;
+    case KillResult::denied: return err::kAccessDenied;
+    case KillResult::pending_het_component: return err::kNotWholeHetJob;
+    case KillResult::not_running: return err::kTransitionStateNoUpdate;
+  }
+  return 0;
+}
+
+std::optional<ArrayTaskRef> parse_array_task_ref(std::string_view text) {
+  const std::size_t underscore = text.find('_');
+  if (underscore == std::string_view::npos) return std::nullopt;
+  std::string_view head = text.substr(0, underscore);
+  std::string_view tail = text.substr(underscore + 1);
+  if (head.empty() || tail.empty() || !all_digits(head) || !all_digits(tail)) return std::nullopt;
+  const std::uint64_t master = to_u64(head);
+  const std::uint64_t task = to_u64(tail);
+  if (master == 0 || master >= kMaxJobId || task >= kMaxJobId) return std::nullopt;
+  return ArrayTaskRef{static_cast<std::uint32_t>(master), static_cast<std::uint32_t>(task)};
 }
 
 std::string iso_time(std::int64_t unix_s) {

@@ -70,6 +70,20 @@ JobRef parse_job_ref_v4x(std::string_view text, Release release);
 // slurm_xlate_job_id()@22.05: "123", "123+1" (the component), "123_4"; 0 if not a job id.
 std::uint32_t xlate_job_id_v38(std::string_view text, JobStore& store);
 
+// One status[] entry of slurm_kill_jobs()'s answer: {error {string, code, message}, step_id,
+// job_id, federation {sibling}}.
+void write_kill_status(JsonWriter& out, int code, const std::string& id_text, const JobRecord* job);
+
+// KillResult as slurmctld's error number for slurm_kill_jobs() (0: signalled).
+int kill_jobs_code(KillResult result);
+
+// "M_t" (digits, '_', digits): the array's master id and the task id.
+struct ArrayTaskRef {
+  std::uint32_t master = 0;
+  std::uint32_t task = 0;
+};
+std::optional<ArrayTaskRef> parse_array_task_ref(std::string_view text);
+
 std::string iso_time(std::int64_t unix_s);
 
 // A time in a v0.0.4x query: v0.0.42 on first turns a number into one (data_convert_type in

@@ -21,6 +21,7 @@ std::string_view strerror(int rc) {
     case kAlreadyDone: return "Job/step already completing or completed";
     case kInvalidFeature: return "Invalid feature specification";
     case kJobHeld: return "Job is in held state, pending scheduler release";
+    case kInvalidArray: return "Invalid job array specification";
     case kInvalidAccount: return "Invalid account or account/partition combination specified";
     case kInvalidTimeValue: return "Invalid time specified";
     case kJobFinished: return "Job has already finished";

@@ -27,6 +27,7 @@ inline constexpr int kInvalidFeature = 2029;
 inline constexpr int kJobHeld = 2042;
 inline constexpr int kInvalidAccount = 2045;
 inline constexpr int kInvalidTimeValue = 2054;
+inline constexpr int kInvalidArray = 2081;
 inline constexpr int kJobFinished = 2084;
 inline constexpr int kInvalidQos = 2066;
 inline constexpr int kNotWholeHetJob = 2108;

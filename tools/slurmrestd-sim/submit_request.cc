@@ -7,6 +7,7 @@
 #include <cctype>
 #include <optional>
 
+#include "array_spec.h"
 #include "slurm_errors.h"
 #include "submit_fields.h"
 #include "submit_values.h"
@@ -59,6 +60,19 @@ SubmitCheck check_submit(std::vector<JobRecord>& components, const ClusterConfig
       out.rc = err::kInvalidQos;
       return out;
     }
+  }
+  // _valid_array_inx(): an array needs a batch script and a spec within the site's limits.
+  // `array` on a het job is not modelled: it is submitted as a plain het job.
+  JobRecord& batch = components.front();
+  if (components.size() == 1 && !batch.array_spec.empty()) {
+    const ArrayLimits limits{cluster.max_array_size, cluster.max_array_tasks};
+    auto spec = parse_array_spec(batch.array_spec, limits);
+    if (!spec || batch.script.empty()) {
+      out.rc = err::kInvalidArray;
+      return out;
+    }
+    batch.array_pending = std::move(spec->tasks);
+    batch.array_max_tasks = spec->max_run;
   }
   for (auto& rec : components) {
     if (rec.hold) {

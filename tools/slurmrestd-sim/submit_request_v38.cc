@@ -59,6 +59,7 @@ const V38StringField kV38StringFields[] = {
     {"standard_output", "", &JobRecord::std_out, "Invalid standard output"},
     {"standard_error", "", &JobRecord::std_err, "Invalid standard error"},
     {"standard_input", "", &JobRecord::std_in, "Invalid standard input"},
+    {"array", "", &JobRecord::array_spec, "Invalid job array specification"},
 };
 
 const V38StringField* v38_string_field(const std::string& key) {

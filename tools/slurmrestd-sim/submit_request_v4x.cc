@@ -46,6 +46,7 @@ std::string* text_member(JobRecord& rec, const std::string& key) {
       {"standard_output", &JobRecord::std_out},
       {"standard_error", &JobRecord::std_err},
       {"standard_input", &JobRecord::std_in},
+      {"array", &JobRecord::array_spec},
   };
   for (const auto& [name, member] : kTextFields) {
     if (key == name) return &(rec.*member);
