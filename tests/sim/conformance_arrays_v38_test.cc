@@ -32,13 +32,7 @@ constexpr std::uint32_t kArrayMaster = 40;
 Transcript load_array_transcript(const std::string& name) { return load_v45("../arrays-v0.0.38/" + name); }
 
 SimOptions array_recording_cluster() {
-  SimOptions options = test_options(Release::r22_05_8);
-  options.cluster.cluster_name = "tuneplane";
-  options.cluster.partitions = {"debug"};
-  options.cluster.default_partition = "debug";
-  options.cluster.nodes = {"vm", "vm-emu"};
-  options.cluster.features = {"h100", "cpuonly", "emu"};
-  options.cluster.accounting = true;
+  SimOptions options = local_slurm_22_05_options();
   options.first_job_id = kArrayMaster;
   options.default_cwd = "/var/lib/slurm22/jobs";
   return options;

@@ -30,12 +30,7 @@ std::string recorded_bytes(const std::string& name) {
 json::value recorded(const std::string& name) { return json::parse(recorded_bytes(name)); }
 
 SimOptions recording_cluster() {
-  SimOptions options = test_options(Release::r22_05_8);
-  options.cluster.cluster_name = "tuneplane";
-  options.cluster.partitions = {"debug"};
-  options.cluster.default_partition = "debug";
-  options.cluster.nodes = {"vm", "vm-emu"};
-  options.cluster.features = {"h100", "cpuonly", "emu"};
+  SimOptions options = local_slurm_22_05_options();
   options.min_job_age_s = 2;  // tools/local-slurm up --accounting --min-job-age 2
   options.default_cwd = "/tmp";
   return options;

@@ -168,6 +168,17 @@ SimOptions test_options(Release release) {
   return options;
 }
 
+SimOptions local_slurm_22_05_options() {
+  SimOptions options = test_options(Release::r22_05_8);
+  options.cluster.cluster_name = "tuneplane";
+  options.cluster.partitions = {"debug"};
+  options.cluster.default_partition = "debug";
+  options.cluster.nodes = {"vm", "vm-emu"};
+  options.cluster.features = {"h100", "cpuonly", "emu"};
+  options.cluster.accounting = true;
+  return options;
+}
+
 std::vector<std::pair<std::string, std::string>> auth_headers(const SimOptions& options, const std::string& user) {
   std::int64_t exp = options.manual_clock_start_ms / 1000 + 36000;
   return {{"X-SLURM-USER-NAME", user}, {"X-SLURM-USER-TOKEN", mint_token(options.jwt_key, user, exp)}};

@@ -83,6 +83,10 @@ std::string mint_token_without_exp(const std::string& key, const std::string& us
 
 // Options for a test simulator: manual clock and timing, the test key, accounting on.
 SimOptions test_options(Release release = Release::r26_05_3);
+// test_options for 22.05.8 as tools/local-slurm's cluster, where the recorded 22.05 sessions
+// ran: cluster "tuneplane", partition debug, nodes vm and vm-emu with the features h100,
+// cpuonly and emu, accounting on.
+SimOptions local_slurm_22_05_options();
 
 // Auth headers for `user` with a token valid for an hour on the test clock.
 std::vector<std::pair<std::string, std::string>> auth_headers(const SimOptions& options, const std::string& user = "root");
