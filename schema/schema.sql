@@ -90,7 +90,7 @@ CREATE TABLE jobs (
   version         INTEGER NOT NULL DEFAULT 1,  -- compare-and-set guard for desires
   created_at      TEXT NOT NULL,
   updated_at      TEXT NOT NULL
-, cancel_grace_seconds INTEGER CHECK (cancel_grace_seconds >= 0), platform_user TEXT, unix_user TEXT, default_account TEXT) STRICT;
+, cancel_grace_seconds INTEGER CHECK (cancel_grace_seconds >= 0), platform_user TEXT, unix_user TEXT, default_account TEXT, sweep_id TEXT REFERENCES sweeps (sweep_id), sweep_index INTEGER CHECK (sweep_index >= 0)) STRICT;
 
 CREATE TABLE journal_meta (
   key   TEXT PRIMARY KEY,
@@ -111,6 +111,16 @@ CREATE TABLE orphans (
 
 CREATE TABLE schema_migrations ( number INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT;
 
+CREATE TABLE sweeps (
+  sweep_id       TEXT PRIMARY KEY,
+  request_sha256 TEXT NOT NULL,
+  run_count      INTEGER NOT NULL CHECK (run_count >= 1),
+  max_running    INTEGER CHECK (max_running >= 1 AND max_running <= run_count),
+  platform_user  TEXT,
+  submitted_by   TEXT,
+  created_at     TEXT NOT NULL
+) STRICT;
+
 CREATE TABLE token_mints (
   seq        INTEGER PRIMARY KEY AUTOINCREMENT,
   at         TEXT NOT NULL,
@@ -129,6 +139,8 @@ CREATE UNIQUE INDEX attempts_one_live_per_job ON attempts (job_id)
   WHERE state IN ('preparing', 'prepared', 'submitting', 'submit_unknown', 'submitted', 'pending', 'running');
 
 CREATE INDEX events_by_job ON events (job_id, seq);
+
+CREATE UNIQUE INDEX jobs_by_sweep ON jobs (sweep_id, sweep_index) WHERE sweep_id IS NOT NULL;
 
 CREATE INDEX jobs_by_user ON jobs (platform_user, phase) WHERE platform_user IS NOT NULL;
 

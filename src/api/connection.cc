@@ -33,7 +33,7 @@ std::optional<Reply> reply_for(const beast::error_code& error) {
     return error_reply(431, "headers_too_large", "the request line and headers exceed the API's limit");
   }
   if (error == http::error::body_limit) {
-    return error_reply(413, "body_too_large", "the body exceeds the API's limit of 1 MiB");
+    return error_reply(413, "body_too_large", "the body exceeds the API's limit of 1 MiB (16 MiB for POST /v1/sweeps)");
   }
   if (error == http::error::end_of_stream || error == beast::error::timeout || error == asio::error::eof ||
       error == asio::error::connection_reset || error == asio::error::operation_aborted ||
@@ -81,6 +81,12 @@ asio::awaitable<void> linger(Stream& stream, const ServerLimits& limits) {
   }
 }
 
+// "/v1/sweeps", with or without a query.
+bool is_sweeps_target(std::string_view target) {
+  constexpr std::string_view kPath = "/v1/sweeps";
+  return target.substr(0, kPath.size()) == kPath && (target.size() == kPath.size() || target[kPath.size()] == '?');
+}
+
 bool wants_continue(const http::request_parser<http::string_body>& parser) {
   return beast::iequals(parser.get()[http::field::expect], "100-continue");
 }
@@ -99,6 +105,10 @@ asio::awaitable<beast::error_code> read_request(Stream& stream, beast::flat_buff
   (void)bytes;
   if (error || parser.is_done()) co_return error;
   phase = "request";
+  // A sweep names up to 10,000 runs: its route alone takes the larger body (model/sweep_request.h).
+  if (parser.get().method() == http::verb::post && is_sweeps_target(parser.get().target())) {
+    parser.body_limit(limits.sweep_body_bytes);
+  }
   lowest.expires_after(limits.request_time);
   if (wants_continue(parser)) {
     http::response<http::empty_body> go_on{http::status::continue_, 11};

@@ -32,6 +32,10 @@ Reply follow_events(RouteContext& context, std::string_view target);
 // metrics (metrics_routes.cc).
 Reply show_metrics(RouteContext& context);
 
+// POST /v1/sweeps and GET /v1/sweeps/{id} (sweep_routes.cc).
+Reply submit_sweep(RouteContext& context, const std::string& actor, std::string_view body);
+Reply show_sweep(RouteContext& context, std::string_view sweep_id);
+
 // A journal or storage failure as a reply: not_found 404, transient 503, anything else 500.
 Reply error_from(const Error& error);
 // 404 "no job ID".

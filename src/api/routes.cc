@@ -84,6 +84,12 @@ std::variant<Matched, Reply> match(const std::vector<std::string>& segments, std
   if (segments.size() == 4 && segments[1] == "attempts" && !segments[2].empty() && segments[3] == "resolve") {
     return only(post, "POST", {RouteName::resolve, Scope::operate});
   }
+  if (segments.size() == 2 && segments[1] == "sweeps") {
+    return only(post, "POST", {RouteName::submit_sweep, Scope::submit});
+  }
+  if (segments.size() == 3 && segments[1] == "sweeps" && !segments[2].empty()) {
+    return only(get, "GET", {RouteName::show_sweep, Scope::read});
+  }
   if (segments.size() < 2 || segments[1] != "jobs") return not_found(target);
   if (segments.size() == 2) {
     if (get) return Matched{RouteName::list_jobs, Scope::read};
@@ -155,6 +161,8 @@ Reply Routes::route(RouteName route, const std::vector<std::string>& segments, c
     case RouteName::show_audit: return show_audit(m_context, segments[2]);
     case RouteName::show_logs: return show_logs(m_context, segments[2], request.target);
     case RouteName::cancel_job: return cancel_job(m_context, actor, segments[2], request.body);
+    case RouteName::submit_sweep: return submit_sweep(m_context, actor, request.body);
+    case RouteName::show_sweep: return show_sweep(m_context, segments[2]);
   }
   return error_reply(500, "internal_error", "a route without a handler");
 }

@@ -14,13 +14,17 @@
 //   POST /v1/attempts/{JOB/N}/resolve   {"absent": true, "reason"}, {"adopt": ID|SLUID, "reason"?}
 //                                  or {"lost": true, "reason"}, as `resolve` (the attempt
 //                                  percent-encoded: j1%2F2)
+//   POST /v1/sweeps                a sweep (model/sweep_request.h): 201 created with its job ids,
+//                                  200 the same sweep again, 409, 422 with every problem, 400, 429
+//                                  as for jobs; its body may be up to 16 MiB (server.h)
+//   GET  /v1/sweeps/{id}           the sweep, its runs' count per phase, each run's job and phase
 //   GET  /v1/events?after=&wait=&limit=   the change feed (operations/change_feed.h), a long poll
 //   GET  /metrics                  Prometheus' text format (metrics/metrics.h); 404 when none are kept
 //
 // Everything but /healthz needs `Authorization: Bearer TOKEN` with a token of the tokens file
 // (token_store.h); without one the answer is 401 and nothing is read or written. Each route
-// needs one scope of the token (scopes.h): `read` for every GET, `submit` for POST /v1/jobs
-// and cancel, `operate` for pause, resume and resolve; a token without it gets 403 naming the
+// needs one scope of the token (scopes.h): `read` for every GET, `submit` for POST /v1/jobs,
+// POST /v1/sweeps and cancel, `operate` for pause, resume and resolve; a token without it gets 403 naming the
 // scope, and nothing is read or written. The token's NAME is the actor the journal records. A
 // known path asked with another method is 405 with `Allow` (whatever the token's scopes); an
 // unknown one 404. Journal failures: 404 (no such job), 503 (busy, try again), 500. Every
@@ -77,7 +81,9 @@ enum class RouteName {
   show_job,
   show_audit,
   show_logs,
-  cancel_job
+  cancel_job,
+  submit_sweep,
+  show_sweep
 };
 
 class Routes {

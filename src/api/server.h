@@ -49,6 +49,7 @@ namespace tpslurm::api {
 struct ServerLimits {
   std::size_t header_bytes = 16 * 1024;                 // request line and headers
   std::size_t body_bytes = 1 << 20;                     // the LaunchRequest limit
+  std::size_t sweep_body_bytes = 16 << 20;              // POST /v1/sweeps only: the sweep limit
   std::size_t connections = 256;                        // open at once
   std::size_t unauthenticated = 64;                     // of those, without a valid token yet
   std::size_t unauthenticated_per_peer = 16;            // of those, from one IP (one uid on a unix socket)

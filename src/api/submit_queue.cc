@@ -44,11 +44,31 @@ void SubmitQueue::submit(operations::Submission submission, Done done) {
   done(transient("the API is stopping; nothing was journaled"));
 }
 
+void SubmitQueue::submit_sweep(operations::SweepSubmission sweep, SweepDone done) {
+  {
+    std::lock_guard lock(m_mutex);
+    if (!m_stopping) {
+      m_sweeps.push_back({std::move(sweep), std::move(done)});
+      m_wake.notify_one();
+      return;
+    }
+  }
+  done(transient("the API is stopping; nothing was journaled"));
+}
+
 void SubmitQueue::run() {
   std::unique_lock lock(m_mutex);
   for (;;) {
-    m_wake.wait(lock, [this] { return m_stopping || !m_waiting.empty(); });
-    if (m_waiting.empty()) return;  // stopping, and everything queued is journaled
+    m_wake.wait(lock, [this] { return m_stopping || !m_waiting.empty() || !m_sweeps.empty(); });
+    if (m_waiting.empty() && m_sweeps.empty()) return;  // stopping, and everything queued is journaled
+    if (!m_sweeps.empty()) {
+      WaitingSweep sweep = std::move(m_sweeps.front());
+      m_sweeps.pop_front();
+      lock.unlock();
+      sweep.done(operations::submit_sweep(*m_journal, m_settings, sweep.sweep, m_key, m_through));
+      lock.lock();
+      continue;
+    }
     std::deque<Waiting> batch;
     while (!m_waiting.empty() && batch.size() < kMaxBatch) {
       batch.push_back(std::move(m_waiting.front()));

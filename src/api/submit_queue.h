@@ -13,7 +13,9 @@
 // writer instead (operations::CommitThrough): one writer, the API's jobs sharing the commits of
 // the reconciler's own writes, and no wait for SQLite's write lock. stop() (and the destructor)
 // journals what is queued, then ends the thread; a submission after it is answered at once
-// with a transient error. Thread-safe.
+// with a transient error. A sweep (POST /v1/sweeps) goes through the same thread and the same
+// commit path, alone in its commit (operations::submit_sweep), before the next batch of jobs.
+// Thread-safe.
 #pragma once
 
 #include <condition_variable>
@@ -29,6 +31,7 @@
 #include "journal/journal.h"
 #include "model/settings.h"
 #include "operations/submission.h"
+#include "operations/sweep_submission.h"
 
 namespace tpslurm::api {
 
@@ -47,6 +50,8 @@ class SubmitQueue {
   SubmitQueue& operator=(const SubmitQueue&) = delete;
 
   void submit(operations::Submission submission, Done done);
+  using SweepDone = std::function<void(Result<operations::SweepSubmitted>)>;
+  void submit_sweep(operations::SweepSubmission sweep, SweepDone done);
   void stop();
 
   // Batches journaled so far (each one group, one commit), and the submissions they held.
@@ -57,6 +62,10 @@ class SubmitQueue {
   struct Waiting {
     operations::Submission submission;
     Done done;
+  };
+  struct WaitingSweep {
+    operations::SweepSubmission sweep;
+    SweepDone done;
   };
   SubmitQueue(const model::Settings& settings, std::unique_ptr<journal::Journal> journal, std::string hmac_key,
               operations::CommitThrough through);
@@ -70,6 +79,7 @@ class SubmitQueue {
   mutable std::mutex m_mutex;
   std::condition_variable m_wake;
   std::deque<Waiting> m_waiting;
+  std::deque<WaitingSweep> m_sweeps;
   bool m_stopping = false;
   std::size_t m_batches = 0;
   std::size_t m_submissions = 0;

@@ -1,4 +1,5 @@
 // tuneplane-slurm status [JOB] [--json]
+// tuneplane-slurm status --sweep ID [--json]
 #include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
@@ -9,6 +10,7 @@
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/owner_words.h"
+#include "cli/sweep_commands.h"
 #include "cli/table.h"
 #include "journal/components.h"
 #include "journal/journal.h"
@@ -22,6 +24,7 @@ namespace {
 
 struct StatusOptions {
   std::string job;
+  std::string sweep;
   bool json = false;
 };
 
@@ -188,7 +191,10 @@ int run_status(Context& context, const StatusOptions& options) {
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
   struct stat info {};
-  if (::stat(settings->journal_path.c_str(), &info) != 0 && options.job.empty()) {
+  if (!options.job.empty() && !options.sweep.empty()) {
+    return context.fail(invalid_argument("status takes a JOB or --sweep ID, not both"));
+  }
+  if (::stat(settings->journal_path.c_str(), &info) != 0 && options.job.empty() && options.sweep.empty()) {
     if (options.json) {
       context.out() << "{\"jobs\":[]}\n";
     } else {
@@ -199,6 +205,7 @@ int run_status(Context& context, const StatusOptions& options) {
   int exit_code = kExitOk;
   auto journal = context.open_journal(Context::Access::read, exit_code);
   if (!journal) return exit_code;
+  if (!options.sweep.empty()) return show_sweep_status(context, *journal, options.sweep, options.json);
   return options.job.empty() ? show_all(context, *journal, options.json)
                              : show_one(context, *journal, options.job, options.json);
 }
@@ -210,6 +217,7 @@ void add_status_command(CLI::App& app, Context& context, int& exit_code) {
   CLI::App* command = app.add_subcommand("status", "Show every job, or one job and its attempts");
   add_version_flag(*command);
   command->add_option("JOB", options->job, "A job id");
+  command->add_option("--sweep", options->sweep, "A sweep id: the sweep and each of its runs' phase");
   command->add_flag("--json", options->json, "Print as JSON");
   command->callback([&context, &exit_code, options] { exit_code = run_status(context, *options); });
 }

@@ -1,8 +1,10 @@
 // tuneplane-slurm submit REQUEST.json [--json]
+// tuneplane-slurm submit --sweep SWEEP.json [--json]
 //
 // Validates the request and journals the job as a desire to run; the daemon does the rest.
 // Idempotent by job_id: the same request (its canonical JSON without credentials) again is a
-// no-op with exit 0; a different request under the same job_id is a conflict, exit 2.
+// no-op with exit 0; a different request under the same job_id is a conflict, exit 2. With
+// --sweep the file is a sweep, journaled with its runs' jobs (sweep_commands.h).
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 
@@ -10,6 +12,7 @@
 #include "cli/context.h"
 #include "cli/exit_codes.h"
 #include "cli/inputs.h"
+#include "cli/sweep_commands.h"
 #include "journal/journal.h"
 #include "operations/submission.h"
 #include "storage/secret_key.h"
@@ -19,6 +22,7 @@ namespace {
 
 struct SubmitOptions {
   std::string request;
+  bool sweep = false;
   bool json = false;
 };
 
@@ -37,6 +41,7 @@ int report(Context& context, const SubmitOptions& options, const std::string& jo
 }
 
 int run_submit(Context& context, const SubmitOptions& options) {
+  if (options.sweep) return run_submit_sweep(context, options.request, options.json);
   const model::Settings* settings = context.settings();
   if (settings == nullptr) return kExitBadInput;
   auto catalogs = load_catalogs(*settings, "submit");
@@ -71,7 +76,9 @@ void add_submit_command(CLI::App& app, Context& context, int& exit_code) {
   CLI::App* command =
       app.add_subcommand("submit", "Validate a LaunchRequest and journal the job (idempotent by job_id)");
   add_version_flag(*command);
-  command->add_option("REQUEST", options->request, "LaunchRequest JSON file, or - for stdin")->required();
+  command->add_option("REQUEST", options->request, "LaunchRequest JSON file (a sweep with --sweep), or - for stdin")
+      ->required();
+  command->add_flag("--sweep", options->sweep, "REQUEST is a sweep: a base LaunchRequest and its runs");
   command->add_flag("--json", options->json, "Print the result as JSON");
   command->callback([&context, &exit_code, options] { exit_code = run_submit(context, *options); });
 }

@@ -58,8 +58,8 @@ Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings,
   return catalogs;
 }
 
-Result<std::string> read_request(const std::string& path) {
-  constexpr std::size_t kLimit = model::RequestLimits::max_body_bytes;
+Result<std::string> read_request(const std::string& path, std::size_t limit) {
+  const std::size_t kLimit = limit;
   if (path == "-") {
     std::string text;
     char buffer[65536];
@@ -72,7 +72,8 @@ Result<std::string> read_request(const std::string& path) {
   }
   struct stat info {};
   if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) > kLimit) {
-    return invalid_argument(path + ": the request is " + std::to_string(info.st_size) + " bytes; the limit is 1 MiB");
+    return invalid_argument(path + ": the request is " + std::to_string(info.st_size) + " bytes; the limit is " +
+                            std::to_string(kLimit >> 20) + " MiB");
   }
   return read_file(path, kLimit + 1);
 }
@@ -86,6 +87,17 @@ Result<model::LaunchRequest, model::Problems> load_request(const std::string& pa
     return problems;
   }
   return model::parse_launch_request(*text, model::validation_context(catalogs, settings));
+}
+
+Result<model::SweepRequest, model::Problems> load_sweep(const std::string& path, const Catalogs& catalogs,
+                                                        const model::Settings& settings) {
+  auto text = read_request(path, model::SweepLimits::max_body_bytes);
+  if (!text.ok()) {
+    model::Problems problems;
+    problems.add("", text.error().message());
+    return problems;
+  }
+  return model::parse_sweep_request(*text, model::validation_context(catalogs, settings));
 }
 
 }  // namespace tpslurm::cli

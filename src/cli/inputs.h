@@ -8,6 +8,7 @@
 #include "model/catalogs.h"
 #include "model/launch_request.h"
 #include "model/settings.h"
+#include "model/sweep_request.h"
 
 namespace tpslurm::cli {
 
@@ -17,11 +18,16 @@ using Catalogs = model::Catalogs;
 // is returned.
 Result<Catalogs, model::Problems> load_catalogs(const model::Settings& settings, std::string_view command);
 
-// The request text; bodies over the documented limit are refused without reading them whole.
-Result<std::string> read_request(const std::string& path);
+// The request text; bodies over `limit` (the documented one) are refused without reading them whole.
+Result<std::string> read_request(const std::string& path,
+                                 std::size_t limit = model::RequestLimits::max_body_bytes);
 
 // Reads a request and validates it as operations::validate_request() does.
 Result<model::LaunchRequest, model::Problems> load_request(const std::string& path, const Catalogs& catalogs,
                                                            const model::Settings& settings);
+
+// Reads a sweep (up to model::SweepLimits::max_body_bytes) and validates it as POST /v1/sweeps does.
+Result<model::SweepRequest, model::Problems> load_sweep(const std::string& path, const Catalogs& catalogs,
+                                                        const model::Settings& settings);
 
 }  // namespace tpslurm::cli

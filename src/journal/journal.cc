@@ -50,16 +50,6 @@ const std::string& live_phases_sql() {
   return phases;
 }
 
-// How many jobs of `platform_user` have not yet ended.
-std::int64_t count_live_jobs(Journal::Impl& impl, std::string_view platform_user) {
-  static const std::string sql =
-      "SELECT count(*) FROM jobs WHERE platform_user = ? AND phase IN (" + live_phases_sql() + ")";
-  Journal::Impl::Use count = impl.prepared(sql);
-  count->bind(1, std::string(platform_user));
-  count->executeStep();
-  return count->getColumn(0).getInt64();
-}
-
 Status moved_by_another_writer(const std::string& which, AttemptState actual, AttemptState expected) {
   return transient(which + " is " + std::string(model::to_string(actual)) + ", not " +
                    std::string(model::to_string(expected)) + ": another writer moved it; read it again");
@@ -86,6 +76,49 @@ void refresh_audit_views(SQLite::Database& db) {
 }
 
 }  // namespace
+
+std::int64_t count_live_jobs(Journal::Impl& impl, std::string_view platform_user) {
+  static const std::string sql =
+      "SELECT count(*) FROM jobs WHERE platform_user = ? AND phase IN (" + live_phases_sql() + ")";
+  Journal::Impl::Use count = impl.prepared(sql);
+  count->bind(1, std::string(platform_user));
+  count->executeStep();
+  return count->getColumn(0).getInt64();
+}
+
+void insert_job(Journal::Impl& impl, const NewJob& job, std::string_view submitted_by,
+                std::optional<SweepPlace> place) {
+  const std::string now = impl.now();
+  Journal::Impl::Use insert = impl.prepared(
+      "INSERT INTO jobs (job_id, request_json, request_sha256, credential_path, credential_hmac, max_attempts, "
+      "created_at, updated_at, platform_user, unix_user, default_account, sweep_id, sweep_index) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert->bind(1, job.job_id);
+  insert->bind(2, job.request_json);
+  insert->bind(3, job.request_sha256);
+  if (!job.credential_path.empty()) insert->bind(4, job.credential_path);
+  if (!job.credential_hmac.empty()) insert->bind(5, job.credential_hmac);
+  insert->bind(6, job.max_attempts);
+  insert->bind(7, now);
+  insert->bind(8, now);
+  if (!job.platform_user.empty()) insert->bind(9, job.platform_user);
+  if (!job.unix_user.empty()) insert->bind(10, job.unix_user);
+  if (!job.default_account.empty()) insert->bind(11, job.default_account);
+  if (place) {
+    insert->bind(12, std::string(place->sweep_id));
+    insert->bind(13, place->index);
+  }
+  insert->exec();
+  EventDetail detail{{"reason", "submitted"}, {"request_sha256", job.request_sha256}};
+  if (!submitted_by.empty()) detail.emplace_back("by", std::string(submitted_by));
+  if (!job.platform_user.empty()) detail.emplace_back("user", job.platform_user);
+  if (!job.unix_user.empty()) detail.emplace_back("unix_user", job.unix_user);
+  if (place) {
+    detail.emplace_back("sweep_id", std::string(place->sweep_id));
+    detail.emplace_back("sweep_index", std::to_string(place->index));
+  }
+  impl.append_event(job.job_id, std::nullopt, "job.created", std::nullopt, "queued", detail);
+}
 
 std::string detail_json(const EventDetail& detail) {
   boost::json::object object;
@@ -196,27 +229,7 @@ Result<model::SubmitOutcome> Journal::add_job(const NewJob& job, std::string_vie
     if (job.max_live_jobs && count_live_jobs(*m_impl, job.platform_user) >= *job.max_live_jobs) {
       return model::SubmitOutcome::over_limit;
     }
-    const std::string now = m_impl->now();
-    Impl::Use insert = m_impl->prepared(
-        "INSERT INTO jobs (job_id, request_json, request_sha256, credential_path, credential_hmac, max_attempts, "
-        "created_at, updated_at, platform_user, unix_user, default_account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    insert->bind(1, job.job_id);
-    insert->bind(2, job.request_json);
-    insert->bind(3, job.request_sha256);
-    if (!job.credential_path.empty()) insert->bind(4, job.credential_path);
-    if (!job.credential_hmac.empty()) insert->bind(5, job.credential_hmac);
-    insert->bind(6, job.max_attempts);
-    insert->bind(7, now);
-    insert->bind(8, now);
-    if (!job.platform_user.empty()) insert->bind(9, job.platform_user);
-    if (!job.unix_user.empty()) insert->bind(10, job.unix_user);
-    if (!job.default_account.empty()) insert->bind(11, job.default_account);
-    insert->exec();
-    EventDetail detail{{"reason", "submitted"}, {"request_sha256", job.request_sha256}};
-    if (!submitted_by.empty()) detail.emplace_back("by", std::string(submitted_by));
-    if (!job.platform_user.empty()) detail.emplace_back("user", job.platform_user);
-    if (!job.unix_user.empty()) detail.emplace_back("unix_user", job.unix_user);
-    m_impl->append_event(job.job_id, std::nullopt, "job.created", std::nullopt, "queued", detail);
+    insert_job(*m_impl, job, submitted_by);
     transaction.commit();
     return model::SubmitOutcome::created;
   } catch (const SQLite::Exception& e) {

@@ -54,6 +54,16 @@ struct NewJob {
   std::optional<int> max_live_jobs{};     // the user's limit of jobs not yet ended; nullopt: none
 };
 
+// A sweep and its runs' jobs, run i's at jobs[i] (operations/sweep_submission.h).
+struct NewSweep {
+  std::string sweep_id;
+  std::string request_sha256;
+  std::optional<int> max_running;
+  std::string platform_user{};         // the base's user; empty: it names none
+  std::optional<int> max_live_jobs{};  // the user's limit of jobs not yet ended; nullopt: none
+  std::vector<NewJob> jobs;
+};
+
 // Failures whose storage refuses writes (disk full, I/O error, read-only file) start with
 // this; the daemon then stops acting until a write succeeds again.
 inline constexpr std::string_view kJournalUnwritable = "the journal cannot be written";
@@ -75,6 +85,15 @@ class Journal {
   // `submitted_by` (the platform API's token name) goes into the job.created event as "by";
   // empty: not recorded (the CLI).
   Result<model::SubmitOutcome> add_job(const NewJob& job, std::string_view submitted_by = {});
+  // Sweeps. add_sweep journals the sweep and every one of its jobs in one transaction, all or
+  // nothing, each job as add_job would with its sweep and place; idempotent by sweep_id:
+  // `unchanged` for the same request hash, touching nothing; another hash, or a job id that is
+  // already a job (not of this sweep), is an invalid_argument error naming it, and nothing is
+  // written. `over_limit` when the user's live jobs and the sweep's runs together exceed
+  // `max_live_jobs`: every run counts. `submitted_by` as for add_job.
+  Result<model::SubmitOutcome> add_sweep(const NewSweep& sweep, std::string_view submitted_by = {});
+  // The sweep and its runs' job ids and phases in order; nullopt when there is none.
+  Result<std::optional<SweepRecord>> sweep(std::string_view sweep_id);
   // How many jobs of `platform_user` have not yet ended (what add_job holds to max_live_jobs).
   Result<std::int64_t> live_jobs_of(std::string_view platform_user);
   Result<std::optional<JobRecord>> job(std::string_view job_id);

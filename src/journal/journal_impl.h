@@ -25,6 +25,12 @@ namespace tpslurm::journal {
 
 std::string detail_json(const EventDetail& detail);
 
+// Where a job stands in its sweep, for insert_job.
+struct SweepPlace {
+  std::string_view sweep_id;
+  int index = 0;
+};
+
 struct Journal::Impl {
   Impl(std::string path_in, SQLite::Database db_in, const Clock& clock_in)
       : path(std::move(path_in)),
@@ -123,5 +129,12 @@ struct Journal::Impl {
   StatementCache statements;  // after db: destroyed before it
   JournalHashCache cache;
 };
+
+// journal.cc: how many jobs of `platform_user` have not yet ended; inserts a new job and its
+// job.created event in the caller's transaction (the caller checked it is new and within its
+// user's limit).
+std::int64_t count_live_jobs(Journal::Impl& impl, std::string_view platform_user);
+void insert_job(Journal::Impl& impl, const NewJob& job, std::string_view submitted_by,
+                std::optional<SweepPlace> place = std::nullopt);
 
 }  // namespace tpslurm::journal

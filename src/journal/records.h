@@ -208,6 +208,23 @@ struct ControlRecord {
   std::string set_at;
 };
 
+// A sweep (sweeps) and its runs' jobs in their order (jobs.sweep_index 0, 1, ...).
+struct SweepRun {
+  std::string job_id;
+  model::JobPhase phase = model::JobPhase::queued;
+};
+
+struct SweepRecord {
+  std::string sweep_id;
+  std::string request_sha256;
+  int run_count = 0;
+  std::optional<int> max_running;
+  std::string platform_user;  // empty: the base names none
+  std::string submitted_by;   // the API token's name; empty: not recorded (the CLI)
+  std::string created_at;
+  std::vector<SweepRun> runs;
+};
+
 // A Slurm token the daemon minted (token_mints): never the token itself.
 struct MintRecord {
   std::string at;

@@ -247,12 +247,12 @@ TEST_F(OperatorCommandsTest, AJournalBehindThisBinaryIsBackedUpAsItIsThenMigrate
     return db.execAndGet("SELECT max(number) FROM schema_migrations").getInt();
   };
   const int current = newest(dir.file("state/journal.db"));
-  ASSERT_EQ(current, 9) << "undo the newest migration below, whichever it is";
+  ASSERT_EQ(current, 10) << "undo the newest migration below, whichever it is";
   {
     SQLite::Database db(dir.file("state/journal.db"), SQLite::OPEN_READWRITE);
     db.exec(
-        "DROP TRIGGER token_mints_no_update; DROP TRIGGER token_mints_no_delete; DROP INDEX token_mints_by_user;"
-        "DROP TABLE token_mints; DELETE FROM schema_migrations WHERE number = 9");
+        "DROP INDEX jobs_by_sweep; ALTER TABLE jobs DROP COLUMN sweep_index; ALTER TABLE jobs DROP COLUMN sweep_id;"
+        "DROP TABLE sweeps; DELETE FROM schema_migrations WHERE number = 10");
   }
   const auto refused = cli({"status"});
   EXPECT_NE(refused.exit_code, 0);
@@ -263,8 +263,8 @@ TEST_F(OperatorCommandsTest, AJournalBehindThisBinaryIsBackedUpAsItIsThenMigrate
   const auto backup = cli({"journal", "backup", dir.file("before-upgrade.db")});
   ASSERT_EQ(backup.exit_code, 0) << backup.err;
   ASSERT_EQ(cli({"migrate"}).exit_code, 0);
-  EXPECT_EQ(newest(dir.file("before-upgrade.db")), 8);
-  EXPECT_EQ(newest(dir.file("state/journal.db")), 9);
+  EXPECT_EQ(newest(dir.file("before-upgrade.db")), 9);
+  EXPECT_EQ(newest(dir.file("state/journal.db")), 10);
   EXPECT_NE(cli({"status"}).out.find("ft-7f3c2a"), std::string::npos);
 }
 
