@@ -10,6 +10,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <algorithm>
 #include <optional>
 
 #include "api/journal_watch.h"
@@ -106,9 +107,11 @@ asio::awaitable<beast::error_code> read_request(Stream& stream, beast::flat_buff
   if (error || parser.is_done()) co_return error;
   phase = "request";
   // A sweep names up to 10,000 runs: its route alone takes the larger body (model/sweep_request.h).
-  if (parser.get().method() == http::verb::post && is_sweeps_target(parser.get().target())) {
-    parser.body_limit(limits.sweep_body_bytes);
-  }
+  // The parser held the headers' Content-Length to the larger limit; the route's is held here.
+  const bool sweep = parser.get().method() == http::verb::post && is_sweeps_target(parser.get().target());
+  const std::size_t body_limit = sweep ? limits.sweep_body_bytes : limits.body_bytes;
+  parser.body_limit(body_limit);
+  if (const auto length = parser.content_length(); length && *length > body_limit) co_return http::error::body_limit;
   lowest.expires_after(limits.request_time);
   if (wants_continue(parser)) {
     http::response<http::empty_body> go_on{http::status::continue_, 11};
@@ -189,7 +192,7 @@ asio::awaitable<void> exchange(Stream& stream, ConnectionShared& shared, Admissi
   while (true) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(limits.header_bytes));
-    parser.body_limit(limits.body_bytes);
+    parser.body_limit(std::max(limits.body_bytes, limits.sweep_body_bytes));
     // A client not known yet has a short while to say what it wants; a known one may keep its
     // connection idle for its next request.
     const bool known = ticket.is_authenticated();

@@ -105,8 +105,9 @@ Result<SweepSubmitted> submit_sweep(journal::Journal& journal, const model::Sett
   if (through) {
     committed = through(add, submitted.job_ids);
   } else if (committed = journal.begin_group(); committed.ok()) {
-    add(journal);
+    Status changed = add(journal);
     committed = journal.end_group();
+    if (committed.ok()) committed = changed;
   }
   if (!committed.ok()) return committed.error();
   crash_point("submit_sweep.after_commit");
