@@ -186,6 +186,18 @@ TEST_F(OpenApiTest, EveryAnswerMatchesTheDescription) {
             422);
   EXPECT_EQ(ask("POST", "/v1/jobs", "/v1/jobs", kAliceToken, "{\"job_id\": ").status, 400);
   ask("PUT", "/v1/jobs", "/v1/jobs");
+  const std::string sweep = tpslurm::testing::read_test_file(source("etc/sweep.example.json"));
+  ASSERT_EQ(ask("POST", "/v1/sweeps", "/v1/sweeps", kAliceToken, sweep).status, 201);
+  ASSERT_EQ(ask("POST", "/v1/sweeps", "/v1/sweeps", kBobToken, sweep).status, 200);
+  EXPECT_EQ(ask("POST", "/v1/sweeps", "/v1/sweeps", kAliceToken, replaced(sweep, "3e-4", "5e-4")).status, 409);
+  EXPECT_EQ(ask("POST", "/v1/sweeps", "/v1/sweeps", kAliceToken, replaced(sweep, "\"max_running\": 2", "\"max_running\": 4"))
+                .status,
+            422);
+  EXPECT_EQ(ask("POST", "/v1/sweeps", "/v1/sweeps", kAliceToken, "{\"sweep_id\": ").status, 400);
+  ask("GET", "/v1/sweeps", "/v1/sweeps");
+  EXPECT_EQ(ask("GET", "/v1/sweeps/{id}", "/v1/sweeps/lr-sweep-3").status, 200);
+  EXPECT_EQ(ask("GET", "/v1/sweeps/{id}", "/v1/sweeps/no-such-sweep").status, 404);
+  ask("POST", "/v1/sweeps/{id}", "/v1/sweeps/lr-sweep-3");
   live_attempt();
   pending_attempt();
 
@@ -278,6 +290,8 @@ TEST_F(OpenApiTest, EveryAnswerMatchesTheDescription) {
       {"GET /metrics", "/metrics"},
       {"GET /v1/jobs", "/v1/jobs"},
       {"POST /v1/jobs", "/v1/jobs"},
+      {"POST /v1/sweeps", "/v1/sweeps"},
+      {"GET /v1/sweeps/{id}", "/v1/sweeps/lr-sweep-3"},
       {"GET /v1/jobs/{id}", job},
       {"GET /v1/jobs/{id}/audit", job + "/audit"},
       {"GET /v1/jobs/{id}/logs", job + "/logs"},
