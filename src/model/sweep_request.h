@@ -35,8 +35,8 @@
 namespace tpslurm::model {
 
 struct SweepLimits {
-  // A run is a few hundred bytes (1,000 runs of a job id, a 64-character token, a short
-  // command and two variables are about 250 kB); 16 MiB holds 10,000 runs of up to 1.6 kB.
+  // A run is a few hundred bytes (1,000 runs of a job id, a 64-character token, a four-word
+  // command and two variables are about 235 kB); 16 MiB holds 10,000 runs of up to 1.6 kB.
   static constexpr std::size_t max_body_bytes = 16 << 20;  // 16 MiB
   static constexpr std::size_t max_runs = 10000;
 };
