@@ -14,7 +14,7 @@
 // the reconciler's own writes, and no wait for SQLite's write lock. stop() (and the destructor)
 // journals what is queued, then ends the thread; a submission after it is answered at once
 // with a transient error. A sweep (POST /v1/sweeps) goes through the same thread and the same
-// commit path, alone in its commit (operations::submit_sweep), before the next batch of jobs.
+// commit path as a batch of its own (operations::submit_sweep), before the next batch of jobs.
 // Thread-safe.
 #pragma once
 
