@@ -5,6 +5,7 @@
 
 #include <boost/json.hpp>
 
+#include "base/crash_point.h"
 #include "cli_fixture.h"
 
 namespace tpslurm::cli {
@@ -43,6 +44,23 @@ TEST_F(SweepCommandTest, AnInvalidSweepListsEveryProblemAndExitsTwo) {
   EXPECT_NE(refused.err.find("max_running 9: is more than the sweep's 3 runs"), std::string::npos) << refused.err;
   EXPECT_NE(refused.err.find("runs[2].job_id \"lr-sweep-3-0\": is the job_id of runs[0] too"), std::string::npos)
       << refused.err;
+}
+
+// A crash once the runs' credentials are durable but before the sweep's commit, or after the
+// commit but before the answer: the same sweep sent again is journaled (or found journaled).
+TEST_F(SweepCommandTest, ASweepThatCrashedIsSafeToSendAgain) {
+  const std::string sweep = source("etc/sweep.example.json");
+  env["TUNEPLANE_CRASH_AT"] = "submit_sweep.after_credentials";
+  ASSERT_EQ(cli({"submit", "--sweep", sweep}).exit_code, kCrashExitCode);
+  EXPECT_EQ(testing::read_test_file(dir.file("storage/slurm/jobs/lr-sweep-3-1/credentials/ingest_token")),
+            "example-ingest-token-1-replace-me");
+  EXPECT_NE(cli({"status", "--sweep", "lr-sweep-3"}).exit_code, 0) << "nothing journaled";
+  env["TUNEPLANE_CRASH_AT"] = "submit_sweep.after_commit";
+  ASSERT_EQ(cli({"submit", "--sweep", sweep}).exit_code, kCrashExitCode);
+  env.erase("TUNEPLANE_CRASH_AT");
+  const auto found = cli({"submit", "--sweep", sweep});
+  ASSERT_EQ(found.exit_code, 0) << found.err;
+  EXPECT_EQ(found.out, "sweep lr-sweep-3: already submitted with this request; nothing changed\n");
 }
 
 }  // namespace
