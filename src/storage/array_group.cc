@@ -1,0 +1,170 @@
+#include "storage/array_group.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include "base/crash_point.h"
+#include "base/file_system.h"
+#include "storage/atomic_file.h"
+#include "storage/attempt_tree.h"
+#include "storage/storage_group.h"
+#include "storage/unix_user.h"
+#include "storage/user_acl.h"
+
+namespace tpslurm::storage {
+namespace {
+
+constexpr std::string_view kScript = "job.sh";
+constexpr std::string_view kTasks = "tasks";
+constexpr std::size_t kMaxScriptBytes = std::size_t{4} << 20;
+
+struct Access {
+  model::AttemptModes modes;
+  StorageGroup group;
+  std::optional<uid_t> user;  // per-user mode: the runs' Unix user
+
+  // The directory (or file) at `path`, made or left by the daemon, given to the runs' user to
+  // pass or read; nothing else.
+  Status settle(const std::string& path, unsigned mode, bool user_too = true) const {
+    if (Status set = set_group_and_mode(path, static_cast<mode_t>(mode), group); !set.ok()) return set;
+    return user && user_too ? give_to_user(path, *user) : ok_status();
+  }
+};
+
+Result<Access> access_of(const ArrayGroupLayout& layout) {
+  const model::AttemptModes modes = model::attempt_modes(layout.access());
+  if (layout.access() == model::FileAccess::per_user) {
+    const auto user = find_unix_user(layout.unix_user);
+    if (!user) return invalid_argument("the runs' Unix user \"" + layout.unix_user + "\" does not exist on this host");
+    return Access{modes, std::nullopt, user->uid};
+  }
+  auto group = resolve_storage_group(layout.group);
+  if (!group.ok()) return group.error();
+  return Access{modes, *group, std::nullopt};
+}
+
+Status make_directory(const std::string& path, const Access& access, unsigned mode) {
+  if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return system_error("mkdir", path, errno);
+  return access.settle(path, mode);
+}
+
+// sweeps/<sweep_id>/groups above the group: in per-user mode the program's tree passable for
+// every user and these three for the runs' user alone, as a job's directories are.
+Status make_parents(const std::string& dir, const Access& access) {
+  const std::string groups = parent_directory(dir);
+  const std::string sweep = parent_directory(groups);
+  const std::string sweeps = parent_directory(sweep);
+  if (!access.user) return make_directories(groups, access.modes.directory, access.group);
+  if (Status made = make_directories(parent_directory(sweeps), access.modes.tree); !made.ok()) return made;
+  for (const std::string& path : {sweeps, sweep, groups}) {
+    if (Status made = make_directory(path, access, access.modes.job); !made.ok()) return made;
+    if (Status synced = fsync_directory(parent_directory(path)); !synced.ok()) return synced;
+  }
+  return ok_status();
+}
+
+std::string task_link(const std::string& dir, std::size_t task) {
+  return join_path(join_path(dir, kTasks), std::to_string(task));
+}
+
+Status write_fresh(const std::string& dir, const ArrayGroupLayout& layout, const Access& access) {
+  if (Status made = make_parents(dir, access); !made.ok()) return made;
+  const std::string tasks = join_path(dir, kTasks);
+  for (const std::string& path : {dir, tasks}) {
+    if (Status made = make_directory(path, access, access.modes.directory); !made.ok()) return made;
+  }
+  for (std::size_t t = 0; t < layout.task_dirs.size(); ++t) {
+    const std::string link = task_link(dir, t);
+    if (::symlink(layout.task_dirs[t].c_str(), link.c_str()) != 0) return system_error("symlink", link, errno);
+  }
+  for (const std::string& path : {tasks, dir, parent_directory(dir)}) {
+    if (Status synced = fsync_directory(path); !synced.ok()) return synced;
+  }
+  crash_point("array_group.before_script");
+  const std::string script = join_path(dir, kScript);
+  Status written = write_file_atomically(script, layout.script, static_cast<mode_t>(access.modes.file), Overwrite::no,
+                                         access.group);
+  if (!written.ok()) return written;
+  return access.user ? give_to_user(script, *access.user) : ok_status();
+}
+
+// What a crash before job.sh left: the links, tasks/ and nothing else the daemon wrote.
+Status discard_incomplete(const std::string& dir) {
+  const std::string tasks = join_path(dir, kTasks);
+  for (std::size_t t = 0;; ++t) {
+    const std::string link = task_link(dir, t);
+    if (::unlink(link.c_str()) != 0) {
+      if (errno == ENOENT) break;
+      return system_error("unlink", link, errno);
+    }
+  }
+  if (::rmdir(tasks.c_str()) != 0 && errno != ENOENT) {
+    return system_error("rmdir", tasks, errno).with_context("discard the incomplete group directory");
+  }
+  return fsync_directory(dir);
+}
+
+Status check_links(const std::string& dir, const ArrayGroupLayout& layout) {
+  std::array<char, 4096> target{};
+  for (std::size_t t = 0;; ++t) {
+    const std::string link = task_link(dir, t);
+    const ssize_t length = ::readlink(link.c_str(), target.data(), target.size());
+    if (length < 0 && errno == ENOENT && t >= layout.task_dirs.size()) return ok_status();
+    if (t >= layout.task_dirs.size()) {
+      return corrupt("group " + dir + ": " + std::string(kTasks) + "/" + std::to_string(t) + " is beyond its " +
+                     std::to_string(layout.task_dirs.size()) + " tasks");
+    }
+    if (length < 0) return corrupt("group " + dir + ": " + link + " is not a link (" + std::strerror(errno) + ")");
+    if (std::string_view(target.data(), static_cast<std::size_t>(length)) != layout.task_dirs[t]) {
+      return corrupt("group " + dir + ": " + link + " leads elsewhere than task " + std::to_string(t) + "'s attempt");
+    }
+  }
+}
+
+}  // namespace
+
+std::string array_group_dir(std::string_view storage_root, std::string_view sweep_id, int number) {
+  return join_path(join_path(join_path(join_path(storage_root, model::kProgramDir), "sweeps"), sweep_id),
+                   "groups/" + std::to_string(number));
+}
+
+Status verify_array_group(const std::string& dir, const ArrayGroupLayout& layout) {
+  auto script = read_attempt_file(dir, kScript, kMaxScriptBytes);
+  if (!script.ok()) {
+    if (script.error().kind() == ErrorKind::not_found) return not_found("group " + dir + " has no " + std::string(kScript));
+    return script.error();
+  }
+  if (*script != layout.script) return corrupt("group " + dir + ": " + std::string(kScript) + " is not the array's script");
+  return check_links(dir, layout);
+}
+
+Result<WriteOutcome> write_array_group(const std::string& dir, const ArrayGroupLayout& layout) {
+  if (layout.task_dirs.empty()) return invalid_argument("a job array's group needs at least one task");
+  for (const std::string& task_dir : layout.task_dirs) {
+    if (!task_dir.starts_with('/')) return invalid_argument("task directory " + task_dir + " is not absolute");
+  }
+  auto access = access_of(layout);
+  if (!access.ok()) return access.error();
+  WriteOutcome outcome = WriteOutcome::written;
+  auto present = exists_in_attempt(dir, kScript);
+  if (present.ok() && *present) {
+    if (Status same = verify_array_group(dir, layout); !same.ok()) {
+      return same.error().with_context("a complete group directory is never rewritten");
+    }
+    return WriteOutcome::already_complete;
+  }
+  struct stat info {};
+  if (::lstat(dir.c_str(), &info) == 0) {
+    if (Status discarded = discard_incomplete(dir); !discarded.ok()) return discarded.error();
+    outcome = WriteOutcome::rewritten;
+  }
+  if (Status written = write_fresh(dir, layout, *access); !written.ok()) return written.error();
+  return outcome;
+}
+
+}  // namespace tpslurm::storage
