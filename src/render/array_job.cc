@@ -7,8 +7,8 @@
 namespace tpslurm::render {
 namespace {
 
-std::string group_path(const std::string& group_dir, std::string_view relative) {
-  return group_dir + (group_dir.ends_with('/') ? "" : "/") + std::string(relative);
+std::string array_path(const std::string& array_dir, std::string_view relative) {
+  return array_dir + (array_dir.ends_with('/') ? "" : "/") + std::string(relative);
 }
 
 Status check_inputs(const model::SubmitDescription& first_run, const ArrayInputs& inputs) {
@@ -20,7 +20,7 @@ Status check_inputs(const model::SubmitDescription& first_run, const ArrayInputs
     return invalid_argument("Slurm has no heterogeneous job arrays: a sweep's runs must have one pool");
   }
   if (!inputs.tag.working_directory.starts_with('/')) {
-    return invalid_argument("the group directory must be an absolute path, not '" +
+    return invalid_argument("the array's directory must be an absolute path, not '" +
                                    inputs.tag.working_directory + "'");
   }
   return {};
@@ -31,8 +31,8 @@ Status check_inputs(const model::SubmitDescription& first_run, const ArrayInputs
 Result<RenderedArray> render_array(const model::SubmitDescription& first_run, const ArrayInputs& inputs,
                                    const TemplateSet& templates, RenderTrace* trace) {
   if (Status valid = check_inputs(first_run, inputs); !valid.ok()) return valid.error();
-  const std::string& group_dir = inputs.tag.working_directory;
-  const std::string task_dir = group_path(group_dir, kArrayTasksDir) + "/%a/";
+  const std::string& array_dir = inputs.tag.working_directory;
+  const std::string task_dir = array_path(array_dir, kArrayTasksDir) + "/%a/";
   RenderedArray out;
   model::SubmitDescription& submit = out.submit;
   submit = first_run;
@@ -46,7 +46,7 @@ Result<RenderedArray> render_array(const model::SubmitDescription& first_run, co
   if (!lines->empty() && lines->back() == '\n') lines->pop_back();
   TemplateValue data;
   data.set("shell_sbatch_lines", *lines);
-  data.set("tasks_dir", group_path(group_dir, kArrayTasksDir));
+  data.set("tasks_dir", array_path(array_dir, kArrayTasksDir));
   data.set("script_file", std::string(kScriptFile));
   data.set("exit_container", kExitContainerSetup);
   auto script = render_template(templates, "array", data, trace);

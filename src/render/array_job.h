@@ -1,16 +1,16 @@
-// render_array(): the one held Slurm job array a group of a sweep's runs is submitted as.
+// render_array(): the held Slurm job array a sweep's runs are submitted as.
 //
-// Every run of the group is rendered as an attempt of its own (render_attempt), exactly as a
-// job submitted alone, and its directory written as one. The array adds only a group
-// directory (the tag's working directory, as the nodes see it) holding this script and
+// Every run of the array is rendered as an attempt of its own (render_attempt), exactly as a
+// job submitted alone, and its directory written as one. The array adds only a directory
+// of its own (the tag's working directory, as the nodes see it) holding this script and
 // `tasks/<t>`, a link to the directory of the run task t runs. Task t goes there and runs that
 // attempt's own job.sh; Slurm writes its batch log to that attempt's logs/ through the same
 // link (--output/--error with `%a`). So the array script holds no request value at all: only
-// the group directory and the task ids, which Slurm sets (SLURM_ARRAY_TASK_ID).
+// the array's directory and the task ids, which Slurm sets (SLURM_ARRAY_TASK_ID).
 //
 // One array is one shape: the runs' descriptions must be equal in everything but their tag,
 // their batch logs and their script (array_shape_difference). The array's description is the
-// first run's with the group's tag, logs and script, task ids 0..tasks-1 and at most
+// first run's with the array's tag, logs and script, task ids 0..tasks-1 and at most
 // `max_running` of them at once. A heterogeneous description is refused (Slurm has no
 // heterogeneous job arrays). Pure; thread-safe.
 #pragma once
@@ -26,11 +26,11 @@
 
 namespace tpslurm::render {
 
-// In the group directory: one link per task, named by its task id.
+// In the array's directory: one link per task, named by its task id.
 inline constexpr std::string_view kArrayTasksDir = "tasks";
 
 struct ArrayInputs {
-  // The group's name and comment (its submit token), and the group directory as the nodes
+  // The array's name and comment (its submit token), and the array's directory as the nodes
   // see it as the working directory.
   model::JobTag tag;
   std::uint32_t tasks = 0;                   // task ids 0..tasks-1
@@ -43,7 +43,7 @@ struct RenderedArray {
 };
 
 // invalid_argument naming what is wrong: no tasks, a limit of 0, a heterogeneous description,
-// a group directory that is not absolute, a value sbatch cannot read.
+// an array directory that is not absolute, a value sbatch cannot read.
 Result<RenderedArray> render_array(const model::SubmitDescription& first_run, const ArrayInputs& inputs,
                                    const TemplateSet& templates = TemplateSet::builtin(),
                                    RenderTrace* trace = nullptr);

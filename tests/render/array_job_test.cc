@@ -1,4 +1,4 @@
-// The job array a sweep's group of runs is submitted as (render/array_job.h): its description,
+// The job array a sweep's runs are submitted as (render/array_job.h): its description,
 // its #SBATCH lines read back as sbatch reads them, what its script runs for each task under
 // bash, and the refusals.
 #include "render/array_job.h"
@@ -22,8 +22,8 @@ using tpslurm::testing::TempDir;
 using tpslurm::testing::write_test_file;
 namespace fs = std::filesystem;
 
-const model::JobTag kGroupTag{"tp-prod-sweep-7-g1", "tuneplane:5d4c3b2a-1f0e-4d9c-8b7a-6e5f4d3c2b1a",
-                              "/lustre/tuneplane/slurm/sweeps/sweep-7/groups/1"};
+const model::JobTag kArrayTag{"tp-prod-sweep-7-a1", "tuneplane:5d4c3b2a-1f0e-4d9c-8b7a-6e5f4d3c2b1a",
+                              "/lustre/tuneplane/slurm/sweeps/sweep-7/arrays/1"};
 
 model::SubmitDescription run_description(const std::string& job_id) {
   model::LaunchRequest request = testing::cpu_only();
@@ -33,15 +33,15 @@ model::SubmitDescription run_description(const std::string& job_id) {
   return rendered.ok() ? rendered->submit : model::SubmitDescription{};
 }
 
-TEST(ArrayJobTest, TheArrayIsTheFirstRunsJobWithTheGroupsTagLogsAndTasks) {
+TEST(ArrayJobTest, TheArrayIsTheFirstRunsJobWithTheArraysTagLogsAndTasks) {
   const model::SubmitDescription run = run_description("run-0");
-  auto array = render_array(run, {kGroupTag, 1000, 8});
+  auto array = render_array(run, {kArrayTag, 1000, 8});
   ASSERT_TRUE(array.ok()) << array.error().message();
   const model::SubmitDescription& submit = array->submit;
-  EXPECT_EQ(submit.tag, kGroupTag);
+  EXPECT_EQ(submit.tag, kArrayTag);
   EXPECT_EQ(submit.array, (model::ArraySpec{0, 999, 8}));
-  EXPECT_EQ(submit.standard_output, kGroupTag.working_directory + "/tasks/%a/logs/batch.out");
-  EXPECT_EQ(submit.standard_error, kGroupTag.working_directory + "/tasks/%a/logs/batch.err");
+  EXPECT_EQ(submit.standard_output, kArrayTag.working_directory + "/tasks/%a/logs/batch.out");
+  EXPECT_EQ(submit.standard_error, kArrayTag.working_directory + "/tasks/%a/logs/batch.err");
   EXPECT_EQ(submit.script, array->script);
   EXPECT_EQ(submit.components, run.components);
   EXPECT_EQ(submit.environment, run.environment);
@@ -52,20 +52,20 @@ TEST(ArrayJobTest, TheArrayIsTheFirstRunsJobWithTheGroupsTagLogsAndTasks) {
 
 TEST(ArrayJobTest, ItsSbatchLinesAskForTheSameArrayAsTheRestSubmit) {
   for (const std::optional<std::uint32_t> limit : {std::optional<std::uint32_t>{}, std::optional<std::uint32_t>{3}}) {
-    auto array = render_array(run_description("run-0"), {kGroupTag, 5, limit});
+    auto array = render_array(run_description("run-0"), {kArrayTag, 5, limit});
     ASSERT_TRUE(array.ok()) << array.error().message();
     EXPECT_EQ(testing::bash_syntax_errors(array->script), "");
     auto read = testing::read_sbatch_directives(array->script);
     ASSERT_TRUE(read.ok()) << read.error().message();
     EXPECT_EQ(read->array, array->submit.array);
-    EXPECT_EQ(read->tag, kGroupTag);
+    EXPECT_EQ(read->tag, kArrayTag);
     EXPECT_EQ(read->standard_output, array->submit.standard_output);
     EXPECT_EQ(read->components, array->submit.components);
   }
 }
 
 TEST(ArrayJobTest, TheScriptHoldsNoValueOfAnyRunsRequest) {
-  auto array = render_array(run_description("run-with-a-distinct-id"), {kGroupTag, 2, {}});
+  auto array = render_array(run_description("run-with-a-distinct-id"), {kArrayTag, 2, {}});
   ASSERT_TRUE(array.ok());
   EXPECT_EQ(array->script.find("run-with-a-distinct-id"), std::string::npos);
   EXPECT_EQ(array->script.find("TUNEPLANE_"), std::string::npos);
@@ -73,14 +73,14 @@ TEST(ArrayJobTest, TheScriptHoldsNoValueOfAnyRunsRequest) {
 
 TEST(ArrayJobTest, RefusesWhatNoArrayCanBe) {
   const model::SubmitDescription run = run_description("run-0");
-  EXPECT_NE(render_array(run, {kGroupTag, 0, {}}).error().message().find("at least one task"), std::string::npos);
-  EXPECT_NE(render_array(run, {kGroupTag, 4, 0}).error().message().find("max_running 0"), std::string::npos);
-  model::JobTag relative = kGroupTag;
-  relative.working_directory = "slurm/sweeps/sweep-7/groups/1";
+  EXPECT_NE(render_array(run, {kArrayTag, 0, {}}).error().message().find("at least one task"), std::string::npos);
+  EXPECT_NE(render_array(run, {kArrayTag, 4, 0}).error().message().find("max_running 0"), std::string::npos);
+  model::JobTag relative = kArrayTag;
+  relative.working_directory = "slurm/sweeps/sweep-7/arrays/1";
   EXPECT_NE(render_array(run, {relative, 4, {}}).error().message().find("absolute"), std::string::npos);
   auto het = testing::render(testing::three_pool_hetjob(), testing::settings());
   ASSERT_TRUE(het.ok());
-  EXPECT_NE(render_array(het->submit, {kGroupTag, 4, {}}).error().message().find("heterogeneous"),
+  EXPECT_NE(render_array(het->submit, {kArrayTag, 4, {}}).error().message().find("heterogeneous"),
             std::string::npos);
 }
 
@@ -108,27 +108,27 @@ class ArrayScriptRunTest : public ::testing::Test {
       write_test_file((root() / "attempts" / run / "job.sh").string(),
                       "printf '%s %s\\n' \"$(pwd -P)\" \"$0\" > " + (root() / ("ran-" + run)).string() + "\n");
     }
-    group = root() / "group";
-    fs::create_directories(group / "tasks");
-    fs::create_directory_symlink(root() / "attempts" / "a", group / "tasks" / "0");
-    fs::create_directory_symlink(root() / "attempts" / "b", group / "tasks" / "1");
-    model::JobTag tag = kGroupTag;
-    tag.working_directory = group.string();
+    array_dir = root() / "array_dir";
+    fs::create_directories(array_dir / "tasks");
+    fs::create_directory_symlink(root() / "attempts" / "a", array_dir / "tasks" / "0");
+    fs::create_directory_symlink(root() / "attempts" / "b", array_dir / "tasks" / "1");
+    model::JobTag tag = kArrayTag;
+    tag.working_directory = array_dir.string();
     auto array = render_array(run_description("run-0"), {tag, 2, {}});
     ASSERT_TRUE(array.ok());
-    write_test_file((group / "job.sh").string(), array->script);
+    write_test_file((array_dir / "job.sh").string(), array->script);
   }
 
   tpslurm::testing::ProcessResult run_task(const std::optional<std::string>& task) {
     tpslurm::testing::EnvironmentMap env = tpslurm::testing::minimal_environment();
     if (task) env["SLURM_ARRAY_TASK_ID"] = *task;
-    return tpslurm::testing::run_process({"/bin/bash", (group / "job.sh").string()}, env);
+    return tpslurm::testing::run_process({"/bin/bash", (array_dir / "job.sh").string()}, env);
   }
 
   fs::path root() const { return fs::path(dir.path()); }
 
   TempDir dir;
-  fs::path group;
+  fs::path array_dir;
 };
 
 TEST_F(ArrayScriptRunTest, EachTaskRunsItsOwnRunsScriptInItsOwnDirectory) {

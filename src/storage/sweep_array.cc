@@ -1,4 +1,4 @@
-#include "storage/array_group.h"
+#include "storage/sweep_array.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,7 +36,7 @@ struct Access {
   }
 };
 
-Result<Access> access_of(const ArrayGroupLayout& layout) {
+Result<Access> access_of(const SweepArrayLayout& layout) {
   const model::AttemptModes modes = model::attempt_modes(layout.access());
   if (layout.access() == model::FileAccess::per_user) {
     const auto user = find_unix_user(layout.unix_user);
@@ -53,15 +53,15 @@ Status make_directory(const std::string& path, const Access& access, unsigned mo
   return access.settle(path, mode);
 }
 
-// sweeps/<sweep_id>/groups above the group: in per-user mode the program's tree passable for
+// sweeps/<sweep_id>/arrays above the array: in per-user mode the program's tree passable for
 // every user and these three for the runs' user alone, as a job's directories are.
 Status make_parents(const std::string& dir, const Access& access) {
-  const std::string groups = parent_directory(dir);
-  const std::string sweep = parent_directory(groups);
+  const std::string arrays = parent_directory(dir);
+  const std::string sweep = parent_directory(arrays);
   const std::string sweeps = parent_directory(sweep);
-  if (!access.user) return make_directories(groups, access.modes.directory, access.group);
+  if (!access.user) return make_directories(arrays, access.modes.directory, access.group);
   if (Status made = make_directories(parent_directory(sweeps), access.modes.tree); !made.ok()) return made;
-  for (const std::string& path : {sweeps, sweep, groups}) {
+  for (const std::string& path : {sweeps, sweep, arrays}) {
     if (Status made = make_directory(path, access, access.modes.job); !made.ok()) return made;
     if (Status synced = fsync_directory(parent_directory(path)); !synced.ok()) return synced;
   }
@@ -72,7 +72,7 @@ std::string task_link(const std::string& dir, std::size_t task) {
   return join_path(join_path(dir, kTasks), std::to_string(task));
 }
 
-Status write_fresh(const std::string& dir, const ArrayGroupLayout& layout, const Access& access) {
+Status write_fresh(const std::string& dir, const SweepArrayLayout& layout, const Access& access) {
   if (Status made = make_parents(dir, access); !made.ok()) return made;
   const std::string tasks = join_path(dir, kTasks);
   for (const std::string& path : {dir, tasks}) {
@@ -85,7 +85,7 @@ Status write_fresh(const std::string& dir, const ArrayGroupLayout& layout, const
   for (const std::string& path : {tasks, dir, parent_directory(dir)}) {
     if (Status synced = fsync_directory(path); !synced.ok()) return synced;
   }
-  crash_point("array_group.before_script");
+  crash_point("sweep_array.before_script");
   const std::string script = join_path(dir, kScript);
   Status written = write_file_atomically(script, layout.script, static_cast<mode_t>(access.modes.file), Overwrite::no,
                                          access.group);
@@ -104,47 +104,47 @@ Status discard_incomplete(const std::string& dir) {
     }
   }
   if (::rmdir(tasks.c_str()) != 0 && errno != ENOENT) {
-    return system_error("rmdir", tasks, errno).with_context("discard the incomplete group directory");
+    return system_error("rmdir", tasks, errno).with_context("discard the incomplete array directory");
   }
   return fsync_directory(dir);
 }
 
-Status check_links(const std::string& dir, const ArrayGroupLayout& layout) {
+Status check_links(const std::string& dir, const SweepArrayLayout& layout) {
   std::array<char, 4096> target{};
   for (std::size_t t = 0;; ++t) {
     const std::string link = task_link(dir, t);
     const ssize_t length = ::readlink(link.c_str(), target.data(), target.size());
     if (length < 0 && errno == ENOENT && t >= layout.task_dirs.size()) return ok_status();
     if (t >= layout.task_dirs.size()) {
-      return corrupt("group " + dir + ": " + std::string(kTasks) + "/" + std::to_string(t) + " is beyond its " +
+      return corrupt("array " + dir + ": " + std::string(kTasks) + "/" + std::to_string(t) + " is beyond its " +
                      std::to_string(layout.task_dirs.size()) + " tasks");
     }
-    if (length < 0) return corrupt("group " + dir + ": " + link + " is not a link (" + std::strerror(errno) + ")");
+    if (length < 0) return corrupt("array " + dir + ": " + link + " is not a link (" + std::strerror(errno) + ")");
     if (std::string_view(target.data(), static_cast<std::size_t>(length)) != layout.task_dirs[t]) {
-      return corrupt("group " + dir + ": " + link + " leads elsewhere than task " + std::to_string(t) + "'s attempt");
+      return corrupt("array " + dir + ": " + link + " leads elsewhere than task " + std::to_string(t) + "'s attempt");
     }
   }
 }
 
 }  // namespace
 
-std::string array_group_dir(std::string_view storage_root, std::string_view sweep_id, int number) {
+std::string sweep_array_dir(std::string_view storage_root, std::string_view sweep_id, int number) {
   return join_path(join_path(join_path(join_path(storage_root, model::kProgramDir), "sweeps"), sweep_id),
-                   "groups/" + std::to_string(number));
+                   "arrays/" + std::to_string(number));
 }
 
-Status verify_array_group(const std::string& dir, const ArrayGroupLayout& layout) {
+Status verify_sweep_array(const std::string& dir, const SweepArrayLayout& layout) {
   auto script = read_attempt_file(dir, kScript, kMaxScriptBytes);
   if (!script.ok()) {
-    if (script.error().kind() == ErrorKind::not_found) return not_found("group " + dir + " has no " + std::string(kScript));
+    if (script.error().kind() == ErrorKind::not_found) return not_found("array " + dir + " has no " + std::string(kScript));
     return script.error();
   }
-  if (*script != layout.script) return corrupt("group " + dir + ": " + std::string(kScript) + " is not the array's script");
+  if (*script != layout.script) return corrupt("array " + dir + ": " + std::string(kScript) + " is not the array's script");
   return check_links(dir, layout);
 }
 
-Result<WriteOutcome> write_array_group(const std::string& dir, const ArrayGroupLayout& layout) {
-  if (layout.task_dirs.empty()) return invalid_argument("a job array's group needs at least one task");
+Result<WriteOutcome> write_sweep_array(const std::string& dir, const SweepArrayLayout& layout) {
+  if (layout.task_dirs.empty()) return invalid_argument("a job array needs at least one task");
   for (const std::string& task_dir : layout.task_dirs) {
     if (!task_dir.starts_with('/')) return invalid_argument("task directory " + task_dir + " is not absolute");
   }
@@ -153,8 +153,8 @@ Result<WriteOutcome> write_array_group(const std::string& dir, const ArrayGroupL
   WriteOutcome outcome = WriteOutcome::written;
   auto present = exists_in_attempt(dir, kScript);
   if (present.ok() && *present) {
-    if (Status same = verify_array_group(dir, layout); !same.ok()) {
-      return same.error().with_context("a complete group directory is never rewritten");
+    if (Status same = verify_sweep_array(dir, layout); !same.ok()) {
+      return same.error().with_context("a complete array directory is never rewritten");
     }
     return WriteOutcome::already_complete;
   }

@@ -1,6 +1,6 @@
-// The group directory of a sweep's job array (render/array_job.h) on the shared filesystem:
+// The directory of a sweep's job array (render/array_job.h) on the shared filesystem:
 //
-//   <root>/slurm/sweeps/<sweep_id>/groups/<n>/    the array's working directory
+//   <root>/slurm/sweeps/<sweep_id>/arrays/<n>/    the array's working directory
 //     tasks/<t>    a link to the directory of the attempt task t runs, as the nodes see it:
 //                  the task goes there and runs that attempt's job.sh, and Slurm writes the
 //                  task's batch log there through it (--output .../tasks/%a/logs/batch.out)
@@ -11,12 +11,12 @@
 // naming it; or the storage group), never write. So a link cannot be turned elsewhere by a
 // job, and the script holds no request value.
 //
-// write_array_group() writes it once, completely, or not at all, as an attempt directory is
+// write_sweep_array() writes it once, completely, or not at all, as an attempt directory is
 // (attempt_directory.h): the links and the tasks/ directory first, each directory fsynced, then
 // job.sh atomically, which vouches for the rest. A directory whose job.sh is the same script,
 // with every link as asked, is left alone (already_complete); a different job.sh is corrupt (a
-// group directory is never rewritten); one without job.sh (a crash before it) is emptied and
-// written again. verify_array_group() checks a written directory again before a later submit.
+// array directory is never rewritten); one without job.sh (a crash before it) is emptied and
+// written again. verify_sweep_array() checks a written directory again before a later submit.
 // Thread-compatible, as attempt directories are.
 #pragma once
 
@@ -29,7 +29,7 @@
 
 namespace tpslurm::storage {
 
-struct ArrayGroupLayout {
+struct SweepArrayLayout {
   std::string script;
   std::vector<std::string> task_dirs;  // task t's attempt directory as the nodes see it
   std::string group;                   // TUNEPLANE_STORAGE_GROUP; empty = none
@@ -41,15 +41,15 @@ struct ArrayGroupLayout {
   }
 };
 
-// <storage_root>/slurm/sweeps/<sweep_id>/groups/<number>
-std::string array_group_dir(std::string_view storage_root, std::string_view sweep_id, int number);
+// <storage_root>/slurm/sweeps/<sweep_id>/arrays/<number>
+std::string sweep_array_dir(std::string_view storage_root, std::string_view sweep_id, int number);
 
 // invalid_argument for a layout without tasks or with a relative task directory; corrupt for a
 // complete directory holding something else; the system's error naming the path otherwise.
-Result<WriteOutcome> write_array_group(const std::string& dir, const ArrayGroupLayout& layout);
+Result<WriteOutcome> write_sweep_array(const std::string& dir, const SweepArrayLayout& layout);
 
 // corrupt naming what differs: job.sh missing or not the script, a link missing, changed or
 // not a link, a task link beyond the layout's; not_found when the directory is not there.
-Status verify_array_group(const std::string& dir, const ArrayGroupLayout& layout);
+Status verify_sweep_array(const std::string& dir, const SweepArrayLayout& layout);
 
 }  // namespace tpslurm::storage
