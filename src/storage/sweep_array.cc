@@ -12,9 +12,7 @@
 #include "base/file_system.h"
 #include "storage/atomic_file.h"
 #include "storage/attempt_tree.h"
-#include "storage/storage_group.h"
-#include "storage/unix_user.h"
-#include "storage/user_acl.h"
+#include "storage/granted_access.h"
 
 namespace tpslurm::storage {
 namespace {
@@ -23,46 +21,22 @@ constexpr std::string_view kScript = "job.sh";
 constexpr std::string_view kTasks = "tasks";
 constexpr std::size_t kMaxScriptBytes = std::size_t{4} << 20;
 
-struct Access {
-  model::AttemptModes modes;
-  StorageGroup group;
-  std::optional<uid_t> user;  // per-user mode: the runs' Unix user
-
-  // The directory (or file) at `path`, made or left by the daemon, given to the runs' user to
-  // pass or read; nothing else.
-  Status settle(const std::string& path, unsigned mode, bool user_too = true) const {
-    if (Status set = set_group_and_mode(path, static_cast<mode_t>(mode), group); !set.ok()) return set;
-    return user && user_too ? give_to_user(path, *user) : ok_status();
-  }
-};
-
-Result<Access> access_of(const SweepArrayLayout& layout) {
-  const model::AttemptModes modes = model::attempt_modes(layout.access());
-  if (layout.access() == model::FileAccess::per_user) {
-    const auto user = find_unix_user(layout.unix_user);
-    if (!user) return invalid_argument("the runs' Unix user \"" + layout.unix_user + "\" does not exist on this host");
-    return Access{modes, std::nullopt, user->uid};
-  }
-  auto group = resolve_storage_group(layout.group);
-  if (!group.ok()) return group.error();
-  return Access{modes, *group, std::nullopt};
-}
-
-Status make_directory(const std::string& path, const Access& access, unsigned mode) {
-  if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return system_error("mkdir", path, errno);
-  return access.settle(path, mode);
+// `path`, made by the daemon, with its group and mode, given to the runs' user to pass or read.
+Status settle(const std::string& path, const GrantedAccess& access, unsigned mode) {
+  if (Status made = make_directory(path, mode, access.group); !made.ok()) return made;
+  return access.give(path, false);
 }
 
 // sweeps/<sweep_id>/arrays above the array: in per-user mode the program's tree passable for
 // every user and these three for the runs' user alone, as a job's directories are.
-Status make_parents(const std::string& dir, const Access& access) {
+Status make_parents(const std::string& dir, const GrantedAccess& access) {
   const std::string arrays = parent_directory(dir);
   const std::string sweep = parent_directory(arrays);
   const std::string sweeps = parent_directory(sweep);
   if (!access.user) return make_directories(arrays, access.modes.directory, access.group);
   if (Status made = make_directories(parent_directory(sweeps), access.modes.tree); !made.ok()) return made;
   for (const std::string& path : {sweeps, sweep, arrays}) {
-    if (Status made = make_directory(path, access, access.modes.job); !made.ok()) return made;
+    if (Status made = settle(path, access, access.modes.job); !made.ok()) return made;
     if (Status synced = fsync_directory(parent_directory(path)); !synced.ok()) return synced;
   }
   return ok_status();
@@ -72,11 +46,11 @@ std::string task_link(const std::string& dir, std::size_t task) {
   return join_path(join_path(dir, kTasks), std::to_string(task));
 }
 
-Status write_fresh(const std::string& dir, const SweepArrayLayout& layout, const Access& access) {
+Status write_fresh(const std::string& dir, const SweepArrayLayout& layout, const GrantedAccess& access) {
   if (Status made = make_parents(dir, access); !made.ok()) return made;
   const std::string tasks = join_path(dir, kTasks);
   for (const std::string& path : {dir, tasks}) {
-    if (Status made = make_directory(path, access, access.modes.directory); !made.ok()) return made;
+    if (Status made = settle(path, access, access.modes.directory); !made.ok()) return made;
   }
   for (std::size_t t = 0; t < layout.task_dirs.size(); ++t) {
     const std::string link = task_link(dir, t);
@@ -90,7 +64,7 @@ Status write_fresh(const std::string& dir, const SweepArrayLayout& layout, const
   Status written = write_file_atomically(script, layout.script, static_cast<mode_t>(access.modes.file), Overwrite::no,
                                          access.group);
   if (!written.ok()) return written;
-  return access.user ? give_to_user(script, *access.user) : ok_status();
+  return access.give(script, false);
 }
 
 // What a crash before job.sh left: the links, tasks/ and nothing else the daemon wrote.
@@ -148,7 +122,7 @@ Result<WriteOutcome> write_sweep_array(const std::string& dir, const SweepArrayL
   for (const std::string& task_dir : layout.task_dirs) {
     if (!task_dir.starts_with('/')) return invalid_argument("task directory " + task_dir + " is not absolute");
   }
-  auto access = access_of(layout);
+  auto access = granted_access(layout.access(), layout.group, layout.unix_user);
   if (!access.ok()) return access.error();
   WriteOutcome outcome = WriteOutcome::written;
   auto present = exists_in_attempt(dir, kScript);
