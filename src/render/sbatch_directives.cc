@@ -66,6 +66,10 @@ Result<std::string> sbatch_directives(const model::SubmitDescription& descriptio
     lines.option("--cpus-per-task", std::to_string(component.cpus_per_task));
     if (component.memory_mb > 0) lines.option("--mem", std::to_string(component.memory_mb) + "M");
     lines.optional("--gres", component.gres_per_node);
+    if (const auto& array = description.array) {
+      lines.option("--array", std::to_string(array->first) + "-" + std::to_string(array->last) +
+                                  (array->max_running ? "%" + std::to_string(*array->max_running) : ""));
+    }
   }
   return lines.finish();
 }

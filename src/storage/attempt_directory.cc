@@ -13,6 +13,7 @@
 #include "storage/atomic_file.h"
 #include "storage/attempt_removal.h"
 #include "storage/attempt_tree.h"
+#include "storage/granted_access.h"
 #include "storage/layout.h"
 #include "storage/storage_group.h"
 #include "storage/unix_user.h"
@@ -70,12 +71,6 @@ Manifest build_manifest(const model::AttemptLayout& contents, const std::vector<
   return manifest;
 }
 
-Status make_directory(const std::string& path, unsigned mode, StorageGroup group) {
-  if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return system_error("mkdir", path, errno);
-  // mkdir's mode is filtered by the umask; the attempt's modes are part of its manifest.
-  return set_group_and_mode(path, static_cast<mode_t>(mode), group);
-}
-
 Status discard_incomplete(const std::string& dir) {
   for (const auto evidence : kEvidenceFiles) {
     auto found = exists_in_attempt(dir, evidence);
@@ -93,34 +88,14 @@ Status discard_incomplete(const std::string& dir) {
   return ok_status();
 }
 
-// Per-user mode: who the job's user is, and what each name the daemon creates gives it.
-struct Access {
-  model::AttemptModes modes;
-  StorageGroup group;
-  std::optional<uid_t> user;  // per-user mode: the job's Unix user
-
-  Status give(const std::string& path, bool writable) const {
-    if (!user) return ok_status();
-    return writable ? give_writable_to_user(path, *user, ::geteuid()) : give_to_user(path, *user);
-  }
-};
-
-Result<Access> access_of(const model::AttemptLayout& contents) {
-  const model::AttemptModes modes = model::attempt_modes(contents.access());
-  if (contents.access() == model::FileAccess::per_user) {
-    const auto user = find_unix_user(contents.unix_user);
-    if (!user) return invalid_argument("the job's Unix user \"" + contents.unix_user + "\" does not exist on this host");
-    return Access{modes, std::nullopt, user->uid};
-  }
-  auto group = resolve_storage_group(contents.group);
-  if (!group.ok()) return group.error();
-  return Access{modes, *group, std::nullopt};
+Result<GrantedAccess> access_of(const model::AttemptLayout& contents) {
+  return granted_access(contents.access(), contents.group, contents.unix_user);
 }
 
 // The directories above the attempt: in per-user mode the program's tree passable for every
 // user, and the job's directory and its attempts/ passable for the job's user alone (the job's
 // directory may exist already, the service account's alone: see job_credential.h).
-Status make_parents(const std::string& dir, const Access& access, std::set<std::string>& parents) {
+Status make_parents(const std::string& dir, const GrantedAccess& access, std::set<std::string>& parents) {
   if (!access.user) return make_directories(dir, access.modes.directory, access.group);
   const std::string attempts = parent_directory(dir);
   const std::string job = parent_directory(attempts);

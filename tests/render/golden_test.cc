@@ -10,6 +10,7 @@
 #include <set>
 
 #include "bash_syntax.h"
+#include "render/array_job.h"
 #include "render/submit_json.h"
 #include "render_fixtures.h"
 #include "sbatch_reader.h"
@@ -158,6 +159,9 @@ TEST(GoldenCoverageTest, EveryTemplateNameIsRenderedByAShape) {
   for (const Shape& shape : kShapes) {
     ASSERT_TRUE(testing::render(shape.request(), shape_settings(shape), &trace).ok()) << shape.name;
   }
+  auto run = testing::render(testing::cpu_only(), testing::settings());
+  ASSERT_TRUE(run.ok());
+  ASSERT_TRUE(render_array(run->submit, {run->submit.tag, 2, {}}, TemplateSet::builtin(), &trace).ok());
   std::set<std::string> unused;
   for (const auto& name : TemplateSet::builtin().value_names()) {
     if (name != "." && !trace.names_looked_up.contains(name)) unused.insert(name);

@@ -96,7 +96,8 @@ std::string single(const Options& options, const std::string& name) {
 
 // Options every component must give alike.
 const char* const kJobLevel[] = {"--job-name", "--comment",     "--chdir", "--output",    "--error", "--account",
-                                 "--qos",      "--reservation", "--wckey", "--exclusive", "--time",  "--signal"};
+                                 "--qos",      "--reservation", "--wckey", "--exclusive", "--time",  "--signal",
+                                 "--array"};
 
 // Component `k`: its sizes and placement, after checking its options (each once, the required
 // ones, the job-level ones as in component 0, none unknown).
@@ -157,6 +158,25 @@ Result<model::WarningSignal> read_signal(std::string text) {
   return signal;
 }
 
+// --array=FIRST-LAST[%MAX_RUNNING], the only form the generator writes.
+Result<model::ArraySpec> read_array(const std::string& text) {
+  model::ArraySpec array;
+  const auto dash = text.find('-');
+  const auto percent = text.find('%');
+  if (dash == std::string::npos) return invalid_argument("--array without a range: " + text);
+  auto first = to_int(text.substr(0, dash));
+  auto last = to_int(text.substr(dash + 1, percent == std::string::npos ? std::string::npos : percent - dash - 1));
+  if (!first.ok() || !last.ok()) return invalid_argument("--array range: " + text);
+  array.first = static_cast<std::uint32_t>(*first);
+  array.last = static_cast<std::uint32_t>(*last);
+  if (percent != std::string::npos) {
+    auto limit = to_int(text.substr(percent + 1));
+    if (!limit.ok()) return invalid_argument("--array limit: " + text);
+    array.max_running = static_cast<std::uint32_t>(*limit);
+  }
+  return array;
+}
+
 // The job-level fields of `out`, from component 0's options.
 Status read_job_level(const Options& job, model::SubmitDescription& out) {
   out.tag.name = single(job, "--job-name");
@@ -178,6 +198,11 @@ Status read_job_level(const Options& job, model::SubmitDescription& out) {
     auto signal = read_signal(single(job, "--signal"));
     if (!signal.ok()) return signal.error();
     out.signal = *signal;
+  }
+  if (job.contains("--array")) {
+    auto array = read_array(single(job, "--array"));
+    if (!array.ok()) return array.error();
+    out.array = *array;
   }
   return ok_status();
 }

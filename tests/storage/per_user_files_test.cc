@@ -20,6 +20,7 @@
 
 #include "base/digest.h"
 #include "base/file_system.h"
+#include "storage/sweep_array.h"
 #include "storage/attempt_directory.h"
 #include "storage/attempt_removal.h"
 #include "storage/job_credential.h"
@@ -236,6 +237,39 @@ TEST(UserAclTest, ThisHostsFilesystemKeepsAnAclNamingAUser) {
   const Status supported = check_acl_support(dir.path(), user(kJobUser).pw_uid);
   ::umask(old_umask);
   EXPECT_TRUE(supported.ok()) << supported.error().message();
+}
+
+}  // namespace
+}  // namespace tpslurm::storage
+
+namespace tpslurm::storage {
+namespace {
+
+// A sweep's job array: its directory holds the array's script and a link per task to the
+// run's attempt. The runs' user reads the script and reaches its attempt's logs/ through the
+// link, as slurmstepd does for --output; it writes nothing in the array's directory; another user reaches
+// nothing.
+TEST_F(PerUserFilesTest, TheRunsUserReachesItsAttemptThroughTheArrayAndWritesNothingThere) {
+  write_as_service();
+  const std::string array = sweep_array_dir(m_root.path(), "sweep-1", 1);
+  const int written = as_user(kService, [&] {
+    auto made = write_sweep_array(array, {"#!/bin/bash\n", {attempt_dir()}, {}, kJobUser});
+    if (!made.ok()) std::cerr << made.error().message() << "\n";
+    return made.ok() ? 0 : 1;
+  });
+  ASSERT_EQ(written, 0);
+  EXPECT_EQ(mode_of(m_root.file("slurm/sweeps")), 0710u);
+  EXPECT_EQ(mode_of(array), 0750u);
+  EXPECT_EQ(mode_of(array + "/job.sh"), 0440u);
+  EXPECT_EQ(as_user(kJobUser, [&] { return open_errno(array + "/job.sh", O_RDONLY); }), 0);
+  EXPECT_EQ(as_user(kJobUser, [&] { return open_errno(array + "/tasks/0/logs/batch.out", O_WRONLY | O_CREAT, 0644); }),
+            0);
+  EXPECT_EQ(as_user(kJobUser, [&] { return open_errno(array + "/new", O_WRONLY | O_CREAT, 0644); }), EACCES);
+  EXPECT_EQ(as_user(kJobUser, [&] { return open_errno(array + "/tasks/1", O_WRONLY | O_CREAT, 0644); }), EACCES);
+  EXPECT_EQ(as_user(kJobUser, [&] { return open_errno(array + "/job.sh", O_WRONLY); }), EACCES);
+  EXPECT_EQ(as_user(kOtherUser, [&] { return open_errno(array + "/job.sh", O_RDONLY); }), EACCES);
+  EXPECT_EQ(as_user(kOtherUser, [&] { return list_errno(array + "/tasks"); }), EACCES);
+  EXPECT_TRUE(verify_sweep_array(array, {"#!/bin/bash\n", {attempt_dir()}, {}, kJobUser}).ok());
 }
 
 }  // namespace
