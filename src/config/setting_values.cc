@@ -9,11 +9,6 @@
 #include "model/runtime_path.h"
 
 namespace tpslurm::config::setting_values {
-namespace {
-
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
-}  // namespace
 
 std::optional<std::string> absolute_path(const std::string& value, std::string& target) {
   if (value.empty() || value.front() != '/') return "expected an absolute path";
@@ -74,7 +69,7 @@ std::optional<std::string> duration_between(const std::string& value, std::chron
 
 std::optional<std::string> rest_url(const std::string& value, std::string& target) {
   static const char* const kExpected = "expected http://HOST:PORT, https://HOST:PORT or unix:/PATH/TO/SOCKET";
-  if (starts_with(value, "unix:")) {
+  if (value.starts_with("unix:")) {
     if (value.size() < 7 || value[5] != '/') return kExpected;
     target = value;
     return std::nullopt;

@@ -55,8 +55,6 @@ std::optional<std::string> retired_setting(std::string_view key) {
   return std::nullopt;
 }
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
 // Turns raw values into Settings, collecting problems.
 class Applier {
  public:
@@ -469,20 +467,20 @@ Result<LoadedSettings, Problems> load_settings(const Environment& environment,
     return retired.has_value();
   };
   const auto look_at = [&](const std::string& key, const std::string& value, const std::string& where) {
-    if (starts_with(key, kPrefix)) {
+    if (key.starts_with(kPrefix)) {
       if (find_setting_key(key) != nullptr || refuse_retired(key, key, value, where)) return;
       for (const auto tooling : kToolingPrefixes) {
-        if (starts_with(key, tooling)) return;
+        if (key.starts_with(tooling)) return;
       }
       std::string warning = key + " (" + where + ") is not a tuneplane-slurm setting";
       if (auto near = closest_setting_key(key)) warning += "; did you mean " + std::string(*near) + "?";
       out.warnings.push_back(std::move(warning));
-    } else if (starts_with(key, kOldPrefix)) {
+    } else if (key.starts_with(kOldPrefix)) {
       const std::string new_name = std::string(kPrefix) + key.substr(kOldPrefix.size());
       if (refuse_retired(key, new_name, value, where)) return;
       if (find_setting_key(new_name) != nullptr) {
         out.warnings.push_back(key + " (" + where + ") is deprecated; use " + new_name);
-      } else if (starts_with(key, "FORGE_SLURM_")) {
+      } else if (key.starts_with("FORGE_SLURM_")) {
         out.warnings.push_back(key + " (" + where + ") is not a tuneplane-slurm setting");
       }
     } else if (where != "environment") {

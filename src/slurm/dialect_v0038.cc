@@ -8,7 +8,7 @@ namespace {
 
 namespace bj = boost::json;
 
-bj::object component_body(const model::SubmitDescription& description, std::size_t index) {
+bj::object component_v0038(const model::SubmitDescription& description, std::size_t index) {
   const model::SubmitComponent& component = description.components[index];
   bj::object job;
   job["name"] = description.tag.name;
@@ -54,10 +54,10 @@ class DialectV0038 final : public JsonDialect {
     body["script"] = description.script;
     if (description.heterogeneous()) {
       bj::array jobs;
-      for (std::size_t i = 0; i < description.components.size(); ++i) jobs.emplace_back(component_body(description, i));
+      for (std::size_t i = 0; i < description.components.size(); ++i) jobs.emplace_back(component_v0038(description, i));
       body["jobs"] = std::move(jobs);
     } else {
-      body["job"] = component_body(description, 0);
+      body["job"] = component_v0038(description, 0);
     }
     return bj::serialize(body);
   }

@@ -11,7 +11,7 @@ namespace {
 
 namespace bj = boost::json;
 
-bj::object component_body(const model::SubmitDescription& description, std::size_t index) {
+bj::object component_v004x(const model::SubmitDescription& description, std::size_t index) {
   const model::SubmitComponent& component = description.components[index];
   bj::object job;
   if (index == 0) job["script"] = description.script;
@@ -79,10 +79,10 @@ class DataParserDialect final : public JsonDialect {
     bj::object body;
     if (description.heterogeneous()) {
       bj::array jobs;
-      for (std::size_t i = 0; i < description.components.size(); ++i) jobs.emplace_back(component_body(description, i));
+      for (std::size_t i = 0; i < description.components.size(); ++i) jobs.emplace_back(component_v004x(description, i));
       body["jobs"] = std::move(jobs);
     } else {
-      body["job"] = component_body(description, 0);
+      body["job"] = component_v004x(description, 0);
     }
     if (m_rules.submit_top_level_script) body["script"] = description.script;
     return bj::serialize(body);

@@ -18,7 +18,6 @@
 namespace tpslurm::storage {
 namespace {
 
-constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 // An entry swapped for another kind while it is removed, or refilled, is looked at this often.
 constexpr int kTries = 3;
 // A subtree moved up is named after its inode, unique among the live files of a filesystem;

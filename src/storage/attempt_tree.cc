@@ -17,7 +17,6 @@ namespace tpslurm::storage {
 namespace {
 
 constexpr int kFinalFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
-constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 
 std::vector<std::string_view> components(std::string_view relative) {
   std::vector<std::string_view> parts;

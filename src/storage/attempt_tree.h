@@ -30,6 +30,7 @@
 // Thread-safe: no shared state; each call opens its own descriptors and closes them.
 #pragma once
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <cstddef>
@@ -41,6 +42,9 @@
 #include "base/unique_fd.h"
 
 namespace tpslurm::storage {
+
+// How a directory below an attempt directory is opened: never through a link, never blocking.
+inline constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 
 // What a stat mode says a name is: "a regular file", "a directory", "a symbolic link",
 // "a FIFO", "a socket", "a character device", "a block device".

@@ -67,8 +67,8 @@ Status write_fresh(const std::string& dir, const SweepArrayLayout& layout, const
   return access.give(script, false);
 }
 
-// What a crash before job.sh left: the links, tasks/ and nothing else the daemon wrote.
-Status discard_incomplete(const std::string& dir) {
+// What a crash before job.sh (the voucher) left: the links, tasks/ and nothing else.
+Status discard_unvouched(const std::string& dir) {
   const std::string tasks = join_path(dir, kTasks);
   for (std::size_t t = 0;; ++t) {
     const std::string link = task_link(dir, t);
@@ -134,7 +134,7 @@ Result<WriteOutcome> write_sweep_array(const std::string& dir, const SweepArrayL
   }
   struct stat info {};
   if (::lstat(dir.c_str(), &info) == 0) {
-    if (Status discarded = discard_incomplete(dir); !discarded.ok()) return discarded.error();
+    if (Status discarded = discard_unvouched(dir); !discarded.ok()) return discarded.error();
     outcome = WriteOutcome::rewritten;
   }
   if (Status written = write_fresh(dir, layout, *access); !written.ok()) return written.error();

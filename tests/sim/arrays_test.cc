@@ -15,12 +15,7 @@ namespace {
 
 namespace json = boost::json;
 
-struct ArrayDialect {
-  Release release;
-  std::string version;
-};
-
-const std::vector<ArrayDialect> kArrayReleases = {
+const std::vector<ServedVersion> kArrayReleases = {
     {Release::r22_05_8, "v0.0.38"},
     {Release::r23_11_11, "v0.0.40"},
     {Release::r24_11_7, "v0.0.42"},

@@ -23,11 +23,6 @@ namespace {
 
 namespace json = boost::json;
 
-struct Served {
-  Release release;
-  std::string version;
-};
-
 std::int64_t sim_now(const SimInstance& sim) {
   return control(sim, "GET", "/sim/clock").at("now").to_number<std::int64_t>();
 }
@@ -41,11 +36,11 @@ std::int64_t req_time(const json::value& body, bool v38) {
 }
 
 TEST(Diag, ReqTimeIsTheServersClockOnEveryServedVersion) {
-  const std::vector<Served> served = {{Release::r26_05_3, "v0.0.45"}, {Release::r26_05_3, "v0.0.44"},
+  const std::vector<ServedVersion> served = {{Release::r26_05_3, "v0.0.45"}, {Release::r26_05_3, "v0.0.44"},
                                       {Release::r26_05_3, "v0.0.43"}, {Release::r25_11_7, "v0.0.44"},
                                       {Release::r25_11_7, "v0.0.43"}, {Release::r25_05_0, "v0.0.43"},
                                       {Release::r22_05_8, "v0.0.38"}};
-  for (const Served& s : served) {
+  for (const ServedVersion& s : served) {
     SCOPED_TRACE(s.version + " on " + std::string(release_name(s.release)));
     SimOptions options = test_options(s.release);
     SimInstance sim(options);

@@ -83,6 +83,11 @@ std::string mint_token_without_exp(const std::string& key, const std::string& us
 
 // Options for a test simulator: manual clock and timing, the test key, accounting on.
 SimOptions test_options(Release release = Release::r26_05_3);
+// One REST version as one release serves it ("v0.0.45" on 26.05.3).
+struct ServedVersion {
+  Release release;
+  std::string version;
+};
 // test_options for 22.05.8 as tools/local-slurm's cluster, where the recorded 22.05 sessions
 // ran: cluster "tuneplane", partition debug, nodes vm and vm-emu with the features h100,
 // cpuonly and emu, accounting on.

@@ -18,7 +18,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
 
-constexpr std::uint64_t kBodyLimit = 256ull * 1024 * 1024;
+constexpr std::uint64_t kClientBodyLimit = 256ull * 1024 * 1024;
 
 // What a gateway in front of the upstream says when it gives up: an HTML page, not Slurm's
 // JSON, so the client cannot read a job id (or anything else) out of it.
@@ -46,7 +46,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
 
   void read() {
     m_parser.emplace();
-    m_parser->body_limit(kBodyLimit);
+    m_parser->body_limit(kClientBodyLimit);
     http::async_read(m_socket, m_buffer, *m_parser,
                      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_request(ec); });
   }

@@ -15,7 +15,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = boost::asio::ip::tcp;
 
-constexpr std::uint64_t kBodyLimit = 1024ull * 1024 * 1024;
+constexpr std::uint64_t kUpstreamBodyLimit = 1024ull * 1024 * 1024;
 
 class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
  public:
@@ -25,7 +25,7 @@ class UpstreamCall : public std::enable_shared_from_this<UpstreamCall> {
         m_upstream(std::move(upstream)),
         m_request(std::move(request)),
         m_done(std::move(done)) {
-    m_parser.body_limit(kBodyLimit);
+    m_parser.body_limit(kUpstreamBodyLimit);
     // An answer to HEAD announces a body it does not send.
     m_parser.skip(m_request.method() == http::verb::head);
   }

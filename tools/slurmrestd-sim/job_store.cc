@@ -9,7 +9,6 @@ namespace tpslurm::sim {
 
 namespace {
 constexpr std::int64_t kUnlimitedRunSeconds = 365LL * 24 * 3600;  // end_time of a job without limit
-constexpr int kSigKill = 9;
 constexpr int kSigTerm = 15;
 
 std::int64_t to_s(std::int64_t ms) { return ms / 1000; }

@@ -31,6 +31,9 @@
 
 namespace tpslurm::sim {
 
+// SIGKILL: the signal a cancel sends when it names none, the only one a pending job takes.
+inline constexpr int kSigKill = 9;
+
 // A control-API step: any subset of the fields.
 struct StateChange {
   std::optional<BaseState> state;

@@ -7,10 +7,6 @@
 
 namespace tpslurm::sim {
 
-namespace {
-constexpr int kSigKill = 9;
-}  // namespace
-
 std::uint32_t JobStore::free_job_id() {
   while (m_jobs.count(m_next_id)) ++m_next_id;
   return m_next_id++;

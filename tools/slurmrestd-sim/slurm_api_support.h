@@ -28,8 +28,6 @@ struct SlurmApi::Call {
 
 namespace api_support {
 
-inline constexpr int kSigKill = 9;
-
 // glibc's SIGRTMAX on Linux: 22.05 refuses signal numbers from it up.
 inline constexpr int kSigRtMax = 64;
 
