@@ -42,7 +42,7 @@ Result<std::unique_ptr<ApiService>> ApiService::start(const model::Settings& set
   if (!settings.api_tls_cert.empty()) tls = ServerTls{settings.api_tls_cert, settings.api_tls_key};
   auto server = Server::start(
       *address, limits, [routes](const ApiRequest& request) { return routes->handle(request); }, settings.journal_path,
-      tls, metrics);
+      tls, metrics, [routes](std::string_view authorization) { return routes->may_submit(authorization); });
   if (!server.ok()) return server.error();
   service->m_server = std::move(*server);
   return service;

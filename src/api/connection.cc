@@ -34,7 +34,7 @@ std::optional<Reply> reply_for(const beast::error_code& error) {
     return error_reply(431, "headers_too_large", "the request line and headers exceed the API's limit");
   }
   if (error == http::error::body_limit) {
-    return error_reply(413, "body_too_large", "the body exceeds the API's limit of 1 MiB (16 MiB for POST /v1/sweeps)");
+    return error_reply(413, "body_too_large", "the body exceeds the API's limit of 1 MiB (16 MiB for POST /v1/sweeps with a token that may submit)");
   }
   if (error == http::error::end_of_stream || error == beast::error::timeout || error == asio::error::eof ||
       error == asio::error::connection_reset || error == asio::error::operation_aborted ||
@@ -99,16 +99,18 @@ template <class Stream>
 asio::awaitable<beast::error_code> read_request(Stream& stream, beast::flat_buffer& buffer,
                                                 http::request_parser<http::string_body>& parser,
                                                 std::chrono::milliseconds header_time, const ServerLimits& limits,
-                                                std::string_view& phase) {
+                                                const BodyGate& sweep_body_gate, std::string_view& phase) {
   auto& lowest = beast::get_lowest_layer(stream);
   lowest.expires_after(header_time);
   auto [error, bytes] = co_await http::async_read_header(stream, buffer, parser, kTuple);
   (void)bytes;
   if (error || parser.is_done()) co_return error;
   phase = "request";
-  // A sweep names up to 10,000 runs: its route alone takes the larger body (model/sweep_request.h).
-  // The parser held the headers' Content-Length to the larger limit; the route's is held here.
-  const bool sweep = parser.get().method() == http::verb::post && is_sweeps_target(parser.get().target());
+  // A sweep names up to 10,000 runs: its route alone takes the larger body (model/sweep_request.h),
+  // and only from a token that may submit, checked before a byte of the body is read. The parser
+  // held the headers' Content-Length to the larger limit; the request's own is held here.
+  const bool sweep = parser.get().method() == http::verb::post && is_sweeps_target(parser.get().target()) &&
+                     sweep_body_gate && sweep_body_gate(parser.get()[http::field::authorization]);
   const std::size_t body_limit = sweep ? limits.sweep_body_bytes : limits.body_bytes;
   parser.body_limit(body_limit);
   if (const auto length = parser.content_length(); length && *length > body_limit) co_return http::error::body_limit;
@@ -198,7 +200,7 @@ asio::awaitable<void> exchange(Stream& stream, ConnectionShared& shared, Admissi
     const bool known = ticket.is_authenticated();
     std::string_view phase = known ? "idle" : "first_request";
     beast::error_code error = co_await read_request(
-        stream, buffer, parser, known ? limits.idle_time : limits.first_request_time, limits, phase);
+        stream, buffer, parser, known ? limits.idle_time : limits.first_request_time, limits, shared.sweep_body_gate, phase);
     if (error) {
       count_timeout(shared, error, phase);
       if (auto reply = reply_for(error)) {

@@ -48,6 +48,7 @@ struct ConnectionShared {
   boost::asio::ssl::context* tls = nullptr;  // set: TCP connections speak TLS (HTTPS) only
   metrics::Metrics* metrics = nullptr;       // counts the time limits that ran out; may be null
   std::size_t refusing = 0;                  // 503s being written now
+  BodyGate sweep_body_gate;                  // who may send a sweep's larger body (server.h)
 };
 
 boost::asio::awaitable<void> serve_connection(boost::asio::ip::tcp::socket socket,

@@ -107,6 +107,13 @@ std::variant<Matched, Reply> match(const std::vector<std::string>& segments, std
 
 }  // namespace
 
+bool Routes::may_submit(std::string_view authorization) {
+  const std::string_view token = bearer_token(authorization);
+  if (token.empty()) return false;
+  const auto caller = m_context.tokens.authenticate(token);
+  return caller && caller->scopes.has(Scope::submit);
+}
+
 Reply Routes::handle(const ApiRequest& request) {
   try {
     const auto segments = path_segments(request.target);

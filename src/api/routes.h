@@ -91,6 +91,9 @@ class Routes {
   explicit Routes(RouteContext context) : m_context(context) {}
 
   Reply handle(const ApiRequest& request);
+  // Whether `authorization` ("Bearer TOKEN") holds a valid token with the submit scope: the
+  // server's gate for a sweep's larger body (server.h BodyGate).
+  bool may_submit(std::string_view authorization);
 
  private:
   // `segments`: the request's path, decoded; `actor`: the token's NAME.

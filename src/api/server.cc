@@ -178,7 +178,7 @@ Status load_tls(Server::Impl& impl, const ServerTls& files) {
 
 Result<std::unique_ptr<Server>> Server::start(const model::ListenAddress& address, ServerLimits limits, Handler handler,
                                               const std::string& watch_journal, const std::optional<ServerTls>& tls,
-                                              metrics::Metrics* metrics) {
+                                              metrics::Metrics* metrics, BodyGate sweep_body_gate) {
   auto impl = std::make_unique<Impl>();
   if (tls) {
     if (address.is_unix())
@@ -187,6 +187,7 @@ Result<std::unique_ptr<Server>> Server::start(const model::ListenAddress& addres
   }
   impl->shared = std::make_shared<ConnectionShared>(limits, std::move(handler), metrics, impl->worker.get_executor(),
                                                     impl->tls ? &*impl->tls : nullptr);
+  impl->shared->sweep_body_gate = std::move(sweep_body_gate);
   if (!watch_journal.empty()) {
     auto watch = JournalWatch::start(impl->io, watch_journal);
     if (!watch.ok()) return watch.error();

@@ -49,7 +49,7 @@ namespace tpslurm::api {
 struct ServerLimits {
   std::size_t header_bytes = 16 * 1024;                 // request line and headers
   std::size_t body_bytes = 1 << 20;                     // the LaunchRequest limit
-  std::size_t sweep_body_bytes = 16 << 20;              // POST /v1/sweeps only: the sweep limit
+  std::size_t sweep_body_bytes = 16 << 20;              // POST /v1/sweeps with a submit token: the sweep limit
   std::size_t connections = 256;                        // open at once
   std::size_t unauthenticated = 64;                     // of those, without a valid token yet
   std::size_t unauthenticated_per_peer = 16;            // of those, from one IP (one uid on a unix socket)
@@ -61,6 +61,11 @@ struct ServerLimits {
 };
 
 using Handler = std::function<Reply(const ApiRequest&)>;
+// Whether a request with this Authorization header may send POST /v1/sweeps's larger body
+// (ServerLimits::sweep_body_bytes): asked once its headers are in, before any of its body is
+// read, so that a client without a token that may submit makes the server read no more than
+// any other route's limit. None: no request may.
+using BodyGate = std::function<bool(std::string_view authorization)>;
 
 // HTTPS on a TCP address: a PEM certificate chain and its private key, read at start(). TLS 1.2
 // is the least version taken.
@@ -77,7 +82,7 @@ class Server {
   static Result<std::unique_ptr<Server>> start(const model::ListenAddress& address, ServerLimits limits,
                                                Handler handler, const std::string& watch_journal = {},
                                                const std::optional<ServerTls>& tls = std::nullopt,
-                                               metrics::Metrics* metrics = nullptr);
+                                               metrics::Metrics* metrics = nullptr, BodyGate sweep_body_gate = {});
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

@@ -97,6 +97,27 @@ TEST_F(ApiLimitsTest, AClientThatExpects100ContinueGetsItAndThenItsAnswer) {
   EXPECT_EQ(refused.received().substr(0, 12), "HTTP/1.1 413") << refused.received();
 }
 
+// A sweep's larger body (16 MiB) is for a token that may submit, known from the headers alone:
+// any other client is held to 1 MiB before a byte of its body is read, as on every route.
+TEST_F(ApiLimitsTest, ASweepsLargerBodyIsReadOnlyForATokenThatMaySubmit) {
+  write_tokens("alice " + kAliceToken + " read,submit\nbob " + kBobToken + " read\n");
+  start();
+  const std::string big = std::to_string(2 << 20);
+  for (const std::string& authorization : {std::string(), "Authorization: Bearer not-a-token\r\n",
+                                           "Authorization: Bearer " + kBobToken + "\r\n"}) {
+    RawClient refused(endpoint().port);
+    ASSERT_TRUE(refused.send("POST /v1/sweeps HTTP/1.1\r\nHost: x\r\n" + authorization +
+                             "Expect: 100-continue\r\nContent-Length: " + big + "\r\n\r\n"));
+    ASSERT_TRUE(refused.wait_closed(kGenerous));
+    EXPECT_EQ(refused.received().substr(0, 12), "HTTP/1.1 413") << authorization << refused.received();
+  }
+  RawClient submitter(endpoint().port);
+  ASSERT_TRUE(submitter.send("POST /v1/sweeps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + kAliceToken +
+                             "\r\nExpect: 100-continue\r\nContent-Length: " + big + "\r\n\r\n"));
+  ASSERT_TRUE(submitter.wait_for("\r\n\r\n", kGenerous));
+  EXPECT_EQ(submitter.received(), "HTTP/1.1 100 Continue\r\n\r\n");
+}
+
 TEST_F(ApiLimitsTest, MalformedHttpIs400) {
   start();
   RawClient client(endpoint().port);
