@@ -98,13 +98,21 @@ struct AssociationsReply : ReplyBase {
 };
 
 struct JobsStateReply : ReplyBase {
-  std::vector<JobStateEntry> entries;  // as answered: a component asked twice appears twice
+  // As answered: a component asked twice appears twice; an array entry's array_job_id is the
+  // id before "_" (job_state_entry.h).
+  std::vector<JobStateEntry> entries;
 };
 
 struct DiagReply : ReplyBase {
   std::optional<std::int64_t> request_time;  // diag's statistics.req_time: the server's "now"
   // statistics.dbd_agent_queue_size: records slurmctld has not yet handed to slurmdbd.
   std::optional<std::int64_t> dbd_agent_queue_size;
+};
+
+// `GET conf` (26.05's v0.0.45 only): what this project reads of slurm.conf.
+struct ConfReply : ReplyBase {
+  std::optional<std::int64_t> max_array_size;   // slurm_conf.MaxArraySize
+  std::optional<std::int64_t> max_array_tasks;  // "max_array_tasks=N" of slurm_conf.SchedulerParameters
 };
 
 class Dialect {
@@ -133,6 +141,9 @@ class Dialect {
   // `state.current`, `het`, `time`, exit code, and on v0.0.45 the original SLUID.
   virtual Result<JobsReply> decode_db_jobs(std::string_view body) const = 0;
   virtual Result<DiagReply> decode_diag(std::string_view body) const = 0;
+  // `slurm_conf`: MaxArraySize (a number or a {set,number} wrapper) and SchedulerParameters (a
+  // list of "name=value" strings, or one comma-separated string); corrupt without `slurm_conf`.
+  virtual Result<ConfReply> decode_conf(std::string_view body) const = 0;
   // The decoder of one answer of decode_jobs() (slurmctld) or decode_db_jobs() (slurmdbd).
   virtual std::unique_ptr<JobsDecoder> jobs_decoder(RecordSource source) const = 0;
 
@@ -177,6 +188,13 @@ class Dialect {
   // slurmdbd's associations of one user (`associations?user=`); every version reads the filter.
   std::string associations_path(std::string_view user) const;
   std::string diag_path() const;
+  // slurmctld's configuration (`conf`): only 26.05 binds it, and only under v0.0.45.
+  std::string conf_path() const;
+  // `DELETE jobs` (23.11.6 on): the ids and the signal go in its body (kill_jobs_body).
+  std::string kill_jobs_path() const;
+  // {"jobs": ["12_3"], "signal": "SIGUSR1"}; `signal` empty: none (Slurm's default, SIGKILL).
+  // The ids and the signal must need no JSON escaping (job ids, "M_t", signal_names.h names).
+  std::string kill_jobs_body(std::span<const std::string> ids, std::string_view signal) const;
   // `jobs/state?job_id=1&job_id=2`: one parameter per id (a comma list is a 500 on 26.05.3).
   // Never called with no id: without a filter the endpoint lists every job.
   std::string jobs_state_path(std::span<const std::uint32_t> ids) const;
