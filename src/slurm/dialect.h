@@ -122,7 +122,8 @@ class Dialect {
   virtual std::string_view version() const = 0;  // "v0.0.45"
 
   // invalid_argument naming the field when the description cannot be sent (no component,
-  // empty script, empty name, empty environment).
+  // empty script, empty name, empty environment, an array that is heterogeneous, ends before
+  // it starts or has the throttle %0). An array goes as `job.array` ("0-999%8").
   virtual Result<std::string> encode_submit(const model::SubmitDescription& description) const = 0;
 
   virtual Result<ReplyBase> decode_base(std::string_view body) const = 0;
@@ -209,7 +210,7 @@ class Dialect {
 };
 
 // What every dialect requires of a description before encoding it: invalid_argument naming
-// the field (components, script, tag name, environment, component sizes).
+// the field (components, script, tag name, environment, component sizes, array).
 Status check_description(const model::SubmitDescription& description);
 
 // The dialects this build speaks, newest first ("auto" tries them in this order), and the

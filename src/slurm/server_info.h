@@ -83,8 +83,10 @@ ReleaseRules release_rules(const SlurmRelease& release);
 //                                 sends slurm_kill_job the numeric id alone with KILL_FULL_JOB and
 //                                 kills the WHOLE array (openapi/slurmctld/jobs.c
 //                                 _handle_job_delete at slurm-23-11-11-1, slurm-24-05-8-1);
-//   23.11.0 to 23.11.6            none: DELETE jobs is not bound before 23.11.6 and does not
-//                                 cancel a pending task in 23.11.6 (fixed in 23.11.7).
+//   23.11.0 to 23.11.6            none: DELETE jobs is not bound before 23.11.6 (slurm_kill_jobs
+//                                 first appears in openapi/slurmctld/jobs.c at slurm-23-11-6-1)
+//                                 and does not cancel a pending task in 23.11.6 ("Fix signaling job
+//                                 arrays with slurm_kill_jobs", between 23.11.6 and 23.11.7).
 enum class ArrayTaskCancel { task_path, kill_jobs, none };
 ArrayTaskCancel array_task_cancel(const SlurmRelease& release);
 std::string_view to_string(ArrayTaskCancel how);  // "DELETE job/{M}_{t}", "DELETE jobs", "none"
