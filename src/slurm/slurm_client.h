@@ -144,10 +144,11 @@ struct BulkStateResult : CallResult {
   std::vector<std::uint32_t> unanswered;
   // v0.0.38 only: the full records behind `states` (its fallback fetches them anyway).
   std::vector<model::JobSnapshot> records;
-  // v0.0.38 only: asked masters whose meta record lists its pending tasks cut short
-  // (array_task_string ending "...", past 61 characters): their tasks in no entry are unknown,
-  // never absent. GET job/{M} prints the same string and job/{M}_{t} of a pending task is an
-  // error (9002) on 22.05, so nothing better can be read; v0.0.4x lists every task.
+  // Polls that list full records (v0.0.38, and 23.11.0-4 without jobs/state) only: asked
+  // masters whose meta record lists its pending tasks cut short (array_task_string ending
+  // "...", past 61 characters): their tasks in no entry are unknown, never absent. GET job/{M}
+  // prints the same string and job/{M}_{t} of a pending task is an error (9002) on 22.05, so
+  // nothing better can be read; jobs/state lists every task.
   std::vector<std::uint32_t> incomplete_arrays;
   // v0.0.38 only: 304, nothing changed anywhere since `since`; nothing else is filled in.
   bool unchanged = false;
