@@ -2,7 +2,8 @@
 //
 // Dialect-neutral: numbers are plain, `{set,infinite,number}` wrappers and raw wait statuses
 // are decoded by the codec. Optional fields are empty when the server did not report them
-// (a pending job has no start time; v0.0.38 and v0.0.43 have no SLUID).
+// (a pending job has no start time; v0.0.38 and v0.0.43 have no SLUID). Records of a job
+// array carry its ids (array_job_id, array_task_id, array_task_string) as every dialect reads them.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,16 @@ struct JobSnapshot {
   std::string sluid;                            // "s" + 13 Crockford base32; empty if none
   std::optional<std::uint32_t> het_job_id;      // the leader's id; empty for a plain job
   std::optional<std::uint32_t> het_job_offset;  // 0..n-1; empty for a plain job
+  // Job arrays (job_array.h): the master's id on every record of an array (its pending meta
+  // record, whose job_id is the master's, and each task split off under an id of its own);
+  // empty for a plain job.
+  std::optional<std::uint32_t> array_job_id;
+  // The task's id on a record that is one task (split off, or the last task, which keeps the
+  // master's id); empty on the pending meta record, which stands for array_task_string.
+  std::optional<std::uint32_t> array_task_id;
+  // The meta record's pending tasks as slurmctld prints them ("2-3%2", "0-20:2", cut with
+  // "..."): model::parse_array_task_string reads it. Empty on a task's own record.
+  std::string array_task_string;
   std::string name;
   std::string comment;
   std::string working_directory;
@@ -52,6 +63,7 @@ struct JobSnapshot {
   std::optional<Allocation> allocation;  // slurmdbd's records only
 
   bool is_het_component() const { return het_job_id.has_value(); }
+  bool is_array_record() const { return array_job_id.has_value(); }
   JobTag tag() const { return {name, comment, working_directory}; }
 };
 

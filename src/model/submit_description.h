@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/job_array.h"
 #include "model/job_tag.h"
 
 namespace tpslurm::model {
@@ -83,6 +84,10 @@ struct SubmitDescription {
   std::optional<int> time_limit_minutes;  // empty = the partition's default
   std::optional<WarningSignal> signal;
   std::vector<SubmitComponent> components;  // at least one; several = heterogeneous job
+  // A job array (`job.array`, "0-999%8" on every dialect): one pending record for every task,
+  // submitted, held and released as one job. Never with several components: Slurm has no
+  // heterogeneous arrays, so every dialect refuses that description before sending it.
+  std::optional<ArraySpec> array{};
   // Per-user mode: the Unix user the job is submitted as, and so runs as; empty: the service
   // identity. Not part of the request's body: Slurm runs a job as the user who submits it.
   std::string unix_user{};

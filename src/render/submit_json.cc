@@ -61,7 +61,7 @@ std::string submit_description_json(const model::SubmitDescription& description)
   }
   json::array components;
   for (const auto& component : description.components) components.emplace_back(component_json(component));
-  const json::object out{
+  json::object out{
       {"name", description.tag.name},
       {"comment", description.tag.comment},
       {"working_directory", description.tag.working_directory},
@@ -80,6 +80,8 @@ std::string submit_description_json(const model::SubmitDescription& description)
       {"requeue", false},
       {"components", std::move(components)},
   };
+  // Only for an array, so that the description of a single job reads as it always has.
+  if (description.array) out["array"] = description.array->text();
   std::string text;
   pretty(out, 0, text);
   return text + "\n";

@@ -7,8 +7,17 @@
 // N jobs at ⌈N/500⌉ calls, docs/slurm.md, *What a poll costs*). The first failing call stops the poll: its ids and
 // the ones not yet asked are `unanswered`, never `not_reported`.
 //
+// Job arrays: slurmctld answers an asked master with every record of its array (job_mgr.c
+// _foreach_job_by_id_array at slurm-26-05-3-1), named "M_t" for each task pending in the meta
+// record and "N_t" for a task split off as job N, which never names M (job_state_entry.h). An
+// entry named by an asked id is that master's; one named by an id not asked is a split task of
+// the one array in its call, and when a call answered for several arrays and held such
+// entries, each of those masters is asked again alone (one call each) to tell them apart.
+//
 // v0.0.38 (22.05): `GET jobs?update_time=<since>` answers 304 when nothing changed anywhere,
-// else every job of every user; the asked ids (and components of asked leaders) are picked out.
+// else every job of every user; the asked ids (and components of asked leaders, and every record
+// of an asked array: array_job_id) are picked out. A meta record's array_task_string becomes one
+// entry per pending task; one cut with "..." puts the master in incomplete_arrays.
 // The next baseline is the server's earliest possible time before the call, less a second
 // (update_time has one-second resolution): a baseline later than the server's own time would
 // hide a change, an earlier one only costs a repeated list.

@@ -206,7 +206,8 @@ void set_connection_options(CURL* curl, const CurlTransportOptions& options, con
   if (!unix_socket.empty()) curl_easy_setopt(curl, CURLOPT_UNIX_SOCKET_PATH, unix_socket.c_str());
 }
 
-// The request's method and, for a POST, its body (sent from `request`, not copied).
+// The request's method and, for a POST (or a DELETE that has one: `DELETE jobs`), its body
+// (sent from `request`, not copied).
 void set_method(CURL* curl, const HttpRequest& request) {
   switch (request.method) {
     case HttpMethod::get: curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L); break;
@@ -215,7 +216,13 @@ void set_method(CURL* curl, const HttpRequest& request) {
       curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
       curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
       break;
-    case HttpMethod::del: curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "DELETE"); break;
+    case HttpMethod::del:
+      curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "DELETE");
+      if (!request.body.empty()) {
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+      }
+      break;
   }
 }
 

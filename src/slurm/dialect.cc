@@ -37,6 +37,15 @@ Status check_description(const model::SubmitDescription& description) {
     }
     if (component.memory_mb < 0) return invalid_argument(where + ".memory_mb must not be negative");
   }
+  if (const auto& array = description.array) {
+    // slurmctld refuses a heterogeneous allocation with an array (proc_req.c
+    // _slurm_rpc_allocate_het_job, 2081); no Slurm release runs a heterogeneous array.
+    if (description.heterogeneous()) {
+      return invalid_argument("submit description: a job array cannot be heterogeneous (Slurm has no heterogeneous arrays)");
+    }
+    if (array->last < array->first) return invalid_argument("submit description: array " + array->text() + " ends before it starts");
+    if (array->max_running && *array->max_running == 0) return invalid_argument("submit description: array throttle %0 lets no task run");
+  }
   return ok_status();
 }
 
@@ -50,6 +59,18 @@ std::string Dialect::jobs_path(std::optional<std::int64_t> update_time) const {
   std::string path = "/slurm/" + std::string(version()) + "/jobs";
   if (update_time) path += "?update_time=" + escape(update_time_value(*update_time));
   return path;
+}
+
+std::string Dialect::conf_path() const { return "/slurm/" + std::string(version()) + "/conf"; }
+
+std::string Dialect::kill_jobs_path() const { return "/slurm/" + std::string(version()) + "/jobs"; }
+
+std::string Dialect::kill_jobs_body(std::span<const std::string> ids, std::string_view signal) const {
+  std::string body = "{\"jobs\":[";
+  for (std::size_t i = 0; i < ids.size(); ++i) body += (i == 0 ? "\"" : ",\"") + ids[i] + "\"";
+  body += "]";
+  if (!signal.empty()) body += ",\"signal\":\"" + std::string(signal) + "\"";
+  return body + "}";
 }
 
 std::string Dialect::update_path(std::uint32_t job_id) const { return job_path(std::to_string(job_id)); }

@@ -98,13 +98,21 @@ struct AssociationsReply : ReplyBase {
 };
 
 struct JobsStateReply : ReplyBase {
-  std::vector<JobStateEntry> entries;  // as answered: a component asked twice appears twice
+  // As answered: a component asked twice appears twice; an array entry's array_job_id is the
+  // id before "_" (job_state_entry.h).
+  std::vector<JobStateEntry> entries;
 };
 
 struct DiagReply : ReplyBase {
   std::optional<std::int64_t> request_time;  // diag's statistics.req_time: the server's "now"
   // statistics.dbd_agent_queue_size: records slurmctld has not yet handed to slurmdbd.
   std::optional<std::int64_t> dbd_agent_queue_size;
+};
+
+// `GET conf` (26.05's v0.0.45 only): what this project reads of slurm.conf.
+struct ConfReply : ReplyBase {
+  std::optional<std::int64_t> max_array_size;   // slurm_conf.MaxArraySize
+  std::optional<std::int64_t> max_array_tasks;  // "max_array_tasks=N" of slurm_conf.SchedulerParameters
 };
 
 class Dialect {
@@ -114,7 +122,8 @@ class Dialect {
   virtual std::string_view version() const = 0;  // "v0.0.45"
 
   // invalid_argument naming the field when the description cannot be sent (no component,
-  // empty script, empty name, empty environment).
+  // empty script, empty name, empty environment, an array that is heterogeneous, ends before
+  // it starts or has the throttle %0). An array goes as `job.array` ("0-999%8").
   virtual Result<std::string> encode_submit(const model::SubmitDescription& description) const = 0;
 
   virtual Result<ReplyBase> decode_base(std::string_view body) const = 0;
@@ -133,6 +142,9 @@ class Dialect {
   // `state.current`, `het`, `time`, exit code, and on v0.0.45 the original SLUID.
   virtual Result<JobsReply> decode_db_jobs(std::string_view body) const = 0;
   virtual Result<DiagReply> decode_diag(std::string_view body) const = 0;
+  // `slurm_conf`: MaxArraySize (a number or a {set,number} wrapper) and SchedulerParameters (a
+  // list of "name=value" strings, or one comma-separated string); corrupt without `slurm_conf`.
+  virtual Result<ConfReply> decode_conf(std::string_view body) const = 0;
   // The decoder of one answer of decode_jobs() (slurmctld) or decode_db_jobs() (slurmdbd).
   virtual std::unique_ptr<JobsDecoder> jobs_decoder(RecordSource source) const = 0;
 
@@ -177,6 +189,13 @@ class Dialect {
   // slurmdbd's associations of one user (`associations?user=`); every version reads the filter.
   std::string associations_path(std::string_view user) const;
   std::string diag_path() const;
+  // slurmctld's configuration (`conf`): only 26.05 binds it, and only under v0.0.45.
+  std::string conf_path() const;
+  // `DELETE jobs` (23.11.6 on): the ids and the signal go in its body (kill_jobs_body).
+  std::string kill_jobs_path() const;
+  // {"jobs": ["12_3"], "signal": "SIGUSR1"}; `signal` empty: none (Slurm's default, SIGKILL).
+  // The ids and the signal must need no JSON escaping (job ids, "M_t", signal_names.h names).
+  std::string kill_jobs_body(std::span<const std::string> ids, std::string_view signal) const;
   // `jobs/state?job_id=1&job_id=2`: one parameter per id (a comma list is a 500 on 26.05.3).
   // Never called with no id: without a filter the endpoint lists every job.
   std::string jobs_state_path(std::span<const std::uint32_t> ids) const;
@@ -191,7 +210,7 @@ class Dialect {
 };
 
 // What every dialect requires of a description before encoding it: invalid_argument naming
-// the field (components, script, tag name, environment, component sizes).
+// the field (components, script, tag name, environment, component sizes, array).
 Status check_description(const model::SubmitDescription& description);
 
 // The dialects this build speaks, newest first ("auto" tries them in this order), and the

@@ -39,6 +39,8 @@ bj::object component_v0038(const model::SubmitDescription& description, std::siz
     job["signal"] = std::string(description.signal->batch_only ? "B:" : "") + description.signal->signal + "@" +
                     std::to_string(description.signal->seconds_before);
   }
+  // Never with several components (check_description): `--array` as sbatch sends it.
+  if (description.array) job["array"] = description.array->text();
   // 22.05's `requeue` handler ignores its value and enables requeue; only this disables it.
   job["no_requeue"] = true;
   return job;
@@ -87,6 +89,14 @@ class DialectV0038 final : public JsonDialect {
     if (auto leader = json::plain_integer(record.if_contains("het_job_id")); leader && *leader > 0) {
       job.het_job_id = static_cast<std::uint32_t>(*leader);
       job.het_job_offset = static_cast<std::uint32_t>(json::plain_integer(record.if_contains("het_job_offset")).value_or(0));
+    }
+    // A plain job says array_job_id 0 and array_task_id null; the meta record null as well.
+    if (auto master = json::plain_integer(record.if_contains("array_job_id")); master && *master > 0) {
+      job.array_job_id = static_cast<std::uint32_t>(*master);
+      if (auto task = json::plain_integer(record.if_contains("array_task_id")); task && *task >= 0 && *task < kNoTask) {
+        job.array_task_id = static_cast<std::uint32_t>(*task);
+      }
+      job.array_task_string = json::string_field(record, "array_task_string");
     }
     job.name = json::string_field(record, "name");
     job.comment = json::string_field(record, "comment");

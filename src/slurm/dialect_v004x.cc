@@ -44,6 +44,8 @@ bj::object component_v004x(const model::SubmitDescription& description, std::siz
     job["kill_warning_delay"] = json::no_val_struct(description.signal->seconds_before);
     if (description.signal->batch_only) job["kill_warning_flags"] = bj::array{"BATCH_JOB"};
   }
+  // Never with several components (check_description): `--array` as sbatch sends it.
+  if (description.array) job["array"] = description.array->text();
   // 26.05 applies requeue per component: component 0's false does not carry over.
   job["requeue"] = false;
   return job;
@@ -123,6 +125,14 @@ class DataParserDialect final : public JsonDialect {
       job.het_job_id = static_cast<std::uint32_t>(*leader);
       job.het_job_offset =
           static_cast<std::uint32_t>(json::no_val_integer(record.if_contains("het_job_offset")).value_or(0));
+    }
+    // {"set": true, "number": 0} for a plain job; the meta record's task id is {"set": false}.
+    if (auto master = json::no_val_integer(record.if_contains("array_job_id")); master && *master > 0) {
+      job.array_job_id = static_cast<std::uint32_t>(*master);
+      if (auto task = json::no_val_integer(record.if_contains("array_task_id")); task && *task >= 0 && *task < kNoTask) {
+        job.array_task_id = static_cast<std::uint32_t>(*task);
+      }
+      job.array_task_string = json::string_field(record, "array_task_string");
     }
     job.name = json::string_field(record, "name");
     job.comment = json::string_field(record, "comment");

@@ -9,7 +9,9 @@ namespace {
 
 namespace bj = boost::json;
 
-// "14+0" -> 14 and offset 0; "12" -> 12; anything else (an array task "7_3") -> nothing.
+// "14+0" -> 14 and offset 0; "12" -> 12; an array's "9_3" -> 9, task 3 and "9_*" -> 9 without a
+// task (array_job_id 9 in both: the id before "_", settled by the bulk poll); anything else
+// (a bracketed "9_[1-3]", which data_parser versions expand) -> nothing.
 std::optional<JobStateEntry> state_entry(const bj::object& entry) {
   JobStateEntry out;
   const auto* id = entry.if_contains("job_id");
@@ -18,14 +20,22 @@ std::optional<JobStateEntry> state_entry(const bj::object& entry) {
     out.job_id = static_cast<std::uint32_t>(*number);
   } else if (id->is_string()) {
     const std::string_view text = id->as_string();
-    const auto plus = text.find('+');
-    auto job = json::plain_integer_text(text.substr(0, plus));
+    const auto mark = text.find_first_of("+_");
+    auto job = json::plain_integer_text(text.substr(0, mark));
     if (!job) return std::nullopt;
     out.job_id = static_cast<std::uint32_t>(*job);
-    if (plus != std::string_view::npos) {
-      auto offset = json::plain_integer_text(text.substr(plus + 1));
+    if (mark != std::string_view::npos && text[mark] == '+') {
+      auto offset = json::plain_integer_text(text.substr(mark + 1));
       if (!offset) return std::nullopt;
       out.het_job_offset = static_cast<std::uint32_t>(*offset);
+    } else if (mark != std::string_view::npos) {
+      out.array_job_id = out.job_id;
+      const std::string_view task = text.substr(mark + 1);
+      if (task != "*") {
+        auto task_number = json::plain_integer_text(task);
+        if (!task_number || *task_number >= kNoTask) return std::nullopt;
+        out.array_task_id = static_cast<std::uint32_t>(*task_number);
+      }
     }
   } else {
     return std::nullopt;
@@ -94,6 +104,16 @@ model::JobSnapshot JsonDialect::read_db_common(const bj::object& record) {
       // v0.0.38 writes the offset as a plain number, v0.0.4x as {set,infinite,number}.
       job.het_job_offset =
           static_cast<std::uint32_t>(json::no_val_integer(het->as_object().if_contains("job_offset")).value_or(0));
+    }
+  }
+  // `array`: the master's id and the task's (dbv0.0.38 plain numbers, v0.0.4x wrappers); a
+  // plain job says job_id 0. The meta record's row has no task id and `task` as a hex mask.
+  if (const auto* array = record.if_contains("array"); array != nullptr && array->is_object()) {
+    if (auto master = json::no_val_integer(array->as_object().if_contains("job_id")); master && *master > 0) {
+      job.array_job_id = static_cast<std::uint32_t>(*master);
+      if (auto task = json::no_val_integer(array->as_object().if_contains("task_id")); task && *task >= 0 && *task < kNoTask) {
+        job.array_task_id = static_cast<std::uint32_t>(*task);
+      }
     }
   }
   job.name = json::string_field(record, "name");
@@ -285,7 +305,7 @@ Result<JobsStateReply> JsonDialect::decode_jobs_state(std::string_view body) con
   auto object = read_listing(body, [&](const bj::value& entry) -> Status {
     const auto* fields = entry.if_object();
     if (fields == nullptr) return corrupt("a \"jobs\" entry is not an object");
-    // An entry whose id is not numeric (an array task) cannot be one we asked for.
+    // An entry whose id this build cannot read cannot be one we asked for.
     if (auto parsed = state_entry(*fields)) reply.entries.push_back(std::move(*parsed));
     return ok_status();
   });
@@ -306,6 +326,34 @@ Result<DiagReply> JsonDialect::decode_diag(std::string_view body) const {
   }
   if (auto queued = json::no_val_integer(statistics->as_object().if_contains("dbd_agent_queue_size"))) {
     reply.dbd_agent_queue_size = *queued;
+  }
+  return reply;
+}
+
+Result<ConfReply> JsonDialect::decode_conf(std::string_view body) const {
+  auto object = json::parse_object(body);
+  if (!object.ok()) return object.error();
+  ConfReply reply;
+  static_cast<ReplyBase&>(reply) = json::read_base(*object);
+  const auto* conf = object->if_contains("slurm_conf");
+  if (conf == nullptr || !conf->is_object()) return corrupt("the answer has no \"slurm_conf\" object");
+  reply.max_array_size = json::no_val_integer(conf->as_object().if_contains("MaxArraySize"));
+  const auto* parameters = conf->as_object().if_contains("SchedulerParameters");
+  std::vector<std::string> items;
+  if (parameters != nullptr && parameters->is_array()) items = json::string_list(parameters);
+  if (parameters != nullptr && parameters->is_string()) {
+    const std::string_view text = parameters->as_string();
+    for (std::size_t start = 0; start <= text.size();) {
+      const std::size_t end = std::min(text.find(',', start), text.size());
+      items.emplace_back(text.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  constexpr std::string_view kKey = "max_array_tasks=";
+  for (const auto& item : items) {
+    if (item.starts_with(kKey)) {
+      reply.max_array_tasks = json::plain_integer_text(std::string_view(item).substr(kKey.size()));
+    }
   }
   return reply;
 }

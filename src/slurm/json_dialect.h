@@ -28,6 +28,7 @@ class JsonDialect : public Dialect {
   Result<AssociationsReply> decode_associations(std::string_view body) const override;
   Result<JobsStateReply> decode_jobs_state(std::string_view body) const override;
   Result<DiagReply> decode_diag(std::string_view body) const override;
+  Result<ConfReply> decode_conf(std::string_view body) const override;
   std::unique_ptr<JobsDecoder> jobs_decoder(RecordSource source) const override;
 
  protected:
@@ -53,6 +54,9 @@ class JsonDialect : public Dialect {
   // Reads one `pings[]` entry into `reply`; true when it was the primary controller's.
   virtual bool read_ping(const boost::json::object& entry, PingReply& reply) const = 0;
 };
+
+// NO_VAL (0xfffffffe): the task id slurmdbd keeps for an array's meta record; not a task.
+inline constexpr std::int64_t kNoTask = 4294967294;
 
 // What the cancel refusals amount to: none = signalled; all 2017 = not_found; all 2021 =
 // already_done; all 2020 = not_running; anything else = refused.

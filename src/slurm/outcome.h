@@ -31,7 +31,8 @@
 // all 2084 ("Job has already finished") ok; errors that are all Slurm refusals (slurmctld's
 // 2000-2999, slurmrestd's parser 9000-9099, numberless parser notes) rejected, or
 // rejected_transient when every numbered one is a temporary refusal (2020 "try again later",
-// the table's transient ones); any other error number (a communication failure between
+// the table's transient ones); HTTP 200 whose errors are all 22.05's numberless note "job array
+// update from <client> failed" (a job array's update that took effect) ok, the words kept; any other error number (a communication failure between
 // slurmrestd and slurmctld, -1) uncertain; no error: as classify_read.
 //
 // Pure functions over values; thread-safe.

@@ -246,26 +246,29 @@ CancelResult RestClient::cancel(const JobRef& job, std::string_view signal) {
   if (m_caller.refused(result, sent, codec->version())) return result;
   auto reply = m_caller.read(result, sent, *codec, &Dialect::decode_cancel);
   if (!reply || result.outcome == Outcome::auth) return result;
-  Classification classification{Outcome::ok, {}};
-  switch (reply->status) {
+  const Classification classification = cancel_classification(*reply, signal, result);
+  m_caller.fill(result, sent, classification, &*reply, codec->version());
+  return result;
+}
+
+Classification RestClient::cancel_classification(const CancelReply& reply, std::string_view signal,
+                                                 CancelResult& result) {
+  switch (reply.status) {
     case CancelStatus::signalled: break;
     case CancelStatus::already_done: result.already_done = true; break;
-    case CancelStatus::not_found: classification = {Outcome::not_found, join_texts(reply->refusals)}; break;
+    case CancelStatus::not_found: return {Outcome::not_found, join_texts(reply.refusals)};
     case CancelStatus::not_running:
       if (!is_kill_signal(signal)) {
         result.not_running = true;
-        classification = {Outcome::rejected_transient,
-                          "not signalled: Slurm signals only running jobs, and this one is pending (or suspended): " +
-                              join_texts(reply->refusals)};
-        break;
+        return {Outcome::rejected_transient,
+                "not signalled: Slurm signals only running jobs, and this one is pending (or suspended): " +
+                    join_texts(reply.refusals)};
       }
       [[fallthrough]];
     case CancelStatus::refused:
-      classification = {Outcome::rejected_transient, "not signalled: " + join_texts(reply->refusals)};
-      break;
+      return {Outcome::rejected_transient, "not signalled: " + join_texts(reply.refusals)};
   }
-  m_caller.fill(result, sent, classification, &*reply, codec->version());
-  return result;
+  return {Outcome::ok, {}};
 }
 
 RestClient::IdentityCheck RestClient::check_identity(const Dialect& codec, const JobRef& job,
@@ -369,7 +372,10 @@ ReleaseResult RestClient::post_release(const Dialect& codec, std::uint32_t job_i
   m_caller.record(sent, classification.outcome);
   m_caller.fill(result, sent, classification, reply ? &*reply : nullptr, codec.version());
   if (reply) m_caller.remember_release(reply->release);
-  result.already_ended = result.ok() && !facts.errors.empty();
+  // 2084 alone: 22.05's note on an array's update (outcome.h) is no "already ended".
+  result.already_ended = result.ok() && !facts.errors.empty() &&
+                         std::all_of(facts.errors.begin(), facts.errors.end(),
+                                     [](const SlurmMessage& e) { return e.number == kJobFinishedError; });
   return result;
 }
 

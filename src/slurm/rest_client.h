@@ -65,6 +65,10 @@ class RestClient final : public SlurmClient {
   JobsResult jobs_changed_since(std::optional<TimePoint> since) override;
   CancelResult cancel(const JobRef& job, std::string_view signal = {}) override;
   ReleaseResult release_hold(const JobRef& job, std::span<const model::JobSnapshot> checked = {}) override;
+  // In rest_client_arrays.cc.
+  CancelResult cancel_array_task(const JobRef& master, std::uint32_t task, std::string_view signal = {},
+                                 const std::optional<JobRef>& own = std::nullopt) override;
+  ArrayLimitsResult array_limits() override;
   PingResult ping() override;
   DiagResult diag() override;
   AccountingResult accounting() override;
@@ -104,6 +108,12 @@ class RestClient final : public SlurmClient {
   // ("cancelled"), both for messages.
   IdentityCheck check_identity(const Dialect& codec, const JobRef& job, const std::string& request,
                                std::string_view verb, bool read_anyway);
+  // What a decoded cancel answer amounts to for `signal` (sets already_done, not_running).
+  static Classification cancel_classification(const CancelReply& reply, std::string_view signal,
+                                              CancelResult& result);
+  // The server's release, asking ping once when no answer has named it yet.
+  // `failure` says why not when it cannot be had.
+  std::optional<SlurmRelease> known_release(const Dialect& codec, CallResult& failure);
   // One POST of the hold release for `job_id`.
   ReleaseResult post_release(const Dialect& codec, std::uint32_t job_id, std::string_view as_user);
   // Reads diag's req_time unless a recent reading exists, a second time if the first was sent

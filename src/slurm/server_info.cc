@@ -69,6 +69,21 @@ ReleaseRules release_rules(const SlurmRelease& release) {
   return rules;
 }
 
+ArrayTaskCancel array_task_cancel(const SlurmRelease& release) {
+  if (release < SlurmRelease{23, 11, 0} || release >= SlurmRelease{24, 11, 0}) return ArrayTaskCancel::task_path;
+  if (release >= SlurmRelease{23, 11, 7}) return ArrayTaskCancel::kill_jobs;
+  return ArrayTaskCancel::none;
+}
+
+std::string_view to_string(ArrayTaskCancel how) {
+  switch (how) {
+    case ArrayTaskCancel::task_path: return "DELETE job/{M}_{t}";
+    case ArrayTaskCancel::kill_jobs: return "DELETE jobs";
+    case ArrayTaskCancel::none: return "none";
+  }
+  return "none";
+}
+
 SlurmRelease oldest_release_serving(std::string_view dialect) {
   if (dialect == "v0.0.40") return {23, 11, 0};
   if (dialect == "v0.0.41") return {24, 5, 0};

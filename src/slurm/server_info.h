@@ -75,6 +75,22 @@ struct ReleaseRules {
 
 ReleaseRules release_rules(const SlurmRelease& release);
 
+// How one task of a job array is cancelled alone (SlurmClient::cancel_array_task), by release:
+//   22.05 (v0.0.38) and 24.11+    DELETE job/{M}_{t}: the id reaches slurmctld as written
+//                                 (22.05: arrays-v0.0.38/04, 11; 24.11+: _handle_job_delete calls
+//                                 slurm_kill_jobs with the id string);
+//   23.11.7+ and 24.05            DELETE jobs with {"jobs": ["M_t"]}: there DELETE job/{M}_{t}
+//                                 sends slurm_kill_job the numeric id alone with KILL_FULL_JOB and
+//                                 kills the WHOLE array (openapi/slurmctld/jobs.c
+//                                 _handle_job_delete at slurm-23-11-11-1, slurm-24-05-8-1);
+//   23.11.0 to 23.11.6            none: DELETE jobs is not bound before 23.11.6 (slurm_kill_jobs
+//                                 first appears in openapi/slurmctld/jobs.c at slurm-23-11-6-1)
+//                                 and does not cancel a pending task in 23.11.6 ("Fix signaling job
+//                                 arrays with slurm_kill_jobs", between 23.11.6 and 23.11.7).
+enum class ArrayTaskCancel { task_path, kill_jobs, none };
+ArrayTaskCancel array_task_cancel(const SlurmRelease& release);
+std::string_view to_string(ArrayTaskCancel how);  // "DELETE job/{M}_{t}", "DELETE jobs", "none"
+
 // The oldest release that serves `dialect` ("v0.0.40" -> 23.11.0): whose rules hold while an
 // answer has not yet named the release, because they are the most careful ones.
 SlurmRelease oldest_release_serving(std::string_view dialect);

@@ -131,6 +131,12 @@ struct ServerResult : CallResult {
 struct BulkStateResult : CallResult {
   // One entry per job id reported, ascending; components of an asked heterogeneous leader
   // are reported too. The outcome is ok only when every call answered.
+  // An asked job array's master brings one entry per task: each task still pending in the meta
+  // record (job_id the master's) and each task split off (job_id its own), all with
+  // array_job_id the master's and array_task_id the task's; a meta record left without
+  // pending tasks is one entry without a task id. Ask the master's id: on v0.0.4x the answer
+  // does not name a split task's master, so array_job_id is the asked id the entry came for
+  // (a task's own id asked alone reads as a master of its own).
   std::vector<JobStateEntry> states;
   // Asked, answered, and absent from the answer: slurmctld does not know them (any more).
   std::vector<std::uint32_t> not_reported;
@@ -138,6 +144,12 @@ struct BulkStateResult : CallResult {
   std::vector<std::uint32_t> unanswered;
   // v0.0.38 only: the full records behind `states` (its fallback fetches them anyway).
   std::vector<model::JobSnapshot> records;
+  // Polls that list full records (v0.0.38, and 23.11.0-4 without jobs/state) only: asked
+  // masters whose meta record lists its pending tasks cut short (array_task_string ending
+  // "...", past 61 characters): their tasks in no entry are unknown, never absent. GET job/{M}
+  // prints the same string and job/{M}_{t} of a pending task is an error (9002) on 22.05, so
+  // nothing better can be read; jobs/state lists every task.
+  std::vector<std::uint32_t> incomplete_arrays;
   // v0.0.38 only: 304, nothing changed anywhere since `since`; nothing else is filled in.
   bool unchanged = false;
   // v0.0.38 only: pass as `since` next time (server clock, never later than the truth);
@@ -146,6 +158,18 @@ struct BulkStateResult : CallResult {
   // v0.0.38 only: why next_since is empty (the server's clock could not be read).
   std::string clock_note;
   int calls = 0;  // REST calls made
+};
+
+// What slurmctld's configuration says of job arrays (SlurmClient::array_limits).
+struct ArrayLimitsResult : CallResult {
+  // ok and true: the values below are the server's; ok and false: this server does not serve
+  // its configuration (only 26.05's v0.0.45 has `GET conf`), so the caller uses its setting.
+  bool served = false;
+  // MaxArraySize: every task id must be below it (0: no arrays); empty when the answer lacked it.
+  std::optional<std::uint32_t> max_array_size;
+  // SchedulerParameters max_array_tasks=N: the most tasks one array may have; empty when not
+  // set (then MaxArraySize alone bounds an array).
+  std::optional<std::uint32_t> max_array_tasks;
 };
 
 enum class SearchSource { slurmctld, slurmdbd };
@@ -289,6 +313,27 @@ class SlurmClient {
   // (MinJobAge after it ended), which cannot happen in between; a job that ended meanwhile
   // answers already_ended.
   virtual ReleaseResult release_hold(const JobRef& job, std::span<const model::JobSnapshot> checked = {}) = 0;
+  // Cancels (or signals) task `task` of the job array whose master is `master` and nothing else,
+  // by the path the server's release allows (ArrayTaskCancel, server_info.h): `DELETE
+  // job/{M}_{t}` on 22.05 and from 24.11, `DELETE jobs` {"jobs": ["M_t"]} on 23.11.7 to 24.05.
+  // `signal` as for cancel(). A master carrying a tag (or a SLUID its records have) is read
+  // first and the task is only signalled when the master's record still carries it, as cancel
+  // does. Results as cancel's: ok (already_done), not_found (no such array or task),
+  // rejected_transient (not_running), ...
+  // 23.11.0 to 23.11.6 have no path that signals one task alone: a pending task cannot be
+  // cancelled alone there, and the answer is `rejected` with nothing sent. A task that has
+  // started was split off under a job id of its own; pass that record as `own` (its id and
+  // tag, from bulk_state or get_job of the master) and on those releases it is cancelled by
+  // that id, as cancel() does (23.11's slurmctld signals a split task's own id alone:
+  // job_mgr.c job_str_signal at slurm-23-11-11-1). Elsewhere `own` is not used: 22.05 refuses a
+  // split task's own id (2017, arrays-v0.0.38/12) while `M_t` reaches it. A caller on 23.11.0-6
+  // with a task still pending can only wait for it to start, or cancel the whole array.
+  virtual CancelResult cancel_array_task(const JobRef& master, std::uint32_t task, std::string_view signal = {},
+                                         const std::optional<JobRef>& own = std::nullopt) = 0;
+  // MaxArraySize and max_array_tasks from `GET conf` where the server serves its configuration
+  // (26.05's v0.0.45, when that is the dialect in use); elsewhere ok with `served` false and
+  // nothing sent.
+  virtual ArrayLimitsResult array_limits() = 0;
   virtual PingResult ping() = 0;
   // slurmctld's statistics (`GET diag`).
   virtual DiagResult diag() = 0;
