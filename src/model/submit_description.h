@@ -57,16 +57,6 @@ struct WarningSignal {
   bool operator==(const WarningSignal&) const = default;
 };
 
-// `--array=<first>-<last>[%<max_running>]`: a job array of task ids first..last, at most
-// max_running running at once. Slurm has no heterogeneous job arrays.
-struct ArraySpec {
-  std::uint32_t first = 0;
-  std::uint32_t last = 0;
-  std::optional<std::uint32_t> max_running;
-
-  bool operator==(const ArraySpec&) const = default;
-};
-
 struct SubmitDescription {
   JobTag tag;          // name, comment and working directory of every component
   std::string script;  // the batch script; sent with component 0
@@ -91,7 +81,6 @@ struct SubmitDescription {
   // Per-user mode: the Unix user the job is submitted as, and so runs as; empty: the service
   // identity. Not part of the request's body: Slurm runs a job as the user who submits it.
   std::string unix_user{};
-  std::optional<ArraySpec> array{};  // a job array; empty: one job
 
   bool heterogeneous() const { return components.size() > 1; }
   bool operator==(const SubmitDescription&) const = default;

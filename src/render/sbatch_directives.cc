@@ -67,8 +67,7 @@ Result<std::string> sbatch_directives(const model::SubmitDescription& descriptio
     if (component.memory_mb > 0) lines.option("--mem", std::to_string(component.memory_mb) + "M");
     lines.optional("--gres", component.gres_per_node);
     if (const auto& array = description.array) {
-      lines.option("--array", std::to_string(array->first) + "-" + std::to_string(array->last) +
-                                  (array->max_running ? "%" + std::to_string(*array->max_running) : ""));
+      lines.option("--array", array->text());
     }
   }
   return lines.finish();

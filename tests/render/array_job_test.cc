@@ -51,8 +51,10 @@ TEST(ArrayJobTest, TheArrayIsTheFirstRunsJobWithTheArraysTagLogsAndTasks) {
 }
 
 TEST(ArrayJobTest, ItsSbatchLinesAskForTheSameArrayAsTheRestSubmit) {
-  for (const std::optional<std::uint32_t> limit : {std::optional<std::uint32_t>{}, std::optional<std::uint32_t>{3}}) {
-    auto array = render_array(run_description("run-0"), {kArrayTag, 5, limit});
+  for (const auto& [tasks, limit] : {std::pair<std::uint32_t, std::optional<std::uint32_t>>{5, {}},
+                                     std::pair<std::uint32_t, std::optional<std::uint32_t>>{5, 3},
+                                     std::pair<std::uint32_t, std::optional<std::uint32_t>>{1, {}}}) {
+    auto array = render_array(run_description("run-0"), {kArrayTag, tasks, limit});
     ASSERT_TRUE(array.ok()) << array.error().message();
     EXPECT_EQ(testing::bash_syntax_errors(array->script), "");
     auto read = testing::read_sbatch_directives(array->script);

@@ -158,14 +158,14 @@ Result<model::WarningSignal> read_signal(std::string text) {
   return signal;
 }
 
-// --array=FIRST-LAST[%MAX_RUNNING], the only form the generator writes.
+// --array=FIRST[-LAST][%MAX_RUNNING], the only forms the generator writes.
 Result<model::ArraySpec> read_array(const std::string& text) {
   model::ArraySpec array;
-  const auto dash = text.find('-');
   const auto percent = text.find('%');
-  if (dash == std::string::npos) return invalid_argument("--array without a range: " + text);
-  auto first = to_int(text.substr(0, dash));
-  auto last = to_int(text.substr(dash + 1, percent == std::string::npos ? std::string::npos : percent - dash - 1));
+  const std::string range = text.substr(0, percent);
+  const auto dash = range.find('-');
+  auto first = to_int(range.substr(0, dash));
+  auto last = to_int(dash == std::string::npos ? range : range.substr(dash + 1));
   if (!first.ok() || !last.ok()) return invalid_argument("--array range: " + text);
   array.first = static_cast<std::uint32_t>(*first);
   array.last = static_cast<std::uint32_t>(*last);
