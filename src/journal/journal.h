@@ -94,6 +94,11 @@ class Journal {
   Result<model::SubmitOutcome> add_sweep(const NewSweep& sweep, std::string_view submitted_by = {});
   // The sweep and its runs' job ids and phases in order; nullopt when there is none.
   Result<std::optional<SweepRecord>> sweep(std::string_view sweep_id);
+  // Whether job `job_id` may begin an attempt under its sweep's max_running: true for a job of
+  // no sweep or of a sweep without one; otherwise whether fewer than max_running of the sweep's
+  // runs hold an attempt that has not ended (from preparing to running). The reconciler asks it
+  // in the same journal write that begins the attempt, so two runs never take the last room.
+  Result<bool> sweep_has_room(std::string_view job_id);
   // How many jobs of `platform_user` have not yet ended (what add_job holds to max_live_jobs).
   Result<std::int64_t> live_jobs_of(std::string_view platform_user);
   Result<std::optional<JobRecord>> job(std::string_view job_id);

@@ -99,4 +99,19 @@ Result<std::optional<SweepRecord>> Journal::sweep(std::string_view sweep_id) {
   }
 }
 
+Result<bool> Journal::sweep_has_room(std::string_view job_id) {
+  std::lock_guard lock(m_impl->mutex);
+  try {
+    Impl::Use query = m_impl->prepared(
+        "SELECT s.max_running, (SELECT COUNT(*) FROM jobs r JOIN attempts a ON a.job_id = r.job_id AND a.number = "
+        "r.current_attempt WHERE r.sweep_id = s.sweep_id AND a.state NOT IN ('succeeded', 'failed', 'cancelled', "
+        "'lost', 'rejected', 'abandoned')) FROM jobs j JOIN sweeps s ON s.sweep_id = j.sweep_id WHERE j.job_id = ?");
+    query->bind(1, std::string(job_id));
+    if (!query->executeStep() || query->getColumn(0).isNull()) return true;
+    return query->getColumn(1).getInt64() < query->getColumn(0).getInt64();
+  } catch (const SQLite::Exception& e) {
+    return sqlite_error(e, m_impl->path, "count the live runs of job " + std::string(job_id) + "'s sweep");
+  }
+}
+
 }  // namespace tpslurm::journal

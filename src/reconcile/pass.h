@@ -10,7 +10,8 @@
 //   no attempt (or the last one ended and its cleanup closed, the job queued again)
 //                   -> a new attempt in preparing (not while paused, nor while the request
 //                      budget has no room for its submit or the API's new jobs are still
-//                      coming in: intake_priority.h); desire cancel -> the job ends
+//                      coming in: intake_priority.h, nor while max_running of its sweep's
+//                      runs hold an attempt); desire cancel -> the job ends
 //                      cancelled, nothing is ever sent
 //   preparing       -> the attempt directory written, manifest last -> prepared (in one
 //                      write with `submitting` when the submit can go at once, then sent)

@@ -39,11 +39,22 @@ StepEnd start_attempt(Step& step) {
   if (number > job.max_attempts) return StepEnd::wait;
   if (infra_backoff_holds(step) || submits_held_off(step) || intake_first(step)) return StepEnd::wait;
   const std::string token = new_uuid();
-  StepEnd end = step.written(step.services.journal.write([&](journal::Journal& j) -> Status {
+  // A run of a sweep waits while max_running of its runs hold an attempt: asked in the write
+  // that begins the attempt (the writer is one thread), looked at again each cycle.
+  bool sweep_full = false;
+  const Status wrote = step.services.journal.write([&](journal::Journal& j) -> Status {
+    auto room = j.sweep_has_room(job.job_id);
+    if (!room.ok()) return room.error();
+    if (!*room) {
+      sweep_full = true;
+      return ok_status();
+    }
     auto added = j.add_attempt(job.job_id, number, token, job.request_sha256);
     if (!added.ok()) return added.error();
     return ok_status();
-  }));
+  });
+  if (sweep_full) return StepEnd::wait;
+  StepEnd end = step.written(wrote);
   if (end == StepEnd::next) {
     step.attempt.number = number;
     step.log(config::LogLevel::info, "attempt created");

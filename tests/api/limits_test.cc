@@ -103,8 +103,8 @@ TEST_F(ApiLimitsTest, ASweepsLargerBodyIsReadOnlyForATokenThatMaySubmit) {
   write_tokens("alice " + kAliceToken + " read,submit\nbob " + kBobToken + " read\n");
   start();
   const std::string big = std::to_string(2 << 20);
-  for (const std::string& authorization : {std::string(), "Authorization: Bearer not-a-token\r\n",
-                                           "Authorization: Bearer " + kBobToken + "\r\n"}) {
+  for (const std::string& authorization : std::vector<std::string>{
+           "", "Authorization: Bearer not-a-token\r\n", "Authorization: Bearer " + kBobToken + "\r\n"}) {
     RawClient refused(endpoint().port);
     ASSERT_TRUE(refused.send("POST /v1/sweeps HTTP/1.1\r\nHost: x\r\n" + authorization +
                              "Expect: 100-continue\r\nContent-Length: " + big + "\r\n\r\n"));

@@ -150,6 +150,17 @@ void ReconcileTest::add_job(const std::string& job_id, Shape shape, int max_atte
   ASSERT_TRUE(added.ok()) << added.error().message();
 }
 
+void ReconcileTest::add_sweep(const std::string& sweep_id, const std::vector<std::string>& job_ids, Shape shape,
+                              std::optional<int> max_running) {
+  journal::NewSweep sweep;
+  sweep.sweep_id = sweep_id;
+  sweep.request_sha256 = sha256_hex(sweep_id);
+  sweep.max_running = max_running;
+  for (const std::string& job_id : job_ids) sweep.jobs.push_back(new_job(job_id, shape, 1));
+  auto added = m_journal->add_sweep(sweep);
+  ASSERT_TRUE(added.ok()) << added.error().message();
+}
+
 void ReconcileTest::add_job_through_daemon(const std::string& job_id, Shape shape) {
   ASSERT_TRUE(m_daemon) << "the daemon is not running";
   const journal::NewJob job = new_job(job_id, shape, 1);

@@ -64,6 +64,9 @@ class ReconcileTest : public ::testing::Test {
   // Journals it as serve's API does: through the running daemon's journal writer
   // (Controller::commit_from_outside).
   void add_job_through_daemon(const std::string& job_id, Shape shape);
+  // A sweep whose runs are `job_ids`, each of `shape` (journal::Journal::add_sweep).
+  void add_sweep(const std::string& sweep_id, const std::vector<std::string>& job_ids, Shape shape,
+                 std::optional<int> max_running);
   // The controller's --once loop. One controller serves every call, as one daemon would:
   // what it keeps between cycles (the status poll's absent counts, the sweep's rounds) carries
   // over; restart() drops it, as a daemon restart does (the next cycle is a first one again).
