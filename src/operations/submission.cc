@@ -6,24 +6,19 @@
 
 #include "base/crash_point.h"
 #include "base/digest.h"
+#include "operations/journal_answer.h"
 #include "storage/job_credential.h"
 
 namespace tpslurm::operations {
 namespace {
 
-// The journal's answer as the submitter sees it: its refusal of a different request under a
-// known id becomes `conflict` with the journal's words, a user at its limit `over_limit` with
-// the limit's; other failures (a journal that cannot be written among them) stay errors.
+// The journal's answer as the submitter sees it (detail::journal_answer), a user at its limit
+// `over_limit` with the limit's words.
 Result<Submitted> journaled(Result<model::SubmitOutcome> outcome, const model::JobOwner& owner, Submitted submitted) {
-  if (!outcome.ok()) {
-    const Error& error = outcome.error();
-    if (error.kind() != ErrorKind::invalid_argument || journal::is_unwritable(error)) return error;
-    submitted.outcome = model::SubmitOutcome::conflict;
-    submitted.refusal = error.message();
-    return submitted;
-  }
-  submitted.outcome = *outcome;
-  if (*outcome == model::SubmitOutcome::over_limit) {
+  auto answer = detail::journal_answer(outcome, submitted.refusal);
+  if (!answer.ok()) return answer.error();
+  submitted.outcome = *answer;
+  if (*answer == model::SubmitOutcome::over_limit) {
     submitted.refusal = "user " + owner.platform_user + " has " + std::to_string(owner.max_live_jobs.value_or(0)) +
                         " or more jobs not yet ended, as many as its max_live_jobs in the user map allows: submit "
                         "this one again when one of them has ended, or ask the operator to raise the limit";
@@ -31,13 +26,6 @@ Result<Submitted> journaled(Result<model::SubmitOutcome> outcome, const model::J
   return submitted;
 }
 
-// A journal group of `journal`'s own around `change`: one commit.
-Status own_group(journal::Journal& journal, const std::function<Status(journal::Journal&)>& change) {
-  if (Status began = journal.begin_group(); !began.ok()) return began;
-  Status changed = change(journal);
-  Status committed = journal.end_group();
-  return changed.ok() ? committed : changed;
-}
 
 // The jobs of the submissions still ok and not refused already (at_limit()), in one commit.
 // Another writer may have journaled a different request under an id meanwhile: a conflict.
@@ -63,7 +51,7 @@ void journal_all(journal::Journal& journal, const std::vector<Submission>& submi
     for (const std::size_t i : grouped) ids.push_back(jobs[i].job_id);
     committed = through(add_all, std::move(ids));
   } else {
-    committed = own_group(journal, add_all);
+    committed = detail::own_group(journal, add_all);
   }
   if (!committed.ok()) {
     for (const std::size_t i : grouped) results[i] = committed.error();
@@ -181,5 +169,24 @@ std::vector<Result<Submitted>> submit_jobs(journal::Journal& journal, const mode
   for (auto& result : answered) results.push_back(std::move(*result));
   return results;
 }
+
+namespace detail {
+
+Status own_group(journal::Journal& journal, const std::function<Status(journal::Journal&)>& change) {
+  if (Status began = journal.begin_group(); !began.ok()) return began;
+  Status changed = change(journal);
+  Status committed = journal.end_group();
+  return changed.ok() ? committed : changed;
+}
+
+Result<model::SubmitOutcome> journal_answer(const Result<model::SubmitOutcome>& outcome, std::string& refusal) {
+  if (outcome.ok()) return *outcome;
+  const Error& error = outcome.error();
+  if (error.kind() != ErrorKind::invalid_argument || journal::is_unwritable(error)) return error;
+  refusal = error.message();
+  return model::SubmitOutcome::conflict;
+}
+
+}  // namespace detail
 
 }  // namespace tpslurm::operations

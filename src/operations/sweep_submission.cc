@@ -2,6 +2,7 @@
 
 #include "base/crash_point.h"
 #include "base/digest.h"
+#include "operations/journal_answer.h"
 #include "storage/job_credential.h"
 
 namespace tpslurm::operations {
@@ -101,26 +102,14 @@ Result<SweepSubmitted> submit_sweep(journal::Journal& journal, const model::Sett
     outcome = writing.add_sweep(*sweep, submission.submitted_by);
     return ok_status();
   };
-  Status committed;
-  if (through) {
-    committed = through(add, submitted.job_ids);
-  } else if (committed = journal.begin_group(); committed.ok()) {
-    Status changed = add(journal);
-    committed = journal.end_group();
-    if (committed.ok()) committed = changed;
-  }
+  const Status committed = through ? through(add, submitted.job_ids) : detail::own_group(journal, add);
   if (!committed.ok()) return committed.error();
   crash_point("submit_sweep.after_commit");
   // Another writer may have journaled the sweep or one of its job ids since the reads above.
-  if (!outcome.ok()) {
-    const Error& error = outcome.error();
-    if (error.kind() != ErrorKind::invalid_argument || journal::is_unwritable(error)) return error;
-    submitted.outcome = model::SubmitOutcome::conflict;
-    submitted.refusal = error.message();
-    return submitted;
-  }
-  submitted.outcome = *outcome;
-  if (*outcome == model::SubmitOutcome::over_limit) {
+  auto answer = detail::journal_answer(outcome, submitted.refusal);
+  if (!answer.ok()) return answer.error();
+  submitted.outcome = *answer;
+  if (*answer == model::SubmitOutcome::over_limit) {
     submitted.refusal = over_limit_words(submission.owner, submission.request.runs.size());
   }
   return submitted;
